@@ -1,0 +1,36 @@
+import { readJsonBody } from "@/lib/api/body";
+import { compatSearch } from "@/lib/api/compat-search";
+import { bearerToken, withToken } from "@/lib/api/with-token";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * GPT-Researcher's custom retriever (RETRIEVER=custom, RETRIEVER_ENDPOINT=<here>): it sends
+ * `GET ?query=…` plus its RETRIEVER_ARG_* values (so RETRIEVER_ARG_API_KEY arrives as `?api_key=`), and
+ * reads `url` / `raw_content`; DESIGN.md names the shape `[{href, body}]`, so both pairs are returned.
+ */
+const retrieved = (results: Awaited<ReturnType<typeof compatSearch>>) =>
+  Response.json(
+    results.map((r) => ({
+      href: r.url,
+      body: r.snippet,
+      url: r.url,
+      raw_content: r.snippet,
+      title: r.title,
+    })),
+  );
+
+const options = {
+  scope: "search" as const,
+  tokenFrom: (request: Request) => bearerToken(request) ?? new URL(request.url).searchParams.get("api_key"),
+};
+
+export const GET = withToken(async (request, { ctx }) => {
+  const params = new URL(request.url).searchParams;
+  return retrieved(await compatSearch(ctx, params.get("query"), params.get("max_results")));
+}, options);
+
+export const POST = withToken(async (request, { ctx }) => {
+  const body = await readJsonBody<{ query?: unknown; max_results?: unknown }>(request);
+  return retrieved(await compatSearch(ctx, body.query, body.max_results));
+}, options);

@@ -1,0 +1,30 @@
+import { readJsonBody } from "@/lib/api/body";
+import { withToken } from "@/lib/api/with-token";
+import { budgetStatus } from "@/lib/services/budgets/budget-status";
+import { deleteBudget } from "@/lib/services/budgets/delete-budget";
+import { setBudget } from "@/lib/services/budgets/set-budget";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/v1/budgets — the tenant's budgets with used, remaining and reset time. */
+export const GET = withToken(
+  async (_request, { ctx }) => Response.json({ budgets: (await budgetStatus({ ctx })).budgets }),
+  {
+    scope: "admin",
+  },
+);
+
+/** PUT /api/v1/budgets — create or replace the budget for (provider, metric, period). */
+export const PUT = withToken(
+  async (request, { ctx }) => Response.json(await setBudget({ ctx, input: await readJsonBody(request) })),
+  { scope: "admin" },
+);
+
+/** DELETE /api/v1/budgets?id=… */
+export const DELETE = withToken(
+  async (request, { ctx }) =>
+    Response.json(
+      await deleteBudget({ ctx, input: { id: new URL(request.url).searchParams.get("id") ?? "" } }),
+    ),
+  { scope: "admin" },
+);

@@ -1,0 +1,29 @@
+import { readJsonBody } from "@/lib/api/body";
+import { withToken } from "@/lib/api/with-token";
+import { createToken } from "@/lib/services/tokens/create-token";
+import { listTokens } from "@/lib/services/tokens/list-tokens";
+import { revokeToken } from "@/lib/services/tokens/revoke-token";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/v1/tokens — the tenant's tokens (never the secrets). */
+export const GET = withToken(
+  async (_request, { ctx }) => Response.json({ tokens: await listTokens({ ctx }) }),
+  { scope: "admin" },
+);
+
+/** POST /api/v1/tokens — `{name, scopes?, expiresAt?}`; the token is in the response once. */
+export const POST = withToken(
+  async (request, { ctx }) =>
+    Response.json(await createToken({ ctx, input: await readJsonBody(request) }), { status: 201 }),
+  { scope: "admin" },
+);
+
+/** DELETE /api/v1/tokens?id=… — revoke; refused everywhere at once. */
+export const DELETE = withToken(
+  async (request, { ctx }) =>
+    Response.json(
+      await revokeToken({ ctx, input: { id: new URL(request.url).searchParams.get("id") ?? "" } }),
+    ),
+  { scope: "admin" },
+);

@@ -1,0 +1,9 @@
+import { withToken } from "@/lib/api/with-token";
+import { getTrace } from "@/lib/services/traces/get-trace";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/v1/traces/<id> — one trace with its spans. */
+export const GET = withToken<{ id: string }>(async (_request, { ctx, params }) =>
+  Response.json(await getTrace({ ctx, input: { id: params.id } })),
+);

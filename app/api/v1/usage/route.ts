@@ -1,0 +1,7 @@
+import { withToken } from "@/lib/api/with-token";
+import { budgetStatus } from "@/lib/services/budgets/budget-status";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/v1/usage — budgets with what is left, per-provider usage and free tiers. Any valid token. */
+export const GET = withToken(async (_request, { ctx }) => Response.json(await budgetStatus({ ctx })));

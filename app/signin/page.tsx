@@ -1,0 +1,40 @@
+import { redirect } from "next/navigation";
+import { SignInButtons, type SignInOption } from "@/components/sign-in-buttons";
+import { SiteHeader } from "@/components/site-header";
+import { DEV_PROVIDER_ID } from "@/lib/auth/options";
+import { currentSession } from "@/lib/auth/session";
+import { config } from "@/lib/config";
+
+export const dynamic = "force-dynamic";
+
+function signInOptions(): SignInOption[] {
+  const { auth } = config();
+  const options: SignInOption[] = [];
+  if (auth.github) options.push({ id: "github", label: "Continue with GitHub" });
+  if (auth.google) options.push({ id: "google", label: "Continue with Google" });
+  if (auth.devLogin) options.push({ id: DEV_PROVIDER_ID, label: "Development sign-in" });
+  return options;
+}
+
+export default async function SignInPage() {
+  if (await currentSession()) redirect("/dashboard");
+  const options = signInOptions();
+  return (
+    <>
+      <SiteHeader />
+      <main className="mx-auto max-w-sm px-6 py-16">
+        <h1 className="text-2xl font-semibold">Sign in to Searchmux</h1>
+        <div className="mt-8">
+          {options.length > 0 ? (
+            <SignInButtons options={options} callbackUrl="/dashboard" />
+          ) : (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">
+              No sign-in method is configured. Set GITHUB_ID and GITHUB_SECRET, or GOOGLE_ID and
+              GOOGLE_SECRET, or AUTH_DEV_LOGIN=1 for local development.
+            </p>
+          )}
+        </div>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,15 @@
+import { after } from "next/server";
+
+/**
+ * Runs `task` once the response is sent (Next.js `after()`, which the platform keeps alive for it).
+ * Outside a Next.js request scope (route handlers called from tests or scripts) it runs right away.
+ */
+export function afterResponse(task: () => Promise<void>): void {
+  try {
+    after(task);
+  } catch {
+    void task().catch((error: unknown) =>
+      console.error("after-response task failed:", error instanceof Error ? error.message : error),
+    );
+  }
+}

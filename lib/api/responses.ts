@@ -1,0 +1,256 @@
+/**
+ * The public results of the tools (DESIGN.md section 9 response shapes) as zod schemas, shared by REST
+ * and MCP (where the tools declare them as `outputSchema`), and the projections from the verbs' results
+ * onto them. The projections copy field by field so that internals (spans, partial) never leak and clients that
+ * validate against the published JSON Schema (additionalProperties: false) always accept the result.
+ */
+import { z } from "zod";
+import type { answer } from "../services/answer/answer";
+import type { fetchPage } from "../services/fetch/fetch-page";
+import type { paperSearch } from "../services/papers/paper-search";
+import type { WebSearchResult } from "../services/search/web-search";
+
+type FetchPageResult = Awaited<ReturnType<typeof fetchPage>>;
+type AnswerResult = Awaited<ReturnType<typeof answer>>;
+type PaperSearchResult = Awaited<ReturnType<typeof paperSearch>>;
+
+/** Written after the response; the id is known at once, so the dashboard can show the call later. */
+const traceId = z.string().nullable().describe("Trace of this call (dashboard, GET /api/v1/traces/<id>)");
+const source = z.object({ provider: z.string(), rank: z.number() });
+const providerSucceeded = z.object({ provider: z.string(), duration_ms: z.number(), count: z.number() });
+const providerFailed = z.object({ provider: z.string(), reason: z.string(), duration_ms: z.number() });
+
+export const searchResponse = z.object({
+  query: z.string(),
+  results: z.array(
+    z.object({
+      title: z.string(),
+      url: z.string(),
+      snippet: z.string(),
+      score: z.number(),
+      sources: z.array(source),
+      snippet_source: z.enum(["aggregated", "grounded", "fallback"]),
+    }),
+  ),
+  providers_succeeded: z.array(providerSucceeded),
+  providers_failed: z.array(providerFailed),
+  cache_hit: z.boolean(),
+  trace_id: traceId,
+  duration_ms: z.number(),
+});
+export type SearchResponse = z.infer<typeof searchResponse>;
+
+/** Page facts vary by source (PDF pages, HTTP status, byline …); extra keys are allowed. */
+const pageMetadata = z.looseObject({ truncated: z.boolean(), total_chars: z.number() });
+const fetchedPage = {
+  final_url: z.string(),
+  title: z.string(),
+  content: z.string(),
+  format: z.enum(["markdown", "text", "html"]),
+  provider: z.string(),
+  metadata: pageMetadata,
+};
+
+export const fetchResponse = z.object({
+  url: z.string(),
+  ...fetchedPage,
+  providers_attempted: z.array(z.string()),
+  providers_failed: z.array(z.object({ provider: z.string(), reason: z.string() })),
+  alternative_results: z.array(z.object(fetchedPage)).optional(),
+  cache_hit: z.boolean(),
+  trace_id: traceId,
+});
+export type FetchResponse = z.infer<typeof fetchResponse>;
+
+const citation = z.object({ title: z.string(), url: z.string() });
+
+export const answerResponse = z.object({
+  query: z.string(),
+  answers: z.array(
+    z.object({
+      provider: z.string(),
+      model: z.string(),
+      answer: z.string(),
+      citations: z.array(citation),
+      duration_ms: z.number(),
+    }),
+  ),
+  agreement: z.object({
+    answers: z.number(),
+    shared_citations: z.array(
+      z.object({ url: z.string(), title: z.string(), providers: z.array(z.string()) }),
+    ),
+  }),
+  providers_failed: z.array(providerFailed),
+  cache_hit: z.boolean(),
+  trace_id: traceId,
+  duration_ms: z.number(),
+});
+export type AnswerResponse = z.infer<typeof answerResponse>;
+
+export const paperSearchResponse = z.object({
+  query: z.string(),
+  results: z.array(
+    z.object({
+      title: z.string(),
+      authors: z.array(z.string()),
+      year: z.number().nullable(),
+      published: z.string().nullable(),
+      venue: z.string().nullable(),
+      abstract: z.string().nullable(),
+      doi: z.string().nullable(),
+      arxiv_id: z.string().nullable(),
+      pmid: z.string().nullable(),
+      url: z.string().nullable(),
+      pdf_url: z.string().nullable(),
+      citation_count: z.number().nullable(),
+      open_access: z.boolean(),
+      score: z.number(),
+      sources: z.array(source),
+    }),
+  ),
+  providers_succeeded: z.array(providerSucceeded),
+  providers_failed: z.array(providerFailed),
+  cache_hit: z.boolean(),
+  trace_id: traceId,
+  duration_ms: z.number(),
+});
+export type PaperSearchResponse = z.infer<typeof paperSearchResponse>;
+
+const period = z.enum(["day", "month", "lifetime"]);
+
+export const budgetStatusResponse = z.object({
+  budgets: z.array(
+    z.object({
+      id: z.string(),
+      provider: z.string().describe("A provider id, or * for all providers together"),
+      metric: z.enum(["requests", "usd"]),
+      period,
+      limit: z.number(),
+      soft: z.number().nullable(),
+      used: z.number(),
+      remaining: z.number(),
+      soft_exceeded: z.boolean(),
+      resets_at: z.string().nullable(),
+    }),
+  ),
+  providers: z.array(
+    z.object({
+      provider: z.string(),
+      requests: z.object({ today: z.number(), month: z.number(), lifetime: z.number() }),
+      usd: z.object({ today: z.number(), month: z.number() }),
+      free_tier: z
+        .object({ requests: z.number(), period, used: z.number(), remaining: z.number() })
+        .nullable(),
+    }),
+  ),
+  alerts: z.array(z.object({ budget_id: z.string(), kind: z.string(), period: z.string(), at: z.string() })),
+});
+export type BudgetStatusResponse = z.infer<typeof budgetStatusResponse>;
+
+const failedWithDuration = (failures: ReadonlyArray<z.infer<typeof providerFailed>>) =>
+  failures.map(({ provider, reason, duration_ms }) => ({ provider, reason, duration_ms }));
+
+const succeeded = (successes: ReadonlyArray<z.infer<typeof providerSucceeded>>) =>
+  successes.map(({ provider, duration_ms, count }) => ({ provider, duration_ms, count }));
+
+const sources = (list: ReadonlyArray<z.infer<typeof source>>) =>
+  list.map(({ provider, rank }) => ({ provider, rank }));
+
+export function toSearchResponse(result: WebSearchResult): SearchResponse {
+  return {
+    query: result.query,
+    results: result.results.map((r) => ({
+      title: r.title,
+      url: r.url,
+      snippet: r.snippet,
+      score: r.score,
+      sources: sources(r.sources),
+      snippet_source: r.snippet_source,
+    })),
+    providers_succeeded: succeeded(result.providers_succeeded),
+    providers_failed: failedWithDuration(result.providers_failed),
+    cache_hit: result.cache_hit,
+    trace_id: result.trace_id,
+    duration_ms: result.duration_ms,
+  };
+}
+
+type FetchedPage = Pick<
+  FetchPageResult,
+  "final_url" | "title" | "content" | "format" | "provider" | "metadata"
+>;
+
+const page = (p: FetchedPage) => ({
+  final_url: p.final_url,
+  title: p.title,
+  content: p.content,
+  format: p.format,
+  provider: p.provider,
+  metadata: { ...p.metadata },
+});
+
+export function toFetchResponse(result: FetchPageResult): FetchResponse {
+  return {
+    url: result.url,
+    ...page(result),
+    providers_attempted: [...result.providers_attempted],
+    providers_failed: result.providers_failed.map(({ provider, reason }) => ({ provider, reason })),
+    ...(result.alternative_results ? { alternative_results: result.alternative_results.map(page) } : {}),
+    cache_hit: result.cache_hit,
+    trace_id: result.trace_id,
+  };
+}
+
+export function toAnswerResponse(result: AnswerResult): AnswerResponse {
+  return {
+    query: result.query,
+    answers: result.answers.map((a) => ({
+      provider: a.provider,
+      model: a.model,
+      answer: a.answer,
+      citations: a.citations.map(({ title, url }) => ({ title, url })),
+      duration_ms: a.duration_ms,
+    })),
+    agreement: {
+      answers: result.agreement.answers,
+      shared_citations: result.agreement.shared_citations.map(({ url, title, providers }) => ({
+        url,
+        title,
+        providers: [...providers],
+      })),
+    },
+    providers_failed: failedWithDuration(result.providers_failed),
+    cache_hit: result.cache_hit,
+    trace_id: result.trace_id,
+    duration_ms: result.duration_ms,
+  };
+}
+
+export function toPaperSearchResponse(result: PaperSearchResult): PaperSearchResponse {
+  return {
+    query: result.query,
+    results: result.results.map((p) => ({
+      title: p.title,
+      authors: [...p.authors],
+      year: p.year,
+      published: p.published,
+      venue: p.venue,
+      abstract: p.abstract,
+      doi: p.doi,
+      arxiv_id: p.arxiv_id,
+      pmid: p.pmid,
+      url: p.url,
+      pdf_url: p.pdf_url,
+      citation_count: p.citation_count,
+      open_access: p.open_access,
+      score: p.score,
+      sources: sources(p.sources),
+    })),
+    providers_succeeded: succeeded(result.providers_succeeded),
+    providers_failed: failedWithDuration(result.providers_failed),
+    cache_hit: result.cache_hit,
+    trace_id: result.trace_id,
+    duration_ms: result.duration_ms,
+  };
+}

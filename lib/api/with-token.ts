@@ -1,0 +1,117 @@
+/**
+ * Transport: the one wrapper every token-authenticated route goes through (REST, MCP, compatibility
+ * endpoints). In order: refuse IPs with too many failed authentications, verify the token (401 with
+ * WWW-Authenticate), apply the per-token rate limit (429 with Retry-After and RateLimit headers), check
+ * the route's scope (403), run the handler, and map whatever it throws to `{error: {code, message}}`.
+ */
+import { randomUUID } from "node:crypto";
+import type { Scope, TenantContext } from "../services/context";
+import { platform, tracesSettled } from "../services/platform";
+import { countFailedAuth, failedAuthBlocked, limitToken } from "../services/rate-limit/limits";
+import type { RateLimitDecision } from "../services/rate-limit/sliding-window";
+import { type VerifiedToken, verifyToken } from "../services/tokens/verify-token";
+import type { Surface } from "../services/traces/trace-sink";
+import { afterResponse } from "./after-response";
+import { errorResponse, toErrorResponse } from "./errors";
+
+export interface TokenRequest<P> {
+  ctx: TenantContext;
+  token: VerifiedToken;
+  requestId: string;
+  params: P;
+}
+
+export interface WithTokenOptions<P> {
+  /** The scope the route needs; any valid token when omitted. */
+  scope?: Scope;
+  /** Where the token comes from; `Authorization: Bearer` by default. */
+  tokenFrom?: (request: Request, params: P) => string | null;
+  /** Extra headers on a 401 (MCP adds its resource metadata). */
+  unauthorizedHeaders?: Record<string, string>;
+  /** Recorded on the call's traces; REST unless the route says otherwise. */
+  surface?: Surface;
+}
+
+export const bearerToken = (request: Request): string | null =>
+  /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "")?.[1] ?? null;
+
+/** The client address as the platform's proxy reports it (first X-Forwarded-For hop). */
+function clientIp(request: Request): string {
+  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+  return forwarded || request.headers.get("x-real-ip") || "unknown";
+}
+
+function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+  return {
+    "ratelimit-policy": `${decision.limit};w=60`,
+    ratelimit: `limit=${decision.limit}, remaining=${decision.remaining}, reset=${decision.reset}`,
+  };
+}
+
+export function withToken<P = Record<string, never>>(
+  handler: (request: Request, context: TokenRequest<P>) => Promise<Response>,
+  options: WithTokenOptions<P> = {},
+) {
+  return async (request: Request, route: { params: Promise<P> }): Promise<Response> => {
+    const requestId = randomUUID();
+    try {
+      const base = await platform();
+      const ip = clientIp(request);
+      if (await failedAuthBlocked(base, ip)) {
+        return errorResponse("rate_limited", "too many failed authentications from this address", undefined, {
+          "retry-after": "60",
+        });
+      }
+      const params = await route.params;
+      const raw = (options.tokenFrom ?? bearerToken)(request, params);
+      const token = raw ? await verifyToken({ ctx: base, input: { token: raw } }) : null;
+      if (!token) {
+        await countFailedAuth(base, ip);
+        return errorResponse(
+          "unauthorized",
+          raw ? "invalid, expired or revoked token" : "an API token is required",
+          undefined,
+          {
+            "www-authenticate": 'Bearer realm="searchmux"',
+            ...options.unauthorizedHeaders,
+          },
+        );
+      }
+      const limit = await limitToken(base, token);
+      const limitHeaders = rateLimitHeaders(limit);
+      if (!limit.ok) {
+        return errorResponse(
+          "rate_limited",
+          `rate limit of ${limit.limit} requests per minute exceeded`,
+          undefined,
+          {
+            ...limitHeaders,
+            "retry-after": String(limit.retryAfter),
+          },
+        );
+      }
+      if (options.scope && !token.scopes.includes(options.scope)) {
+        return errorResponse(
+          "forbidden",
+          `this token lacks the '${options.scope}' scope`,
+          undefined,
+          limitHeaders,
+        );
+      }
+      const ctx: TenantContext = {
+        ...base,
+        actor: { kind: "token", tokenId: token.tokenId, tokenName: token.name },
+        tenantId: token.tenantId,
+        scopes: token.scopes,
+        surface: options.surface ?? "rest",
+      };
+      // The call's trace (success or failure) is written once the response is on its way.
+      afterResponse(tracesSettled);
+      const response = await handler(request, { ctx, token, requestId, params });
+      for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
+      return response;
+    } catch (error) {
+      return toErrorResponse(error, requestId);
+    }
+  };
+}

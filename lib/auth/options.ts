@@ -1,0 +1,73 @@
+/**
+ * next-auth (v4) configuration: GitHub and Google when their credentials are set, and the development
+ * sign-in when AUTH_DEV_LOGIN=1 (refused under NODE_ENV=production unless
+ * AUTH_DEV_LOGIN_ALLOW_PRODUCTION=1; see lib/config.ts). Sessions are JWTs carrying the user's tenant.
+ */
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import GitHubProvider from "next-auth/providers/github";
+import GoogleProvider from "next-auth/providers/google";
+import type { Provider } from "next-auth/providers/index";
+import { config } from "../config";
+import { getDatabase } from "../db";
+import { drizzleAuthAdapter } from "../services/accounts/auth-adapter";
+import { ensurePersonalTenant } from "../services/accounts/ensure-personal-tenant";
+import { upsertDevUser } from "../services/accounts/upsert-dev-user";
+import { systemContext } from "../services/platform";
+import { authSecret } from "./secret";
+
+export const DEV_PROVIDER_ID = "dev";
+
+const { auth } = config();
+// next-auth v4 reads its base URL from NEXTAUTH_URL; AUTH_URL is this product's name for it.
+process.env.NEXTAUTH_URL ??= auth.url ?? `http://localhost:${process.env.PORT ?? 3000}`;
+
+const signInContext = (userId?: string) =>
+  systemContext(userId ? { kind: "user", userId } : { kind: "operator" });
+
+function providers(): Provider[] {
+  const list: Provider[] = [];
+  if (auth.github) list.push(GitHubProvider(auth.github));
+  if (auth.google) list.push(GoogleProvider(auth.google));
+  if (auth.devLogin) {
+    list.push(
+      CredentialsProvider({
+        id: DEV_PROVIDER_ID,
+        name: "Development sign-in",
+        credentials: {},
+        authorize: async () => upsertDevUser({ ctx: await signInContext() }),
+      }),
+    );
+  }
+  return list;
+}
+
+export const authOptions: NextAuthOptions = {
+  adapter: drizzleAuthAdapter(getDatabase),
+  providers: providers(),
+  secret: authSecret(),
+  session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
+  pages: { signIn: "/signin" },
+  callbacks: {
+    async jwt({ token, user }) {
+      if (user) {
+        const membership = await ensurePersonalTenant({
+          ctx: await signInContext(user.id),
+          input: { userId: user.id },
+        });
+        token.uid = user.id;
+        token.tenantId = membership.tenantId;
+        token.role = membership.role;
+      }
+      return token;
+    },
+    session({ session, token }) {
+      if (token.uid && token.tenantId && token.role) {
+        session.user = { ...session.user, id: token.uid };
+        session.tenantId = token.tenantId;
+        session.role = token.role;
+      }
+      return session;
+    },
+  },
+};

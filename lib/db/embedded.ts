@@ -1,0 +1,69 @@
+/**
+ * Finds the embedded database server for a data directory, starting it when none is running.
+ * The server (embedded-server.mjs) is a detached process shared by every process using the same
+ * directory; it exits on its own once no client has been connected for a while.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, openSync, readFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+
+const START_TIMEOUT_MS = 60_000;
+
+interface ServerInfo {
+  pid: number;
+  port: number;
+}
+
+function readServerInfo(dataDir: string): ServerInfo | undefined {
+  try {
+    const info = JSON.parse(readFileSync(path.join(dataDir, "server.json"), "utf8")) as ServerInfo;
+    return Number.isInteger(info.port) ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+function startServer(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true });
+  const log = openSync(path.join(dataDir, "server.log"), "a");
+  // Paths are relative to the project root, which is the working directory of `next` and `npm run`.
+  const root = process.cwd();
+  const child = spawn(
+    process.execPath,
+    [path.join(root, "lib/db/embedded-server.mjs"), dataDir, path.join(root, "drizzle")],
+    { detached: true, stdio: ["ignore", log, log], cwd: root },
+  );
+  child.unref();
+}
+
+const urlFor = (port: number) => `postgres://postgres@127.0.0.1:${port}/postgres`;
+
+/** Connection URL of the running embedded server for `dataDir`, starting one if needed. */
+export async function embeddedDatabaseUrl(dataDir: string): Promise<string> {
+  const running = readServerInfo(dataDir);
+  if (running && (await canConnect(running.port))) return urlFor(running.port);
+
+  startServer(dataDir);
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const info = readServerInfo(dataDir);
+    if (info && info.port !== running?.port && (await canConnect(info.port))) return urlFor(info.port);
+    await sleep(100);
+  }
+  throw new Error(
+    `embedded database did not start within ${START_TIMEOUT_MS / 1000}s; see ${dataDir}/server.log`,
+  );
+}

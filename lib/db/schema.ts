@@ -1,0 +1,407 @@
+/**
+ * The whole data model (DESIGN.md section 3) in one place.
+ *
+ * Isolation: every tenant-owned table carries `tenant_id` (leading in its indexes) and has Row Level
+ * Security with two policies: `tenant_isolation` for the `searchmux_app` role (rows of the tenant set
+ * per transaction in `searchmux.tenant_id`) and `system_access` for the `searchmux_system` role (the
+ * few cross-tenant operations: sign-in, token verification, pruning). The roles, FORCE and grants are
+ * in the hand-written migrations next to the generated ones (drizzle/0000_roles.sql, 0002_force_rls.sql).
+ *
+ * Money is stored as integer micro-dollars (1 USD = 1,000,000) so budget arithmetic stays exact.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgPolicy,
+  pgRole,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+export const appRole = pgRole("searchmux_app").existing();
+export const systemRole = pgRole("searchmux_system").existing();
+
+const currentTenant = sql`current_tenant_id()`;
+
+/** Full access for the system role; used by every table. */
+const systemAccess = pgPolicy("system_access", { to: systemRole, using: sql`true`, withCheck: sql`true` });
+
+/** The policy pair every tenant-owned table gets. */
+function tenantPolicies(tenantId: AnyPgColumn) {
+  const own: SQL = sql`${tenantId} = ${currentTenant}`;
+  return [pgPolicy("tenant_isolation", { to: appRole, using: own, withCheck: own }), systemAccess];
+}
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const tenantRef = () =>
+  uuid("tenant_id")
+    .notNull()
+    .references(() => tenants.id, { onDelete: "cascade" });
+
+// ---------------------------------------------------------------------------------------------
+// next-auth (v4 adapter tables). Accessed in system mode only; the app role may read the users who
+// are members of its tenant.
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name"),
+    email: text("email").unique(),
+    emailVerified: timestamp("email_verified", { withTimezone: true }),
+    image: text("image"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    pgPolicy("tenant_members", {
+      to: appRole,
+      for: "select",
+      using: sql`exists (select 1 from memberships m where m.user_id = ${t.id})`,
+    }),
+    systemAccess,
+  ],
+);
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    provider: text("provider").notNull(),
+    providerAccountId: text("provider_account_id").notNull(),
+    refreshToken: text("refresh_token"),
+    accessToken: text("access_token"),
+    expiresAt: integer("expires_at"),
+    tokenType: text("token_type"),
+    scope: text("scope"),
+    idToken: text("id_token"),
+    sessionState: text("session_state"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.providerAccountId] }),
+    index("accounts_user_idx").on(t.userId),
+    systemAccess,
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    sessionToken: text("session_token").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expires: timestamp("expires", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), systemAccess],
+);
+
+export const verificationTokens = pgTable(
+  "verification_tokens",
+  {
+    identifier: text("identifier").notNull(),
+    token: text("token").notNull(),
+    expires: timestamp("expires", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.identifier, t.token] }), systemAccess],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Tenancy
+
+export const tenants = pgTable(
+  "tenants",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    /** IANA zone used for day/month budget periods; UTC unless the tenant chooses otherwise. */
+    timezone: text("timezone").notNull().default("UTC"),
+    traceRetentionDays: integer("trace_retention_days").notNull().default(30),
+    /** Per-token requests per minute; null = the operator default (SEARCHMUX_RATE_LIMIT_RPM). */
+    rateLimitRpm: integer("rate_limit_rpm"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    pgPolicy("tenant_isolation", { to: appRole, using: sql`${t.id} = ${currentTenant}` }),
+    systemAccess,
+  ],
+);
+
+export const membershipRole = pgEnum("membership_role", ["owner", "admin", "member"]);
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    tenantId: tenantRef(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: membershipRole("role").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.userId] }),
+    index("memberships_user_idx").on(t.userId),
+    ...tenantPolicies(t.tenantId),
+  ],
+);
+
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    name: text("name").notNull(),
+    scopes: text("scopes").array().notNull(),
+    /** SHA-256 of the whole token, hex. The token itself is never stored. */
+    tokenHash: text("token_hash").notNull(),
+    displayStart: text("display_start").notNull(),
+    last4: text("last4").notNull(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("api_tokens_hash_idx").on(t.tokenHash),
+    index("api_tokens_tenant_idx").on(t.tenantId, t.createdAt),
+    ...tenantPolicies(t.tenantId),
+  ],
+);
+
+export const keyStatus = pgEnum("key_status", ["ok", "invalid", "unknown"]);
+
+export const providerKeys = pgTable(
+  "provider_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    provider: text("provider").notNull(),
+    /** AES-256-GCM; AAD binds tenant + provider + row id. */
+    ciphertext: text("ciphertext").notNull(),
+    iv: text("iv").notNull(),
+    tag: text("tag").notNull(),
+    keyVersion: smallint("key_version").notNull(),
+    last4: text("last4").notNull(),
+    status: keyStatus("status").notNull().default("unknown"),
+    checkedAt: timestamp("checked_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("provider_keys_tenant_provider_idx").on(t.tenantId, t.provider),
+    ...tenantPolicies(t.tenantId),
+  ],
+);
+
+export const budgetMetric = pgEnum("budget_metric", ["requests", "usd"]);
+export const budgetPeriod = pgEnum("budget_period", ["day", "month", "lifetime"]);
+
+export const budgets = pgTable(
+  "budgets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    /** A provider id, or `*` for all providers together. */
+    provider: text("provider").notNull(),
+    metric: budgetMetric("metric").notNull(),
+    period: budgetPeriod("period").notNull(),
+    /** Requests, or micro-dollars for the usd metric. */
+    hardLimit: bigint("hard_limit", { mode: "number" }).notNull(),
+    softLimit: bigint("soft_limit", { mode: "number" }),
+    /** Day of month a monthly period starts on (clamped to the month's last day). */
+    anchorDay: smallint("anchor_day").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("budgets_scope_idx").on(t.tenantId, t.provider, t.metric, t.period),
+    ...tenantPolicies(t.tenantId),
+  ],
+);
+
+/** The truth for budgets: one row per (tenant, provider, metric, period); a new period is a new row. */
+export const usageCounters = pgTable(
+  "usage_counters",
+  {
+    tenantId: tenantRef(),
+    provider: text("provider").notNull(),
+    metric: budgetMetric("metric").notNull(),
+    /** e.g. `day:2026-11-22`, `month:2026-11`, `lifetime`. */
+    periodKey: text("period_key").notNull(),
+    used: bigint("used", { mode: "number" }).notNull().default(0),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.provider, t.metric, t.periodKey] }),
+    ...tenantPolicies(t.tenantId),
+  ],
+);
+
+export const reservationStatus = pgEnum("reservation_status", ["reserved", "settled", "released"]);
+
+/** One counter row a reservation charged: [provider or "*", metric, period key, amount]. */
+export type Charge = [provider: string, metric: "requests" | "usd", periodKey: string, amount: number];
+
+/**
+ * Every admitted provider call: charged to the counters up front, then settled (kept or adjusted) or
+ * released (refunded) after the call. `charges` records exactly which counter rows were charged, so a
+ * settle or refund after a period boundary touches the same rows.
+ */
+export const reservations = pgTable(
+  "reservations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    provider: text("provider").notNull(),
+    charges: jsonb("charges").$type<Charge[]>().notNull(),
+    /** Cost reserved, in micro-dollars. */
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    status: reservationStatus("status").notNull().default("reserved"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("reservations_idempotency_idx").on(t.tenantId, t.idempotencyKey),
+    index("reservations_expiry_idx").on(t.tenantId, t.status, t.expiresAt),
+    ...tenantPolicies(t.tenantId),
+  ],
+);
+
+/** Soft-limit crossings and exhaustions, recorded once per budget and period for the dashboard. */
+export const budgetAlertKind = pgEnum("budget_alert_kind", ["soft_limit", "exhausted"]);
+
+export const budgetAlerts = pgTable(
+  "budget_alerts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    budgetId: uuid("budget_id")
+      .notNull()
+      .references(() => budgets.id, { onDelete: "cascade" }),
+    kind: budgetAlertKind("kind").notNull(),
+    periodKey: text("period_key").notNull(),
+    used: bigint("used", { mode: "number" }).notNull(),
+    limit: bigint("limit", { mode: "number" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("budget_alerts_once_idx").on(t.tenantId, t.budgetId, t.kind, t.periodKey),
+    ...tenantPolicies(t.tenantId),
+  ],
+);
+
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    email: text("email").notNull(),
+    role: membershipRole("role").notNull(),
+    /** SHA-256 of the invitation secret in the link. */
+    tokenHash: text("token_hash").notNull(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("invitations_token_idx").on(t.tokenHash),
+    index("invitations_tenant_idx").on(t.tenantId, t.createdAt),
+    ...tenantPolicies(t.tenantId),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Traces
+
+export const traceSurface = pgEnum("trace_surface", ["mcp", "rest", "playground", "cli"]);
+export const traceStatus = pgEnum("trace_status", ["ok", "partial", "error"]);
+export const spanKind = pgEnum("span_kind", ["search", "fetch", "answer", "papers", "llm"]);
+export const spanOutcome = pgEnum("span_outcome", [
+  "ok",
+  "empty",
+  "error",
+  "timeout",
+  "skipped_budget",
+  "skipped_breaker",
+  "cache_hit",
+]);
+
+export const traces = pgTable(
+  "traces",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    tool: text("tool").notNull(),
+    surface: traceSurface("surface").notNull(),
+    tokenId: uuid("token_id").references(() => apiTokens.id, { onDelete: "set null" }),
+    /** The token's name at the time of the call (never the secret). */
+    tokenName: text("token_name"),
+    status: traceStatus("status").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    cacheHit: boolean("cache_hit").notNull().default(false),
+    /** Redacted input. */
+    input: jsonb("input").notNull(),
+    /** Counts, top URLs, failure reasons. */
+    resultSummary: jsonb("result_summary").notNull(),
+    costMicros: bigint("cost_micros", { mode: "number" }).notNull().default(0),
+    error: text("error"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("traces_tenant_created_idx").on(t.tenantId, t.createdAt), ...tenantPolicies(t.tenantId)],
+);
+
+export const traceSpans = pgTable(
+  "trace_spans",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    traceId: uuid("trace_id")
+      .notNull()
+      .references(() => traces.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    kind: spanKind("kind").notNull(),
+    startOffsetMs: integer("start_offset_ms").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    httpStatus: smallint("http_status"),
+    bytes: integer("bytes"),
+    outcome: spanOutcome("outcome").notNull(),
+    error: text("error"),
+    costMicros: bigint("cost_micros", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [index("trace_spans_trace_idx").on(t.tenantId, t.traceId), ...tenantPolicies(t.tenantId)],
+);
+
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    actorTokenId: uuid("actor_token_id").references(() => apiTokens.id, { onDelete: "set null" }),
+    /** `<area>.<verb>`, e.g. `token.create`. */
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id"),
+    details: jsonb("details").notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_log_tenant_created_idx").on(t.tenantId, t.createdAt), ...tenantPolicies(t.tenantId)],
+);

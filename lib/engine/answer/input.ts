@@ -1,0 +1,28 @@
+/**
+ * answer input, shared by the engine, REST and MCP. timeout_ms is clamped rather than rejected, like
+ * web_search's; unknown keys are stripped so transports can pass their wider input through.
+ */
+import { z } from "zod";
+import { deadlineField } from "@/lib/engine/shared/input-fields";
+
+export const MAX_QUERY_CHARS = 2_000;
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const MIN_TIMEOUT_MS = 100;
+export const MAX_TIMEOUT_MS = 120_000;
+const MAX_PROVIDERS = 50;
+
+export const answerInputSchema = z.object({
+  query: z.string().trim().min(1).max(MAX_QUERY_CHARS).describe("The question to answer"),
+  providers: z
+    .array(z.string().trim().toLowerCase().min(1))
+    .max(MAX_PROVIDERS)
+    .optional()
+    .describe("Only these answer providers (ids); default: every configured one"),
+  timeout_ms: deadlineField(
+    { defaultMs: DEFAULT_TIMEOUT_MS, minMs: MIN_TIMEOUT_MS, maxMs: MAX_TIMEOUT_MS },
+    "; answers still running then are reported as timeouts",
+  ),
+});
+
+export type AnswerInputRaw = z.input<typeof answerInputSchema>;
+export type AnswerInput = z.output<typeof answerInputSchema>;

@@ -1,0 +1,56 @@
+/**
+ * fetch input, shared by the engine, REST and MCP. Provider names are checked against the known fetch
+ * providers, so a typo is an invalid-input error rather than a silently ignored step.
+ */
+import { z } from "zod";
+import { FETCH_PROVIDER_IDS } from "@/lib/providers/fetch";
+
+export const DEFAULT_MAX_CHARS = 50_000;
+export const MAX_CHARS_CAP = 1_000_000;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const MIN_TIMEOUT_MS = 1_000;
+export const MAX_TIMEOUT_MS = 120_000;
+
+const providerList = z
+  .array(z.string().trim().toLowerCase().pipe(z.enum(FETCH_PROVIDER_IDS)))
+  .max(FETCH_PROVIDER_IDS.length * 2)
+  .transform((ids) => [...new Set(ids)]);
+
+export const fetchInputSchema = z.object({
+  url: z
+    .string()
+    .trim()
+    .min(1)
+    .max(8_192)
+    .refine((value) => URL.canParse(value), "not an absolute URL")
+    .describe("The page to fetch (http or https)"),
+  format: z
+    .enum(["markdown", "text", "html"])
+    .default("markdown")
+    .describe("Content format (default markdown)"),
+  max_chars: z
+    .number()
+    .int()
+    .positive()
+    .default(DEFAULT_MAX_CHARS)
+    .transform((n) => Math.min(Math.max(n, 100), MAX_CHARS_CAP))
+    .describe(
+      `Maximum characters of content (default ${DEFAULT_MAX_CHARS}); longer content is truncated with a marker`,
+    ),
+  providers: providerList.optional().describe("Only these fetch steps, in waterfall order"),
+  skip_providers: providerList
+    .optional()
+    .describe("Steps to skip; asks for a second opinion: two winners, the second in alternative_results"),
+  timeout_ms: z
+    .number()
+    .int()
+    .positive()
+    .default(DEFAULT_TIMEOUT_MS)
+    .transform((ms) => Math.min(Math.max(ms, MIN_TIMEOUT_MS), MAX_TIMEOUT_MS))
+    .describe(
+      `Overall deadline in ms (default ${DEFAULT_TIMEOUT_MS}, clamped to ${MIN_TIMEOUT_MS}–${MAX_TIMEOUT_MS})`,
+    ),
+});
+
+export type FetchInputRaw = z.input<typeof fetchInputSchema>;
+export type FetchInput = z.output<typeof fetchInputSchema>;

@@ -1,0 +1,55 @@
+/**
+ * One web-search provider attempt: the shared call wrapper (lib/engine/shared/call-provider.ts) around
+ * the adapter's search(). Never throws and never outlives the deadline.
+ */
+import { callIsolated, type IsolatedOutcome } from "@/lib/engine/shared/call-provider";
+import type { AdmitHook, ResolvedProvider } from "@/lib/engine/shared/types";
+import type { ParsedQuery, ProviderResponse, SearchProvider, SearchRequestOptions } from "./types";
+
+export type { Admission, AdmitHook } from "@/lib/engine/shared/types";
+
+/** A provider as the caller (services layer) resolved it for this search. */
+export type ProviderEntry = ResolvedProvider<SearchProvider>;
+
+export type CallOutcome = IsolatedOutcome<ProviderEntry, ProviderResponse, "search">;
+
+export interface CallContext {
+  query: ParsedQuery;
+  options: SearchRequestOptions;
+  /** The overall deadline, already linked to the caller's signal. */
+  deadline: AbortSignal;
+  admit?: AdmitHook;
+  /** performance.now() when the search started; span offsets are relative to it. */
+  origin: number;
+}
+
+export function callProvider(entry: ProviderEntry, context: CallContext): Promise<CallOutcome> {
+  const { query, options, deadline, admit, origin } = context;
+  return callIsolated(
+    {
+      entry,
+      invoke: (signal) =>
+        entry.provider.search({ query, options, apiKey: entry.apiKey, baseUrl: entry.baseUrl, signal }),
+      isResponse: isProviderResponse,
+      count: (response) => response.results.length,
+    },
+    { kind: "search", deadline, admit, origin },
+  );
+}
+
+function isProviderResponse(value: unknown): value is ProviderResponse {
+  if (typeof value !== "object" || value === null || !("results" in value) || !Array.isArray(value.results)) {
+    return false;
+  }
+  return value.results.every(
+    (result: unknown) =>
+      typeof result === "object" &&
+      result !== null &&
+      "url" in result &&
+      typeof result.url === "string" &&
+      "title" in result &&
+      typeof result.title === "string" &&
+      "snippet" in result &&
+      typeof result.snippet === "string",
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * web_search input, shared by the engine, REST and MCP. Out-of-range numbers are clamped rather than
+ * rejected (agents often ask for 100 results); domains are normalised (normalizeDomain) and rejected
+ * when they are not host names. Unknown keys are stripped, so transports can pass their wider input
+ * (providers, no_cache) through; a transport that wants to reject unknown keys uses `.strict()`.
+ */
+import { z } from "zod";
+import { deadlineField, resultCountField } from "@/lib/engine/shared/input-fields";
+import { normalizeDomain } from "./domains";
+
+export const MAX_QUERY_CHARS = 2_000;
+export const DEFAULT_MAX_RESULTS = 10;
+export const MAX_RESULTS_CAP = 50;
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const MIN_TIMEOUT_MS = 100;
+export const MAX_TIMEOUT_MS = 60_000;
+const MAX_DOMAINS = 100;
+
+const domain = z
+  .string()
+  .max(253)
+  .transform((value, ctx) => {
+    const host = normalizeDomain(value);
+    if (host === null) {
+      ctx.addIssue({ code: "custom", message: `not a domain name: ${value.slice(0, 80)}` });
+      return z.NEVER;
+    }
+    return host;
+  });
+
+const domainList = z
+  .array(domain)
+  .max(MAX_DOMAINS)
+  .default([])
+  .transform((domains) => [...new Set(domains)]);
+
+export const searchInputSchema = z.object({
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_QUERY_CHARS)
+    .describe('Search query; supports site:, -site:, filetype:, intitle:, "phrase", before:, after:'),
+  max_results: resultCountField({ defaultCount: DEFAULT_MAX_RESULTS, cap: MAX_RESULTS_CAP }, "fused results"),
+  mode: z
+    .enum(["fanout", "budget", "single"])
+    .default("fanout")
+    .describe(
+      "fanout: all providers in parallel; budget: cheapest first until enough results; single: first provider that answers",
+    ),
+  timeout_ms: deadlineField({ defaultMs: DEFAULT_TIMEOUT_MS, minMs: MIN_TIMEOUT_MS, maxMs: MAX_TIMEOUT_MS }),
+  time_range: z
+    .enum(["day", "week", "month", "year"])
+    .optional()
+    .describe("Only results published within the last day, week, month or year"),
+  region: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, "two-letter country code")
+    .transform((code) => code.toLowerCase())
+    .optional()
+    .describe("Two-letter country code to localise results, e.g. us, de"),
+  safesearch: z.enum(["off", "moderate", "strict"]).optional(),
+  include_domains: domainList.describe("Only results from these domains (subdomains included)"),
+  exclude_domains: domainList.describe("No results from these domains (subdomains included)"),
+});
+
+/** What callers send (defaults optional). */
+export type SearchInputRaw = z.input<typeof searchInputSchema>;
+/** After validation: defaults applied, numbers clamped, domains normalised. */
+export type SearchInput = z.output<typeof searchInputSchema>;

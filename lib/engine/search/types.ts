@@ -1,0 +1,110 @@
+/**
+ * Contract between the search engine (lib/engine/search) and the provider adapters
+ * (lib/providers/search/<id>.ts). Pure types: no I/O, no env, no database.
+ */
+
+import type { ProviderId, ProviderRegistration, ProviderSpan } from "@/lib/engine/shared/types";
+
+export type {
+  FailureReason,
+  FreeTier,
+  ProviderFailure,
+  ProviderId,
+  ProviderSuccess,
+} from "@/lib/engine/shared/types";
+
+export type TimeRange = "day" | "week" | "month" | "year";
+export type SafeSearch = "off" | "moderate" | "strict";
+export type SearchMode = "fanout" | "budget" | "single";
+
+/** Operators parsed once from the query text (see operators.ts). */
+export interface ParsedQuery {
+  /** The query as the caller typed it. */
+  raw: string;
+  /** Free text with every recognised operator removed, phrases kept without quotes. */
+  terms: string;
+  /** `"exact phrase"` parts, without quotes. */
+  phrases: string[];
+  /** `site:` domains (lowercase, no scheme). */
+  sites: string[];
+  /** `-site:` domains. */
+  excludeSites: string[];
+  /** `filetype:` extension, lowercase without dot. */
+  filetype?: string;
+  /** `intitle:` words. */
+  intitle: string[];
+  /** `after:` / `before:` as ISO dates (YYYY-MM-DD). */
+  after?: string;
+  before?: string;
+}
+
+/** Options every adapter receives, already validated and normalised by the engine. */
+export interface SearchRequestOptions {
+  maxResults: number;
+  timeRange?: TimeRange;
+  /** Two-letter country code, lowercase (e.g. "us", "de"). */
+  region?: string;
+  safesearch?: SafeSearch;
+  /** Domains from the caller's include_domains merged with `site:` operators. */
+  includeDomains: string[];
+  /** Domains from exclude_domains merged with `-site:` operators. */
+  excludeDomains: string[];
+}
+
+/** What an adapter declares it can do natively; everything else the engine post-filters. */
+export interface ProviderCapabilities {
+  timeRange: boolean;
+  region: boolean;
+  safesearch: boolean;
+  includeDomains: boolean;
+  excludeDomains: boolean;
+  /** Operators the provider understands inside the query text itself. */
+  queryOperators: Array<"site" | "-site" | "filetype" | "intitle" | "phrase" | "before" | "after">;
+}
+
+/** Everything one adapter call gets. Keys arrive here; adapters never read env or the database. */
+export interface ProviderCall {
+  query: ParsedQuery;
+  options: SearchRequestOptions;
+  /** Undefined for keyless providers. */
+  apiKey?: string;
+  /** Resolved base URL (registration default or `<PROVIDER>_BASE_URL` override, chosen by the caller). */
+  baseUrl: string;
+  /** Aborts on the provider timeout or the overall deadline, whichever comes first. */
+  signal: AbortSignal;
+}
+
+/** One raw result as a provider ranked it (rank = index + 1). */
+export interface ProviderResult {
+  title: string;
+  url: string;
+  snippet: string;
+  publishedAt?: string;
+}
+
+/** What an adapter returns: its results plus transport facts for the span. */
+export interface ProviderResponse {
+  results: ProviderResult[];
+  httpStatus?: number;
+  bytes?: number;
+}
+
+export interface SearchProvider extends ProviderRegistration {
+  capabilities: ProviderCapabilities;
+  search(call: ProviderCall): Promise<ProviderResponse>;
+}
+
+export type SnippetSource = "aggregated" | "grounded" | "fallback";
+
+export interface FusedResult {
+  title: string;
+  url: string;
+  snippet: string;
+  score: number;
+  sources: Array<{ provider: ProviderId; rank: number }>;
+  snippet_source: SnippetSource;
+  publishedAt?: string;
+}
+
+/** One provider attempt, for traces. */
+export type SearchSpan = ProviderSpan<"search">;

@@ -1,0 +1,204 @@
+/**
+ * One provider attempt, whatever the tool: configuration check, admission, the adapter call under its
+ * own timeout inside the overall deadline, and the outcome with its span. Never throws and never
+ * outlives the deadline, even when the adapter ignores its signal.
+ */
+import { linkedAbort, raceAbort } from "./abort";
+import { classifyFailure, sanitizeMessage } from "./failures";
+import type {
+  Admission,
+  AdmitHook,
+  FailureReason,
+  ProviderFailure,
+  ProviderId,
+  ProviderRegistration,
+  ProviderSpan,
+  ProviderSuccess,
+  ResolvedProvider,
+  TransportFacts,
+} from "./types";
+
+export interface IsolationContext<Kind extends string> {
+  /** Span kind: "search", "answer", "papers", … */
+  kind: Kind;
+  /** The overall deadline, already linked to the caller's signal. */
+  deadline: AbortSignal;
+  admit?: AdmitHook;
+  /** performance.now() when the tool call started; span offsets are relative to it. */
+  origin: number;
+}
+
+/** How to run and judge one adapter call; the wrapper supplies the signal. */
+export interface IsolatedCall<E extends ResolvedProvider<ProviderRegistration>, R extends TransportFacts> {
+  entry: E;
+  invoke(signal: AbortSignal): Promise<R>;
+  /** Guards against adapters that resolve with something malformed. */
+  isResponse(value: unknown): value is R;
+  /** Usable items in a response; 0 makes the span "empty". */
+  count(response: R): number;
+}
+
+export type IsolatedOutcome<E, R, Kind extends string> =
+  | { ok: true; entry: E; response: R; success: ProviderSuccess; span: ProviderSpan<Kind> }
+  | { ok: false; entry: E; failure: ProviderFailure; span: ProviderSpan<Kind> };
+
+interface FailureDetails {
+  reason: FailureReason;
+  message: string;
+  status?: number;
+  retryAfter?: number;
+}
+
+export async function callIsolated<
+  E extends ResolvedProvider<ProviderRegistration>,
+  R extends TransportFacts,
+  Kind extends string,
+>(call: IsolatedCall<E, R>, context: IsolationContext<Kind>): Promise<IsolatedOutcome<E, R, Kind>> {
+  const { entry } = call;
+  const { provider } = entry;
+  const queued = performance.now();
+  if (context.deadline.aborted) {
+    return failed(entry, context, queued, { reason: "timeout", message: "not started before the deadline" });
+  }
+  if (!isConfigured(entry)) {
+    return failed(entry, context, queued, {
+      reason: "not_configured",
+      message: `${provider.displayName} is not configured`,
+    });
+  }
+
+  const refusal = await admissionRefusal(provider.id, context);
+  if (refusal !== undefined) return failed(entry, context, queued, refusal, 0);
+
+  const started = performance.now();
+  const timeoutMs = entry.timeoutMs ?? provider.defaultTimeoutMs;
+  const abort = linkedAbort(
+    [context.deadline],
+    timeoutMs,
+    `${provider.id}: no answer within ${timeoutMs} ms`,
+  );
+  try {
+    // Wrapping in a promise turns a synchronous throw into a rejection.
+    const work = new Promise<R>((resolve) => resolve(call.invoke(abort.signal)));
+    const response = await raceAbort(work, abort.signal);
+    if (!call.isResponse(response)) {
+      return failed(entry, context, started, {
+        reason: "invalid_response",
+        message: "adapter returned a malformed response",
+      });
+    }
+    return succeeded(entry, context, started, response, call.count(response));
+  } catch (error) {
+    return failed(
+      entry,
+      context,
+      started,
+      classifyFailure(error, abort.signal, secretsOf(entry), `${context.kind} cancelled`),
+    );
+  } finally {
+    abort.dispose();
+  }
+}
+
+/** Undefined when admitted; otherwise why not. A hook that fails or outlasts the deadline refuses. */
+async function admissionRefusal(
+  providerId: ProviderId,
+  context: IsolationContext<string>,
+): Promise<FailureDetails | undefined> {
+  const { admit, deadline } = context;
+  if (admit === undefined) return undefined;
+  try {
+    const admission = await raceAbort(
+      new Promise<Admission>((resolve) => resolve(admit(providerId))),
+      deadline,
+    );
+    if (admission.ok) return undefined;
+    return {
+      reason: admission.reason,
+      message: admission.reason === "budget_exhausted" ? "budget exhausted" : "circuit breaker open",
+    };
+  } catch (error) {
+    if (deadline.aborted)
+      return { reason: "timeout", message: "admission did not finish before the deadline" };
+    const detail = error instanceof Error ? error.message : "non-error value thrown";
+    return { reason: "network_error", message: sanitizeMessage(`admission check failed: ${detail}`, []) };
+  }
+}
+
+function isConfigured(entry: ResolvedProvider<ProviderRegistration>): boolean {
+  const needsKey = entry.provider.keyEnv.length > 0 && entry.provider.keyOptional !== true;
+  return entry.baseUrl.trim() !== "" && (!needsKey || (entry.apiKey ?? "") !== "");
+}
+
+function secretsOf(entry: ResolvedProvider<ProviderRegistration>): string[] {
+  return entry.apiKey === undefined ? [] : [entry.apiKey];
+}
+
+function succeeded<
+  E extends ResolvedProvider<ProviderRegistration>,
+  R extends TransportFacts,
+  Kind extends string,
+>(
+  entry: E,
+  context: IsolationContext<Kind>,
+  started: number,
+  response: R,
+  count: number,
+): IsolatedOutcome<E, R, Kind> {
+  const duration = elapsed(started);
+  const span: ProviderSpan<Kind> = {
+    provider: entry.provider.id,
+    kind: context.kind,
+    start_offset_ms: Math.round(started - context.origin),
+    duration_ms: duration,
+    outcome: count === 0 ? "empty" : "ok",
+  };
+  if (response.httpStatus !== undefined) span.status = response.httpStatus;
+  if (response.bytes !== undefined) span.bytes = response.bytes;
+  return {
+    ok: true,
+    entry,
+    response,
+    success: { provider: entry.provider.id, duration_ms: duration, count },
+    span,
+  };
+}
+
+/** `duration` is fixed for attempts that never reached the provider (refused admission costs no time). */
+function failed<E extends ResolvedProvider<ProviderRegistration>, R, Kind extends string>(
+  entry: E,
+  context: IsolationContext<Kind>,
+  started: number,
+  details: FailureDetails,
+  duration: number = elapsed(started),
+): IsolatedOutcome<E, R, Kind> {
+  const failure: ProviderFailure = {
+    provider: entry.provider.id,
+    reason: details.reason,
+    message: details.message,
+    duration_ms: duration,
+  };
+  if (details.status !== undefined) failure.status = details.status;
+  if (details.retryAfter !== undefined) failure.retryAfter = details.retryAfter;
+  const span: ProviderSpan<Kind> = {
+    provider: entry.provider.id,
+    kind: context.kind,
+    start_offset_ms: Math.round(started - context.origin),
+    duration_ms: duration,
+    outcome: spanOutcome(details.reason),
+    error: details.message,
+  };
+  if (details.status !== undefined) span.status = details.status;
+  return { ok: false, entry, failure, span };
+}
+
+function spanOutcome(reason: FailureReason): ProviderSpan["outcome"] {
+  if (reason === "timeout") return "timeout";
+  if (reason === "budget_exhausted") return "skipped_budget";
+  if (reason === "breaker_open") return "skipped_breaker";
+  return "error";
+}
+
+function elapsed(since: number): number {
+  return Math.round(performance.now() - since);
+}

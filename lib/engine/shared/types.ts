@@ -1,0 +1,95 @@
+/**
+ * What every engine (search, answer, papers, fetch) shares about calling providers: ids, failure
+ * reasons, per-provider outcomes and spans. Pure types: no I/O, no env, no database.
+ */
+
+/** Lowercase provider id, the same in requests, responses, budgets, keys and traces. */
+export type ProviderId = string;
+
+/** Why a provider produced nothing. Distinct reasons so traces and callers can tell faults apart. */
+export type FailureReason =
+  | "timeout"
+  | "http_error"
+  | "bad_key"
+  | "rate_limited"
+  | "invalid_response"
+  | "too_large"
+  | "blocked"
+  | "network_error"
+  | "not_configured"
+  | "budget_exhausted"
+  | "breaker_open";
+
+export interface ProviderFailure {
+  provider: ProviderId;
+  reason: FailureReason;
+  status?: number;
+  /** Seconds, from a 429's Retry-After. */
+  retryAfter?: number;
+  message?: string;
+  duration_ms: number;
+}
+
+export interface ProviderSuccess {
+  provider: ProviderId;
+  duration_ms: number;
+  /** Usable items the provider returned (results, papers; 1 for an answer). */
+  count: number;
+}
+
+export type SpanOutcome = "ok" | "empty" | "error" | "timeout" | "skipped_budget" | "skipped_breaker";
+
+/** One provider attempt, for traces. */
+export interface ProviderSpan<Kind extends string = string> {
+  provider: ProviderId;
+  kind: Kind;
+  start_offset_ms: number;
+  duration_ms: number;
+  status?: number;
+  bytes?: number;
+  outcome: SpanOutcome;
+  error?: string;
+}
+
+export type Admission = { ok: true } | { ok: false; reason: "budget_exhausted" | "breaker_open" };
+/** Called right before each provider call (atomic budget admission, circuit breaker). */
+export type AdmitHook = (providerId: ProviderId) => Promise<Admission>;
+
+export interface FreeTier {
+  requests: number;
+  period: "day" | "month" | "lifetime";
+}
+
+/** What every adapter's registration declares, whatever its tool; each tool's provider type extends it. */
+export interface ProviderRegistration {
+  id: ProviderId;
+  displayName: string;
+  /** Env variables holding the operator key, e.g. ["TAVILY_API_KEY"]; empty for keyless providers. */
+  keyEnv: string[];
+  /** True when a key only raises limits (PubMed, Semantic Scholar): the provider works without one. */
+  keyOptional?: boolean;
+  /** Env variable that overrides the base URL, e.g. "TAVILY_BASE_URL". */
+  baseUrlEnv: string;
+  /** Default base URL; null when it must be configured (SearXNG, an operator's own model server). */
+  defaultBaseUrl: string | null;
+  docsUrl: string;
+  apiVersion: string;
+  costPerRequestUsd: number;
+  freeTier: FreeTier | null;
+  defaultTimeoutMs: number;
+}
+
+/** A provider as the caller (services layer) resolved it for one call: key and base URL chosen. */
+export interface ResolvedProvider<P extends ProviderRegistration> {
+  provider: P;
+  apiKey?: string;
+  baseUrl: string;
+  /** Overrides provider.defaultTimeoutMs. */
+  timeoutMs?: number;
+}
+
+/** Transport facts an adapter reports with its answer, copied onto the span. */
+export interface TransportFacts {
+  httpStatus?: number;
+  bytes?: number;
+}

@@ -1,0 +1,71 @@
+/**
+ * MCP: how a tool is declared once (name, scope, model-facing description, input and output schemas,
+ * verb, text rendering) and registered on a per-request server. Every tool gets the same annotations
+ * policy, the same error mapping and, when it is slow, the same progress heartbeat.
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import type { Scope, TenantContext } from "../services/context";
+import { withHeartbeat } from "./progress";
+import { toolErrorFrom } from "./tool-errors";
+
+export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
+  name: string;
+  title: string;
+  /** Written for a model: what it does, when to use it, what it costs and how long it takes. */
+  description: string;
+  /** The token scope that lists this tool; null for every token. */
+  scope: Scope | null;
+  inputSchema: I;
+  outputSchema: O;
+  /** Whether the tool reaches outside Searchmux (providers, the web). */
+  openWorld: boolean;
+  /** Calls that can take tens of seconds send progress heartbeats. */
+  slow?: boolean;
+  run(ctx: TenantContext, input: z.output<I>): Promise<z.output<O>>;
+  format(output: z.output<O>): string;
+}
+
+export interface McpTool {
+  name: string;
+  scope: Scope | null;
+  register(server: McpServer, ctx: TenantContext): void;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: ToolSpec<I, O>): McpTool {
+  async function call(ctx: TenantContext, args: unknown, extra: Extra): Promise<CallToolResult> {
+    try {
+      // The SDK validated `args` already but hands them over untyped; parsing again is idempotent.
+      const input = spec.inputSchema.parse(args);
+      const run = () => spec.run(ctx, input);
+      const output = spec.slow ? await withHeartbeat(extra, spec.name, run) : await run();
+      return { content: [{ type: "text", text: spec.format(output) }], structuredContent: output };
+    } catch (error) {
+      return toolErrorFrom(error, spec.name);
+    }
+  }
+  return {
+    name: spec.name,
+    scope: spec.scope,
+    register(server, ctx) {
+      // Widened so the SDK's callback type does not depend on this function's type parameter.
+      const inputSchema: z.ZodObject = spec.inputSchema;
+      server.registerTool(
+        spec.name,
+        {
+          title: spec.title,
+          description: spec.description,
+          inputSchema,
+          outputSchema: spec.outputSchema,
+          // Every tool only reads: searching, fetching and answering change nothing the caller owns.
+          annotations: { title: spec.title, readOnlyHint: true, openWorldHint: spec.openWorld },
+        },
+        (input, extra) => call(ctx, input, extra),
+      );
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * MCP resource `searchmux://providers`: which providers this workspace can use now, for which tools,
+ * whose key pays (its own, the operator's, or none needed), and what its budgets leave.
+ *
+ * Interim home: this belongs in lib/services/providers as a verb (it reads the provider registries,
+ * which transports should not import); it reuses tenantProviders so availability is decided exactly as
+ * for a real call.
+ */
+import type { ProviderRegistration } from "../engine/shared/types";
+import { answerProviders } from "../providers/answer";
+import { fetchProviders } from "../providers/fetch";
+import { paperProviders } from "../providers/papers";
+import { searchProviders } from "../providers/search";
+import { budgetStatus } from "../services/budgets/budget-status";
+import type { TenantContext } from "../services/context";
+import { type ProviderKind, providerCatalog } from "../services/providers/catalog";
+import { operatorKey } from "../services/providers/operator-providers";
+import { tenantProviders } from "../services/providers/tenant-providers";
+
+export const PROVIDERS_RESOURCE_URI = "searchmux://providers";
+
+const TOOL_OF_KIND: Readonly<Record<ProviderKind, string>> = {
+  search: "web_search",
+  fetch: "fetch",
+  answer: "answer",
+  papers: "paper_search",
+};
+
+const REGISTRIES: ReadonlyArray<[ProviderKind, readonly ProviderRegistration[]]> = [
+  ["search", searchProviders],
+  ["fetch", fetchProviders],
+  ["answer", answerProviders],
+  ["papers", paperProviders],
+];
+
+type KeySource = "tenant" | "operator" | "not_needed" | "missing";
+
+interface Availability {
+  tools: string[];
+  apiKey?: string;
+  unavailable?: "no_key" | "no_base_url";
+}
+
+/** Per provider id: the tools it can serve for this tenant now, with the key it would use. */
+async function availabilityByProvider(ctx: TenantContext): Promise<Map<string, Availability>> {
+  const byId = new Map<string, Availability>();
+  const entry = (id: string) => {
+    const found = byId.get(id) ?? { tools: [] };
+    byId.set(id, found);
+    return found;
+  };
+  for (const [kind, registry] of REGISTRIES) {
+    const { available, unavailable } = await tenantProviders(ctx, registry);
+    for (const resolved of available) {
+      const found = entry(resolved.provider.id);
+      found.tools.push(TOOL_OF_KIND[kind]);
+      found.apiKey ??= resolved.apiKey;
+    }
+    for (const [id, reason] of unavailable) entry(id).unavailable ??= reason;
+  }
+  return byId;
+}
+
+export async function providerStatus(ctx: TenantContext) {
+  const [status, availability] = await Promise.all([budgetStatus({ ctx }), availabilityByProvider(ctx)]);
+  const budgetsOf = (provider: string) =>
+    status.budgets
+      .filter((b) => b.provider === provider)
+      .map(({ metric, period, limit, used, remaining, resets_at }) => ({
+        metric,
+        period,
+        limit,
+        used,
+        remaining,
+        resets_at,
+      }));
+  const providers = [...providerCatalog().values()].map((catalog) => {
+    const found = availability.get(catalog.id) ?? { tools: [] };
+    const keySource: KeySource =
+      found.apiKey === undefined
+        ? catalog.keyEnv.length === 0 || catalog.keyOptional
+          ? "not_needed"
+          : "missing"
+        : found.apiKey === operatorKey(catalog.keyEnv, ctx.env)
+          ? "operator"
+          : "tenant";
+    const usage = status.providers.find((p) => p.provider === catalog.id);
+    return {
+      provider: catalog.id,
+      name: catalog.displayName,
+      available: found.tools.length > 0,
+      tools: found.tools,
+      unavailable_reason: found.tools.length > 0 ? null : (found.unavailable ?? null),
+      key_source: keySource,
+      free_tier:
+        usage?.free_tier ??
+        (catalog.freeTier && { ...catalog.freeTier, used: 0, remaining: catalog.freeTier.requests }),
+      budgets: budgetsOf(catalog.id),
+    };
+  });
+  return { providers, all_providers_budgets: budgetsOf("*") };
+}

@@ -1,0 +1,40 @@
+/**
+ * MCP: failures as tool results (`isError: true`) rather than protocol errors, so the model sees why a
+ * call failed and what it can do about it. Messages come from the verbs (budget exhausted with its
+ * reset time, every provider's failure reason, the invalid field); unexpected errors reveal nothing.
+ */
+import { randomUUID } from "node:crypto";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ServiceError, type ServiceErrorCode } from "../services/errors";
+
+/** What the model can do next, by error class. */
+const NEXT_STEP: Readonly<Record<ServiceErrorCode, string>> = {
+  invalid_input: "Fix the arguments and call again.",
+  unauthorized: "The token is no longer valid; the user must configure a new one.",
+  forbidden: "This token does not allow this tool; do not retry.",
+  not_found: "Check the identifier.",
+  conflict: "Reload the current state and try again.",
+  payload_too_large: "Send smaller arguments.",
+  rate_limited: "Wait a minute before calling again.",
+  budget_exhausted:
+    "Do not retry before the reset; call budget_status for details, or ask the user to raise the budget.",
+  all_providers_failed:
+    "Retry later, or try other providers with the `providers` argument; budget_status lists what is configured.",
+  no_provider_configured:
+    "No provider for this tool is set up for this workspace; the user can add a provider key in the dashboard.",
+};
+
+export function toolError(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+export function toolErrorFrom(error: unknown, tool: string): CallToolResult {
+  if (error instanceof ServiceError) {
+    return toolError(`${tool} failed (${error.code}): ${error.message}. ${NEXT_STEP[error.code]}`);
+  }
+  const reference = randomUUID();
+  console.error(`mcp ${tool} failed (${reference}):`, error instanceof Error ? error.message : error);
+  return toolError(
+    `${tool} failed with an internal error (reference ${reference}). Retry once; if it fails again, report the reference.`,
+  );
+}

@@ -1,0 +1,131 @@
+/**
+ * MCP: the five tools. Each calls the same service verb as REST and the dashboard, with the verb's own
+ * strict input schema; only the tools a token's scopes allow are registered (and so listed).
+ */
+import { z } from "zod";
+import {
+  answerResponse,
+  budgetStatusResponse,
+  fetchResponse,
+  paperSearchResponse,
+  searchResponse,
+  toAnswerResponse,
+  toFetchResponse,
+  toPaperSearchResponse,
+  toSearchResponse,
+} from "../api/responses";
+import { answer, answerToolInput } from "../services/answer/answer";
+import { budgetStatus } from "../services/budgets/budget-status";
+import type { Scope } from "../services/context";
+import { fetchPage, fetchToolInput } from "../services/fetch/fetch-page";
+import { paperSearch, paperSearchToolInput } from "../services/papers/paper-search";
+import { webSearch, webSearchInput } from "../services/search/web-search";
+import { defineTool, type McpTool } from "./define-tool";
+import { formatAnswer, formatBudgetStatus, formatFetch, formatPapers, formatSearch } from "./format";
+
+const webSearchTool = defineTool({
+  name: "web_search",
+  title: "Web search",
+  scope: "search",
+  description: [
+    "Search the web through several search engines at once (whichever this workspace has: Brave, Tavily, Exa,",
+    "DuckDuckGo, Wikipedia, …); results are fused, deduplicated and ranked. Use it for current facts, news and",
+    "finding sources; then call `fetch` to read a result in full. The query understands site:, -site:, filetype:,",
+    'intitle:, "exact phrase", before:YYYY-MM-DD and after:YYYY-MM-DD. Returns numbered results with title, URL',
+    "and snippet. Usually 1–5 s (timeout_ms caps it). Each provider call counts against the workspace budgets;",
+    "repeated queries are served from cache (no_cache: true forces a fresh search). `providers` restricts the",
+    "search to given provider ids; mode 'budget' asks the cheapest providers first.",
+  ].join(" "),
+  inputSchema: webSearchInput,
+  outputSchema: searchResponse,
+  openWorld: true,
+  run: async (ctx, input) => toSearchResponse(await webSearch({ ctx, input })),
+  format: formatSearch,
+});
+
+const fetchTool = defineTool({
+  name: "fetch",
+  title: "Fetch a page",
+  scope: "fetch",
+  description: [
+    "Read one web page or PDF as clean Markdown (or text / html): the main content without navigation or ads.",
+    "Use it to read a web_search result in full or any URL the user gives. GitHub, YouTube, Reddit and arXiv",
+    "links are handled natively; pages that block plain fetching (bot challenges, JavaScript-only pages) fall",
+    "back to the workspace's scraping providers, which may cost budget. Typically 1–10 s, at most timeout_ms",
+    "(default 30 s). Content longer than max_chars (default 50,000) is truncated and the full length reported.",
+    "Private and internal network addresses are refused.",
+  ].join(" "),
+  inputSchema: fetchToolInput,
+  outputSchema: fetchResponse,
+  openWorld: true,
+  slow: true,
+  run: async (ctx, input) => toFetchResponse(await fetchPage({ ctx, input })),
+  format: formatFetch,
+});
+
+const answerTool = defineTool({
+  name: "answer",
+  title: "Answer a question",
+  scope: "answer",
+  description: [
+    "Ask a question and get answers from several AI answer engines side by side (whichever this workspace has:",
+    "Perplexity, Tavily, Exa, Brave, Kagi, an operator model, …), each with numbered citations, plus the sources",
+    "several answers share. Use it for questions that need a synthesised, cited answer; prefer claims the answers",
+    "agree on. Use web_search instead when you need sources rather than an answer. Slow: typically 5–60 s, at",
+    "most timeout_ms (default 120 s); the most expensive tool, as every answer provider call is charged.",
+  ].join(" "),
+  inputSchema: answerToolInput,
+  outputSchema: answerResponse,
+  openWorld: true,
+  slow: true,
+  run: async (ctx, input) => toAnswerResponse(await answer({ ctx, input })),
+  format: formatAnswer,
+});
+
+const paperSearchTool = defineTool({
+  name: "paper_search",
+  title: "Search scholarly papers",
+  scope: "papers",
+  description: [
+    "Search scholarly literature in arXiv, PubMed, Semantic Scholar and OpenAlex at once; papers are merged",
+    "across sources (by DOI, arXiv id, PMID) with authors, year, venue, abstract, citation count and",
+    "open-access PDF links. Use it for research papers and scientific evidence; use web_search for general web",
+    "content. Filters: year_from, year_to, open_access; sort by relevance or date. Usually 2–15 s; the sources",
+    "are free.",
+  ].join(" "),
+  inputSchema: paperSearchToolInput,
+  outputSchema: paperSearchResponse,
+  openWorld: true,
+  run: async (ctx, input) => toPaperSearchResponse(await paperSearch({ ctx, input })),
+  format: formatPapers,
+});
+
+const budgetStatusTool = defineTool({
+  name: "budget_status",
+  title: "Budget status",
+  scope: null,
+  description: [
+    "Show what this workspace may still spend: every budget (per provider or overall, requests or USD per day,",
+    "month or lifetime) with what is left and when it resets, usage per provider today and this month,",
+    "free-tier allowances and recent budget alerts. Use it when a tool reports an exhausted budget, or before",
+    "many expensive calls such as answer. Instant and free; no external calls.",
+  ].join(" "),
+  inputSchema: z.strictObject({}),
+  outputSchema: budgetStatusResponse,
+  openWorld: false,
+  run: (ctx) => budgetStatus({ ctx }),
+  format: formatBudgetStatus,
+});
+
+export const TOOLS: readonly McpTool[] = [
+  webSearchTool,
+  fetchTool,
+  answerTool,
+  paperSearchTool,
+  budgetStatusTool,
+];
+
+/** The tools a token may see and call: those of its scopes, and budget_status for every token. */
+export function toolsForScopes(scopes: readonly Scope[]): McpTool[] {
+  return TOOLS.filter((tool) => tool.scope === null || scopes.includes(tool.scope));
+}

@@ -1,0 +1,69 @@
+/**
+ * The OpenAI Chat Completions wire, which Perplexity Sonar and every OpenAI-compatible server speak:
+ * POST {base}/chat/completions {model, messages} -> {model, choices: [{message: {content, annotations?}}]}.
+ * Spec: https://platform.openai.com/docs/api-reference/chat/create
+ */
+import { z } from "zod";
+import { ProviderError } from "@/lib/engine/shared/errors";
+import { buildUrl, type ProviderJsonResponse, requestJson } from "@/lib/http/provider-client";
+import type { SourceRef } from "./citations";
+
+const urlCitation = z.object({
+  type: z.string(),
+  url_citation: z.object({ url: z.string(), title: z.string().nullish() }).nullish(),
+});
+
+export const chatCompletionSchema = z.object({
+  model: z.string().nullish(),
+  choices: z
+    .array(
+      z.object({
+        message: z.object({
+          content: z.string().nullish(),
+          /** OpenAI's web-search models attach url_citation annotations. */
+          annotations: z.array(urlCitation).nullish(),
+        }),
+      }),
+    )
+    .min(1),
+});
+
+export interface ChatRequest {
+  baseUrl: string;
+  headers: Record<string, string>;
+  model: string;
+  system: string;
+  user: string;
+  signal: AbortSignal;
+  /** Provider-specific body fields (Perplexity's web_search_options, …). */
+  extra?: Record<string, unknown>;
+}
+
+export function postChatCompletion(request: ChatRequest): Promise<ProviderJsonResponse> {
+  return requestJson(buildUrl(request.baseUrl, "/chat/completions"), {
+    method: "POST",
+    headers: request.headers,
+    json: {
+      model: request.model,
+      messages: [
+        { role: "system", content: request.system },
+        { role: "user", content: request.user },
+      ],
+      ...request.extra,
+    },
+    signal: request.signal,
+  });
+}
+
+export type ChatCompletion = z.output<typeof chatCompletionSchema>;
+
+/** The first choice's text and url_citation annotations; an empty answer is a malformed response. */
+export function firstChoice(data: ChatCompletion): { content: string; annotations: SourceRef[] } {
+  const message = data.choices[0]?.message;
+  const content = message?.content?.trim() ?? "";
+  if (content === "") throw new ProviderError("invalid_response", "the provider returned an empty answer");
+  const annotations = (message?.annotations ?? []).flatMap((annotation) =>
+    annotation.url_citation ? [annotation.url_citation] : [],
+  );
+  return { content, annotations };
+}

@@ -1,0 +1,62 @@
+/**
+ * Kagi FastGPT (v0).
+ * Docs: https://help.kagi.com/kagi/api/fastgpt.html (v0)
+ * Wire: POST {base}/fastgpt, `Authorization: Bot <key>`, JSON body {query, cache: true}
+ *   -> {meta: {id, node, ms}, data: {output, tokens, references: [{title, snippet, url}]}}.
+ * The output cites with [n] markers into references (in order). `web_search` is out of service and
+ * must not be sent with any value other than true, so it is left out.
+ * Pricing (same page): 1.5¢ per query; cached responses are free.
+ */
+import { z } from "zod";
+import type { AnswerProvider } from "@/lib/engine/answer/types";
+import { ProviderError } from "@/lib/engine/shared/errors";
+import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { requireApiKey } from "@/lib/providers/search/adapter-kit";
+import { toProviderAnswer } from "./answer-kit";
+
+const responseSchema = z.object({
+  data: z
+    .object({
+      output: z.string().nullish(),
+      references: z.array(z.object({ title: z.string().nullish(), url: z.string() })).nullish(),
+    })
+    .nullish(),
+  error: z.array(z.object({ msg: z.string().nullish() })).nullish(),
+});
+
+export const kagi: AnswerProvider = {
+  id: "kagi",
+  displayName: "Kagi FastGPT",
+  keyEnv: ["KAGI_API_KEY"],
+  baseUrlEnv: "KAGI_BASE_URL",
+  defaultBaseUrl: "https://kagi.com/api/v0",
+  docsUrl: "https://help.kagi.com/kagi/api/fastgpt.html",
+  apiVersion: "v0",
+  costPerRequestUsd: 0.015,
+  freeTier: null,
+  defaultTimeoutMs: 60_000,
+  defaultModel: "fastgpt",
+  grounded: false,
+
+  async answer(call) {
+    const apiKey = requireApiKey(call, kagi.displayName);
+    const response = await requestJson(buildUrl(call.baseUrl, "/fastgpt"), {
+      method: "POST",
+      headers: { authorization: `Bot ${apiKey}` },
+      json: { query: call.query, cache: true },
+      signal: call.signal,
+    });
+    const data = parseResponse(responseSchema, response.json);
+    const problem = data.error?.map((e) => e.msg).find(Boolean);
+    if (!data.data?.output && problem) {
+      throw new ProviderError("invalid_response", `Kagi FastGPT returned no answer: ${problem}`);
+    }
+    return toProviderAnswer({
+      displayName: kagi.displayName,
+      model: call.model,
+      text: data.data?.output,
+      sources: data.data?.references ?? [],
+      http: response,
+    });
+  },
+};

@@ -1,0 +1,83 @@
+/**
+ * Any OpenAI-compatible chat endpoint (vLLM, llama.cpp server, Ollama's /v1, LiteLLM, OpenRouter, …),
+ * grounded in our own web search results like Gemini. The operator's model is the `llm` provider
+ * (SEARCHMUX_LLM_BASE_URL / _API_KEY / _MODEL); tenants may configure more with openAiCompatibleProvider().
+ * Spec: https://platform.openai.com/docs/api-reference/chat/create (v1 Chat Completions)
+ * Wire: POST {base}/chat/completions, `Authorization: Bearer <key>` when a key is set, JSON body
+ *   {model, messages: [{role: "system"}, {role: "user"}]} -> {model, choices: [{message: {content, annotations?}}]}.
+ * The base URL includes the version segment, as OpenAI clients expect (e.g. http://localhost:11434/v1).
+ */
+import type { AnswerProvider } from "@/lib/engine/answer/types";
+import { ProviderError } from "@/lib/engine/shared/errors";
+import { parseResponse } from "@/lib/http/provider-client";
+import { chatCompletionSchema, firstChoice, postChatCompletion } from "./chat-completions";
+import { citeGrounded, groundedPrompt } from "./grounded-prompt";
+
+const PROVIDER_ID = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+
+export interface OpenAiCompatibleOptions {
+  /** Lowercase provider id, e.g. "llm" or a tenant's "local-qwen". */
+  id: string;
+  displayName: string;
+  /** Env variables of the operator's key (keys are optional: local servers often need none). */
+  keyEnv?: string[];
+  /** Env variable of the base URL; tenant endpoints have their base URL in the entry instead. */
+  baseUrlEnv?: string;
+  defaultModel?: string;
+  costPerRequestUsd?: number;
+}
+
+export function openAiCompatibleProvider(options: OpenAiCompatibleOptions): AnswerProvider {
+  if (!PROVIDER_ID.test(options.id)) throw new Error(`invalid provider id: ${options.id}`);
+  const provider: AnswerProvider = {
+    id: options.id,
+    displayName: options.displayName,
+    keyEnv: options.keyEnv ?? [],
+    keyOptional: true,
+    baseUrlEnv: options.baseUrlEnv ?? "",
+    defaultBaseUrl: null,
+    docsUrl: "https://platform.openai.com/docs/api-reference/chat/create",
+    apiVersion: "v1 Chat Completions",
+    costPerRequestUsd: options.costPerRequestUsd ?? 0,
+    freeTier: null,
+    defaultTimeoutMs: 120_000,
+    defaultModel: options.defaultModel ?? "",
+    grounded: true,
+
+    async answer(call) {
+      if (call.model === "")
+        throw new ProviderError("not_configured", `${provider.displayName} has no model`);
+      const prompt = groundedPrompt(call.query, await call.grounding());
+      const response = await postChatCompletion({
+        baseUrl: call.baseUrl,
+        headers: call.apiKey ? { authorization: `Bearer ${call.apiKey}` } : {},
+        model: call.model,
+        system: prompt.system,
+        user: prompt.user,
+        signal: call.signal,
+      });
+      const data = parseResponse(chatCompletionSchema, response.json);
+      const { content, annotations } = firstChoice(data);
+      const cited = citeGrounded(content, prompt, annotations);
+      return {
+        model: data.model ?? call.model,
+        answer: cited.answer,
+        citations: cited.citations,
+        httpStatus: response.status,
+        bytes: response.bytes,
+      };
+    },
+  };
+  return provider;
+}
+
+/** The operator's own model, offered as the answer provider `llm`. */
+export const operatorLlm = openAiCompatibleProvider({
+  id: "llm",
+  displayName: "Operator LLM",
+  keyEnv: ["SEARCHMUX_LLM_API_KEY"],
+  baseUrlEnv: "SEARCHMUX_LLM_BASE_URL",
+});
+
+/** Env variable naming the operator model (read by the services layer, like keys and base URLs). */
+export const OPERATOR_LLM_MODEL_ENV = "SEARCHMUX_LLM_MODEL";

@@ -1,0 +1,64 @@
+/**
+ * Perplexity Sonar (chat completions with web search).
+ * Docs: https://docs.perplexity.ai/api-reference/chat-completions-post (REST, unversioned; OpenAI-compatible)
+ * Wire: POST {base}/chat/completions, `Authorization: Bearer <key>`, JSON body
+ *   {model: "sonar", messages: [{role, content}], web_search_options: {search_context_size}}
+ *   -> {model, choices: [{message: {content}}], citations?: [url], search_results?: [{title, url, date?, snippet?}]}.
+ * The answer cites with [n] markers into search_results (titled; newer) or citations (bare URLs; older).
+ * Pricing (docs.perplexity.ai/getting-started/pricing): sonar $5 per 1,000 requests (low context) plus
+ * $1 per million tokens either way; no free tier.
+ */
+import { z } from "zod";
+import type { AnswerProvider } from "@/lib/engine/answer/types";
+import { parseResponse } from "@/lib/http/provider-client";
+import { requireApiKey } from "@/lib/providers/search/adapter-kit";
+import { toProviderAnswer } from "./answer-kit";
+import { chatCompletionSchema, firstChoice, postChatCompletion } from "./chat-completions";
+
+const SYSTEM = "Answer accurately and concisely in Markdown, citing your sources.";
+
+const responseSchema = chatCompletionSchema.extend({
+  citations: z.array(z.string()).nullish(),
+  search_results: z.array(z.object({ title: z.string().nullish(), url: z.string() })).nullish(),
+});
+
+export const perplexity: AnswerProvider = {
+  id: "perplexity",
+  displayName: "Perplexity Sonar",
+  keyEnv: ["PERPLEXITY_API_KEY"],
+  baseUrlEnv: "PERPLEXITY_BASE_URL",
+  defaultBaseUrl: "https://api.perplexity.ai",
+  docsUrl: "https://docs.perplexity.ai/api-reference/chat-completions-post",
+  apiVersion: "2025 REST (unversioned)",
+  costPerRequestUsd: 0.006,
+  freeTier: null,
+  defaultTimeoutMs: 90_000,
+  defaultModel: "sonar",
+  grounded: false,
+
+  async answer(call) {
+    const apiKey = requireApiKey(call, perplexity.displayName);
+    const response = await postChatCompletion({
+      baseUrl: call.baseUrl,
+      headers: { authorization: `Bearer ${apiKey}` },
+      model: call.model,
+      system: SYSTEM,
+      user: call.query,
+      extra: { web_search_options: { search_context_size: "low" } },
+      signal: call.signal,
+    });
+    const data = parseResponse(responseSchema, response.json);
+    const { content } = firstChoice(data);
+    // Both lists are in citation-number order; search_results carries titles, so it wins when present.
+    const sources = data.search_results?.length
+      ? data.search_results
+      : (data.citations ?? []).map((url) => ({ url }));
+    return toProviderAnswer({
+      displayName: perplexity.displayName,
+      model: data.model ?? call.model,
+      text: content,
+      sources,
+      http: response,
+    });
+  },
+};

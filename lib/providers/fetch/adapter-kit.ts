@@ -1,0 +1,95 @@
+/** Small pieces every fetch adapter needs, kept in one place so adapters stay declarative. */
+import { documentFromHtml } from "@/lib/engine/fetch/extract/html";
+import { htmlToMarkdown } from "@/lib/engine/fetch/extract/markdown";
+import type { FetchCall, FetchedDocument, PageMetadata } from "@/lib/engine/fetch/types";
+import { ProviderError } from "@/lib/engine/shared/errors";
+
+/** Keyed adapters call this first; the engine normally skips unconfigured providers before calling. */
+export function requireApiKey(call: FetchCall, displayName: string): string {
+  if (!call.apiKey) throw new ProviderError("not_configured", `${displayName} needs an API key`);
+  return call.apiKey;
+}
+
+export interface Transport {
+  status: number;
+  bytes: number;
+}
+
+/** A provider that answers with the page's HTML: our own extraction makes the Markdown. */
+export function htmlDocument(html: string, pageUrl: string, http: Transport): FetchedDocument {
+  return {
+    ...documentFromHtml(html, pageUrl),
+    finalUrl: pageUrl,
+    httpStatus: http.status,
+    bytes: http.bytes,
+  };
+}
+
+export interface MarkdownParts {
+  markdown?: string | null;
+  /** Used when there is no Markdown (Diffbot's article HTML). */
+  html?: string | null;
+  title?: string | null;
+  finalUrl?: string | null;
+  metadata?: PageMetadata;
+}
+
+/** A provider that answers with Markdown (or article HTML) plus facts; empty content is invalid_response. */
+export function markdownDocument(
+  parts: MarkdownParts,
+  pageUrl: string,
+  http: Transport,
+  name: string,
+): FetchedDocument {
+  const base = parts.finalUrl || pageUrl;
+  const markdown = parts.markdown?.trim() || (parts.html ? htmlToMarkdown(parts.html, base) : "");
+  if (markdown === "")
+    throw new ProviderError("invalid_response", `${name} returned no content`, http.status);
+  const document: FetchedDocument = {
+    markdown,
+    metadata: { ...parts.metadata },
+    finalUrl: base,
+    httpStatus: http.status,
+    bytes: http.bytes,
+  };
+  if (parts.html) document.html = parts.html;
+  // Markdown-only providers (Tavily, Spider, Scrapfly) send no title; their first heading is one.
+  const title = parts.title?.trim() || /^#\s+(.+)$/m.exec(markdown)?.[1]?.trim();
+  if (title) {
+    document.title = title;
+    document.metadata.title = title;
+  }
+  return document;
+}
+
+/** A target status the provider reports (Firecrawl's metadata.statusCode, Zyte's statusCode, …). */
+export function assertTargetOk(status: number | null | undefined, name: string): void {
+  if (status !== undefined && status !== null && status >= 400) {
+    throw new ProviderError("http_error", `${name}: the page answered HTTP ${status}`, status);
+  }
+}
+
+/** Sets a metadata field only when the provider gave a non-empty value. */
+export function withFacts(facts: Record<string, string | number | null | undefined>): PageMetadata {
+  const metadata: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(facts)) {
+    if (value !== null && value !== undefined && value !== "") metadata[name] = value;
+  }
+  return metadata as PageMetadata;
+}
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts; no timer or listener left behind. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

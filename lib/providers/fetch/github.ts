@@ -1,0 +1,156 @@
+/**
+ * GitHub domain route: repository README, a file, an issue or a pull request through the REST API
+ * instead of the HTML page. GITHUB_TOKEN is optional (60 requests/hour without, 5,000 with).
+ * Docs: https://docs.github.com/en/rest (repos/contents#get-a-repository-readme,
+ *   repos/contents#get-repository-content, issues/issues#get-an-issue, pulls/pulls#get-a-pull-request,
+ *   issues/comments#list-issue-comments); API version 2022-11-28.
+ * Wire: GET {base}/repos/{owner}/{repo}/readme and /contents/{path}?ref= with
+ *   `Accept: application/vnd.github.raw+json` (raw file body); /issues/{n}, /pulls/{n},
+ *   /issues/{n}/comments?per_page=100 as JSON; optional `Authorization: Bearer <token>`.
+ */
+import { z } from "zod";
+import type { FetchCall, FetchProvider } from "@/lib/engine/fetch/types";
+import { buildUrl, parseResponse, request, requestJson } from "@/lib/http/provider-client";
+import { markdownDocument, type Transport, withFacts } from "./adapter-kit";
+
+const API_VERSION = "2022-11-28";
+const NAME = "[A-Za-z0-9_.-]+";
+const REPO = new RegExp(`^/(${NAME})/(${NAME})/?$`);
+const BLOB = new RegExp(`^/(${NAME})/(${NAME})/blob/([^/]+)/(.+)$`);
+const THREAD = new RegExp(`^/(${NAME})/(${NAME})/(issues|pull)/(\\d+)/?$`);
+
+type Target =
+  | { kind: "readme"; repo: string }
+  | { kind: "file"; repo: string; ref: string; path: string }
+  | { kind: "thread"; repo: string; number: string; pull: boolean };
+
+const user = z.object({ login: z.string() }).nullish();
+const threadSchema = z.object({
+  title: z.string(),
+  body: z.string().nullish(),
+  state: z.string(),
+  user,
+  created_at: z.string(),
+  html_url: z.string(),
+  comments: z.number().nullish(),
+  merged: z.boolean().nullish(),
+  additions: z.number().nullish(),
+  deletions: z.number().nullish(),
+  changed_files: z.number().nullish(),
+  head: z.object({ label: z.string() }).nullish(),
+  base: z.object({ label: z.string() }).nullish(),
+});
+const commentsSchema = z.array(z.object({ body: z.string().nullish(), user, created_at: z.string() }));
+
+export const github: FetchProvider = {
+  id: "github",
+  displayName: "GitHub",
+  keyEnv: ["GITHUB_TOKEN"],
+  keyOptional: true,
+  baseUrlEnv: "GITHUB_API_BASE_URL",
+  defaultBaseUrl: "https://api.github.com",
+  docsUrl: "https://docs.github.com/en/rest",
+  apiVersion: API_VERSION,
+  costPerRequestUsd: 0,
+  freeTier: null,
+  defaultTimeoutMs: 15_000,
+
+  handles: (url) => target(url) !== undefined,
+
+  async fetch(call) {
+    const found = target(call.url);
+    if (found === undefined) throw new Error(`not a GitHub repository, file, issue or pull request URL`);
+    const page = call.url.toString();
+    if (found.kind === "thread") return thread(call, found.repo, found.number, found.pull);
+    const path = found.kind === "readme" ? "/readme" : `/contents/${found.path}`;
+    const response = await request(
+      buildUrl(call.baseUrl, `/repos/${found.repo}${path}`, found.kind === "file" ? { ref: found.ref } : {}),
+      { headers: headers(call, "application/vnd.github.raw+json"), signal: call.signal },
+    );
+    const markdown = found.kind === "file" ? asMarkdown(found.path, response.body) : response.body;
+    const title = found.kind === "readme" ? `${found.repo} README` : `${found.repo}: ${found.path}`;
+    return markdownDocument({ markdown, title, finalUrl: page }, page, response, github.displayName);
+  },
+};
+
+function target(url: URL): Target | undefined {
+  if (url.hostname !== "github.com" && url.hostname !== "www.github.com") return undefined;
+  const path = decodeURIComponent(url.pathname);
+  const blob = BLOB.exec(path);
+  if (blob) return { kind: "file", repo: `${blob[1]}/${blob[2]}`, ref: blob[3] ?? "", path: blob[4] ?? "" };
+  const thread = THREAD.exec(path);
+  if (thread)
+    return {
+      kind: "thread",
+      repo: `${thread[1]}/${thread[2]}`,
+      number: thread[4] ?? "",
+      pull: thread[3] === "pull",
+    };
+  const repo = REPO.exec(path);
+  return repo ? { kind: "readme", repo: `${repo[1]}/${repo[2]}` } : undefined;
+}
+
+async function thread(call: FetchCall, repo: string, number: string, pull: boolean) {
+  const kind = pull ? "pulls" : "issues";
+  const [main, comments] = await Promise.all([
+    requestJson(buildUrl(call.baseUrl, `/repos/${repo}/${kind}/${number}`), {
+      headers: headers(call, "application/vnd.github+json"),
+      signal: call.signal,
+    }),
+    requestJson(buildUrl(call.baseUrl, `/repos/${repo}/issues/${number}/comments`, { per_page: 100 }), {
+      headers: headers(call, "application/vnd.github+json"),
+      signal: call.signal,
+    }),
+  ]);
+  const item = parseResponse(threadSchema, main.json);
+  const replies = parseResponse(commentsSchema, comments.json);
+  const state = item.merged ? "merged" : item.state;
+  const facts = [
+    `**${state}**`,
+    `opened by @${item.user?.login ?? "ghost"} on ${item.created_at.slice(0, 10)}`,
+  ];
+  if (pull && item.head && item.base) facts.push(`${item.head.label} → ${item.base.label}`);
+  if (pull && item.changed_files != null) {
+    facts.push(`+${item.additions ?? 0} −${item.deletions ?? 0} in ${item.changed_files} files`);
+  }
+  const parts = [
+    `# ${item.title} (${repo}#${number})`,
+    facts.join(" · "),
+    item.body?.trim() || "_No description._",
+  ];
+  if (replies.length > 0) {
+    parts.push(`## Comments (${replies.length})`);
+    for (const reply of replies) {
+      parts.push(
+        `### @${reply.user?.login ?? "ghost"} · ${reply.created_at.slice(0, 10)}`,
+        reply.body?.trim() ?? "",
+      );
+    }
+  }
+  const transport: Transport = { status: main.status, bytes: main.bytes + comments.bytes };
+  return markdownDocument(
+    {
+      markdown: parts.join("\n\n"),
+      title: `${item.title} · ${repo}#${number}`,
+      finalUrl: item.html_url,
+      metadata: withFacts({ byline: item.user?.login, published: item.created_at }),
+    },
+    call.url.toString(),
+    transport,
+    github.displayName,
+  );
+}
+
+function headers(call: FetchCall, accept: string): Record<string, string> {
+  const result: Record<string, string> = { accept, "x-github-api-version": API_VERSION };
+  if (call.apiKey) result.authorization = `Bearer ${call.apiKey}`;
+  return result;
+}
+
+/** Markdown files as they are; anything else in a fenced block tagged with its extension. */
+function asMarkdown(path: string, body: string): string {
+  const extension = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? "";
+  if (extension === "md" || extension === "markdown" || extension === "mdx") return body;
+  const fence = body.includes("```") ? "````" : "```";
+  return `${fence}${extension}\n${body.replace(/\n$/, "")}\n${fence}`;
+}

@@ -1,0 +1,36 @@
+/**
+ * ScraperAPI. The key travels in the query string and is redacted from every message (tested).
+ * Docs: https://docs.scraperapi.com/making-requests/api-endpoint-method
+ * Wire: GET {base}/?api_key=<key>&url=<encoded> -> the page's HTML as the body (non-2xx on failure;
+ *   failed requests are not charged).
+ * Pricing (scraperapi.com/pricing): 1 credit a plain request; Hobby $49/100,000 ≈ $0.00049;
+ * 1,000 free credits a month.
+ */
+import type { FetchProvider } from "@/lib/engine/fetch/types";
+import { buildUrl, request } from "@/lib/http/provider-client";
+import { htmlDocument, requireApiKey } from "./adapter-kit";
+
+export const scraperapi: FetchProvider = {
+  id: "scraperapi",
+  displayName: "ScraperAPI",
+  keyEnv: ["SCRAPERAPI_API_KEY"],
+  baseUrlEnv: "SCRAPERAPI_BASE_URL",
+  defaultBaseUrl: "https://api.scraperapi.com",
+  docsUrl: "https://docs.scraperapi.com/making-requests/api-endpoint-method",
+  apiVersion: "2025 REST (unversioned)",
+  costPerRequestUsd: 0.00049,
+  freeTier: { requests: 1000, period: "month" },
+  defaultTimeoutMs: 60_000,
+
+  async fetch(call) {
+    const apiKey = requireApiKey(call, scraperapi.displayName);
+    const response = await request(
+      buildUrl(call.baseUrl, "/", { api_key: apiKey, url: call.url.toString() }),
+      {
+        headers: { accept: "text/html,*/*" },
+        signal: call.signal,
+      },
+    );
+    return htmlDocument(response.body, call.url.toString(), response);
+  },
+};

@@ -1,0 +1,93 @@
+/**
+ * YouTube domain route through Supadata's transcript API (keyed). Long videos are transcribed as a
+ * job: HTTP 202 with a jobId, polled until done or the step's deadline.
+ * Docs: https://docs.supadata.ai (Transcript: GET /v1/transcript, job status GET /v1/transcript/{jobId});
+ *   SDK types: https://www.npmjs.com/package/@supadata/js
+ * Wire: GET {base}/v1/transcript?url=<video>&text=true, `x-api-key: <key>` -> 200 {content: string, lang,
+ *   availableLangs} or 202 {jobId}; job: {status: "queued"|"active"|"completed"|"failed", content?|result?,
+ *   error?}. The job status shape is taken from the SDK (not confirmed against a live job).
+ * Pricing (supadata.ai/pricing): 1 credit a native transcript; 100 free credits a month; ≈ $0.003 paid.
+ */
+import { z } from "zod";
+import type { FetchCall, FetchProvider } from "@/lib/engine/fetch/types";
+import { ProviderError } from "@/lib/engine/shared/errors";
+import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { markdownDocument, requireApiKey, sleep, withFacts } from "./adapter-kit";
+
+const POLL_INTERVAL_MS = 1_000;
+
+const transcript = z.object({ content: z.string(), lang: z.string().nullish() });
+const started = z.object({ jobId: z.string() });
+const job = z.object({
+  status: z.enum(["queued", "active", "completed", "failed"]),
+  content: z.string().nullish(),
+  result: z.object({ content: z.string() }).nullish(),
+  lang: z.string().nullish(),
+  error: z.unknown().optional(),
+});
+
+export const supadata: FetchProvider = {
+  id: "supadata",
+  displayName: "Supadata (YouTube transcripts)",
+  keyEnv: ["SUPADATA_API_KEY"],
+  baseUrlEnv: "SUPADATA_BASE_URL",
+  defaultBaseUrl: "https://api.supadata.ai",
+  docsUrl: "https://docs.supadata.ai",
+  apiVersion: "v1",
+  costPerRequestUsd: 0.003,
+  freeTier: { requests: 100, period: "month" },
+  defaultTimeoutMs: 60_000,
+
+  handles: (url) => videoId(url) !== undefined,
+
+  async fetch(call) {
+    const apiKey = requireApiKey(call, supadata.displayName);
+    const id = videoId(call.url) ?? "";
+    const headers = { "x-api-key": apiKey };
+    const response = await requestJson(
+      buildUrl(call.baseUrl, "/v1/transcript", { url: call.url.toString(), text: true }),
+      { headers, signal: call.signal },
+    );
+    const result =
+      response.status === 202
+        ? await awaitJob(call, parseResponse(started, response.json).jobId, headers)
+        : parseResponse(transcript, response.json);
+    return markdownDocument(
+      {
+        markdown: `# YouTube video ${id}: transcript\n\n${result.content.trim()}`,
+        title: `YouTube video ${id} (transcript)`,
+        finalUrl: `https://www.youtube.com/watch?v=${id}`,
+        metadata: withFacts({ language: result.lang, site_name: "YouTube" }),
+      },
+      call.url.toString(),
+      response,
+      supadata.displayName,
+    );
+  },
+};
+
+async function awaitJob(call: FetchCall, jobId: string, headers: Record<string, string>) {
+  for (;;) {
+    await sleep(POLL_INTERVAL_MS, call.signal);
+    const response = await requestJson(
+      buildUrl(call.baseUrl, `/v1/transcript/${encodeURIComponent(jobId)}`),
+      {
+        headers,
+        signal: call.signal,
+      },
+    );
+    const state = parseResponse(job, response.json);
+    if (state.status === "failed")
+      throw new ProviderError("http_error", "Supadata could not transcribe the video");
+    const content = state.content ?? state.result?.content;
+    if (state.status === "completed" && content) return { content, lang: state.lang };
+  }
+}
+
+function videoId(url: URL): string | undefined {
+  const host = url.hostname.replace(/^(www|m|music)\./, "");
+  if (host === "youtu.be") return /^\/([\w-]{6,})/.exec(url.pathname)?.[1];
+  if (host !== "youtube.com") return undefined;
+  if (url.pathname === "/watch") return url.searchParams.get("v") ?? undefined;
+  return /^\/(shorts|live|embed)\/([\w-]{6,})/.exec(url.pathname)?.[2];
+}

@@ -1,0 +1,44 @@
+/** Small pieces every adapter needs, kept in one place so adapters stay declarative. */
+
+import type { ProviderCall, ProviderResponse, ProviderResult } from "@/lib/engine/search/types";
+import { ProviderError } from "@/lib/engine/shared/errors";
+import { cleanText } from "./text";
+
+/** Keyed adapters (of every tool) call this first; the engine normally skips unconfigured providers. */
+export function requireApiKey(call: Pick<ProviderCall, "apiKey">, displayName: string): string {
+  if (!call.apiKey) throw new ProviderError("not_configured", `${displayName} needs an API key`);
+  return call.apiKey;
+}
+
+/** One result as a provider returned it, before clean-up. */
+export interface RawResult {
+  title?: string | null;
+  url?: string | null;
+  snippet?: string | null;
+  publishedAt?: string | null;
+}
+
+/**
+ * Cleans titles and snippets (tags, entities, whitespace), drops entries without an http(s) URL,
+ * keeps the provider's order and caps the list at `maxResults`.
+ */
+export function toProviderResponse(
+  raw: readonly RawResult[],
+  call: Pick<ProviderCall, "options">,
+  http: { status: number; bytes: number },
+): ProviderResponse {
+  const results: ProviderResult[] = [];
+  for (const item of raw) {
+    const url = item.url?.trim();
+    if (!url || !/^https?:\/\//i.test(url)) continue;
+    const result: ProviderResult = {
+      title: cleanText(item.title) || url,
+      url,
+      snippet: cleanText(item.snippet),
+    };
+    if (item.publishedAt) result.publishedAt = item.publishedAt;
+    results.push(result);
+    if (results.length >= call.options.maxResults) break;
+  }
+  return { results, httpStatus: http.status, bytes: http.bytes };
+}

@@ -1,0 +1,89 @@
+/**
+ * Exa search.
+ * Docs: https://exa.ai/docs/reference/search (REST, unversioned)
+ * Wire: POST {base}/search, `x-api-key: <key>`, JSON body
+ *   {query, type: "auto", numResults, includeDomains, excludeDomains,
+ *    startPublishedDate/endPublishedDate (ISO 8601), userLocation (2-letter), moderation,
+ *    contents: {text: {maxCharacters}}}
+ *   -> {requestId, results: [{title, url, publishedDate?, text?, highlights?, summary?}]}.
+ * Pricing (exa.ai/pricing): $5 per 1,000 searches with 1–25 results, so numResults is capped at 25;
+ * new accounts get free credits (≈2,000 searches, lifetime).
+ */
+import { z } from "zod";
+import type { SearchProvider } from "@/lib/engine/search/types";
+import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { dateWindow } from "./dates";
+import { buildQueryText } from "./query-text";
+
+const MAX_RESULTS = 25;
+const SNIPPET_CHARACTERS = 600;
+
+const responseSchema = z.object({
+  results: z.array(
+    z.object({
+      title: z.string().nullish(),
+      url: z.string(),
+      publishedDate: z.string().nullish(),
+      text: z.string().nullish(),
+      summary: z.string().nullish(),
+      highlights: z.array(z.string()).nullish(),
+    }),
+  ),
+});
+
+export const exa: SearchProvider = {
+  id: "exa",
+  displayName: "Exa",
+  keyEnv: ["EXA_API_KEY"],
+  baseUrlEnv: "EXA_BASE_URL",
+  defaultBaseUrl: "https://api.exa.ai",
+  docsUrl: "https://exa.ai/docs/reference/search",
+  apiVersion: "2025 REST (unversioned)",
+  capabilities: {
+    timeRange: true,
+    region: true,
+    safesearch: true,
+    includeDomains: true,
+    excludeDomains: true,
+    queryOperators: [],
+  },
+  costPerRequestUsd: 0.005,
+  freeTier: { requests: 2000, period: "lifetime" },
+  defaultTimeoutMs: 15_000,
+
+  async search(call) {
+    const apiKey = requireApiKey(call, exa.displayName);
+    const { options } = call;
+    const window = dateWindow(call);
+    const body = {
+      query: buildQueryText(call, exa.capabilities.queryOperators),
+      type: "auto",
+      numResults: Math.min(options.maxResults, MAX_RESULTS),
+      includeDomains: options.includeDomains.length > 0 ? options.includeDomains : undefined,
+      excludeDomains: options.excludeDomains.length > 0 ? options.excludeDomains : undefined,
+      startPublishedDate: window.from ? `${window.from}T00:00:00.000Z` : undefined,
+      endPublishedDate: window.to ? `${window.to}T23:59:59.999Z` : undefined,
+      userLocation: options.region?.toUpperCase(),
+      moderation: options.safesearch === "strict" ? true : undefined,
+      contents: { text: { maxCharacters: SNIPPET_CHARACTERS } },
+    };
+    const response = await requestJson(buildUrl(call.baseUrl, "/search"), {
+      method: "POST",
+      headers: { "x-api-key": apiKey },
+      json: body,
+      signal: call.signal,
+    });
+    const data = parseResponse(responseSchema, response.json);
+    return toProviderResponse(
+      data.results.map((r) => ({
+        title: r.title,
+        url: r.url,
+        snippet: r.highlights?.join(" … ") || r.summary || r.text,
+        publishedAt: r.publishedDate,
+      })),
+      call,
+      response,
+    );
+  },
+};

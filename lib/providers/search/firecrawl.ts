@@ -1,0 +1,79 @@
+/**
+ * Firecrawl search (v2).
+ * Docs: https://docs.firecrawl.dev/api-reference/endpoint/search (v2)
+ * Wire: POST {base}/v2/search, `Authorization: Bearer <key>`, JSON body
+ *   {query (operators: site/-site/intitle/"phrase"), limit ≤ 100, sources: ["web"], tbs: qdr:d|w|m|y, country}
+ *   -> {success, data: {web: [{url, title, description, position}]}}; without scrapeOptions no pages are
+ *   scraped, so a search costs 2 credits per 10 results.
+ * Pricing (firecrawl.dev/pricing): 500 free credits once (≈250 searches, lifetime); Hobby $16 per 3,000
+ * credits, ≈$0.01 per search.
+ */
+import { z } from "zod";
+import type { SearchProvider } from "@/lib/engine/search/types";
+import { ProviderError } from "@/lib/engine/shared/errors";
+import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { googleTbs } from "./google-params";
+import { buildQueryText } from "./query-text";
+
+const MAX_RESULTS = 100;
+
+const responseSchema = z.object({
+  success: z.boolean(),
+  error: z.string().nullish(),
+  data: z
+    .object({
+      web: z
+        .array(z.object({ url: z.string(), title: z.string().nullish(), description: z.string().nullish() }))
+        .nullish(),
+    })
+    .nullish(),
+});
+
+export const firecrawl: SearchProvider = {
+  id: "firecrawl",
+  displayName: "Firecrawl",
+  keyEnv: ["FIRECRAWL_API_KEY"],
+  baseUrlEnv: "FIRECRAWL_BASE_URL",
+  defaultBaseUrl: "https://api.firecrawl.dev",
+  docsUrl: "https://docs.firecrawl.dev/api-reference/endpoint/search",
+  apiVersion: "v2",
+  capabilities: {
+    timeRange: true,
+    region: true,
+    safesearch: false,
+    includeDomains: false,
+    excludeDomains: false,
+    queryOperators: ["site", "-site", "intitle", "phrase"],
+  },
+  costPerRequestUsd: 0.01,
+  freeTier: { requests: 250, period: "lifetime" },
+  defaultTimeoutMs: 20_000,
+
+  async search(call) {
+    const apiKey = requireApiKey(call, firecrawl.displayName);
+    const { options } = call;
+    const response = await requestJson(buildUrl(call.baseUrl, "/v2/search"), {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}` },
+      json: {
+        query: buildQueryText(call, firecrawl.capabilities.queryOperators),
+        limit: Math.min(options.maxResults, MAX_RESULTS),
+        sources: ["web"],
+        // Firecrawl's tbs is Google's syntax.
+        tbs: options.timeRange ? googleTbs(options.timeRange) : undefined,
+        country: options.region?.toUpperCase(),
+      },
+      signal: call.signal,
+    });
+    const data = parseResponse(responseSchema, response.json);
+    if (!data.success) {
+      throw new ProviderError("http_error", `Firecrawl: ${data.error ?? "search failed"}`, response.status);
+    }
+    return toProviderResponse(
+      (data.data?.web ?? []).map((r) => ({ title: r.title, url: r.url, snippet: r.description })),
+      call,
+      response,
+    );
+  },
+};

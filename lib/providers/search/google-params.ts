@@ -1,0 +1,36 @@
+/** Google's own parameter spellings and result shape, shared by the Google-backed adapters (Serper, SerpApi). */
+import { z } from "zod";
+import type { SafeSearch, TimeRange } from "@/lib/engine/search/types";
+
+const QDR: Readonly<Record<TimeRange, string>> = { day: "d", week: "w", month: "m", year: "y" };
+
+/** `tbs=qdr:<d|w|m|y>` restricts results to the past day/week/month/year. */
+export function googleTbs(range: TimeRange): string {
+  return `qdr:${QDR[range]}`;
+}
+
+/** Google's `safe` only knows on (active) and off. */
+export function googleSafe(safesearch: SafeSearch): "active" | "off" {
+  return safesearch === "off" ? "off" : "active";
+}
+
+/** One organic result as Google-backed APIs return it. */
+export const googleOrganicResults = z
+  .array(
+    z.object({
+      title: z.string().nullish(),
+      link: z.string(),
+      snippet: z.string().nullish(),
+      date: z.string().nullish(),
+    }),
+  )
+  .nullish();
+
+export function fromGoogleOrganic(results: z.infer<typeof googleOrganicResults>) {
+  return (results ?? []).map((r) => ({
+    title: r.title,
+    url: r.link,
+    snippet: r.snippet,
+    publishedAt: r.date,
+  }));
+}

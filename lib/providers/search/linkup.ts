@@ -1,0 +1,77 @@
+/**
+ * Linkup search.
+ * Docs: https://docs.linkup.so/api-reference/search/search (v1)
+ * Wire: POST {base}/search (base ends in /v1), `Authorization: Bearer <key>`, JSON body
+ *   {q, depth: "standard", outputType: "searchResults", maxResults, includeDomains, excludeDomains,
+ *    fromDate, toDate (YYYY-MM-DD)} -> {results: [{type: "text"|"image", name, url, content}]}.
+ * Only `type: "text"` entries are web results.
+ * Pricing (linkup.so/pricing): standard search €5 per 1,000 (≈$0.0055); €5 of free credit monthly
+ * (≈1,000 standard searches).
+ */
+import { z } from "zod";
+import type { SearchProvider } from "@/lib/engine/search/types";
+import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { dateWindow } from "./dates";
+import { buildQueryText } from "./query-text";
+
+const responseSchema = z.object({
+  results: z.array(
+    z.object({
+      type: z.string().nullish(),
+      name: z.string().nullish(),
+      url: z.string(),
+      content: z.string().nullish(),
+    }),
+  ),
+});
+
+export const linkup: SearchProvider = {
+  id: "linkup",
+  displayName: "Linkup",
+  keyEnv: ["LINKUP_API_KEY"],
+  baseUrlEnv: "LINKUP_BASE_URL",
+  defaultBaseUrl: "https://api.linkup.so/v1",
+  docsUrl: "https://docs.linkup.so/api-reference/search/search",
+  apiVersion: "v1",
+  capabilities: {
+    timeRange: true,
+    region: false,
+    safesearch: false,
+    includeDomains: true,
+    excludeDomains: true,
+    queryOperators: [],
+  },
+  costPerRequestUsd: 0.0055,
+  freeTier: { requests: 1000, period: "month" },
+  defaultTimeoutMs: 20_000,
+
+  async search(call) {
+    const apiKey = requireApiKey(call, linkup.displayName);
+    const { options } = call;
+    const window = dateWindow(call);
+    const response = await requestJson(buildUrl(call.baseUrl, "/search"), {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}` },
+      json: {
+        q: buildQueryText(call, linkup.capabilities.queryOperators),
+        depth: "standard",
+        outputType: "searchResults",
+        maxResults: options.maxResults,
+        includeDomains: options.includeDomains.length > 0 ? options.includeDomains : undefined,
+        excludeDomains: options.excludeDomains.length > 0 ? options.excludeDomains : undefined,
+        fromDate: window.from,
+        toDate: window.to,
+      },
+      signal: call.signal,
+    });
+    const data = parseResponse(responseSchema, response.json);
+    return toProviderResponse(
+      data.results
+        .filter((r) => (r.type ?? "text") === "text")
+        .map((r) => ({ title: r.name, url: r.url, snippet: r.content })),
+      call,
+      response,
+    );
+  },
+};

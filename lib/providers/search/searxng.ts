@@ -1,0 +1,88 @@
+/**
+ * SearXNG instance (self-hosted metasearch), configured with SEARXNG_URL.
+ * Docs: https://docs.searxng.org/dev/search_api.html
+ * Wire: GET {SEARXNG_URL}/search?q=&format=json&pageno=1&time_range=day|week|month|year&safesearch=0|1|2
+ *   &language=<lang>-<REGION> -> {query, results: [{url, title, content, engine, score, publishedDate?}], …}.
+ * JSON output must be enabled in settings.yml (`search.formats: [html, json]`); otherwise the instance
+ * answers 403, which is reported as a configuration error rather than a bad key.
+ * About 20 results per page; there is no limit parameter, so results are cut to maxResults here.
+ */
+import { z } from "zod";
+import type { SafeSearch, SearchProvider } from "@/lib/engine/search/types";
+import { ProviderError } from "@/lib/engine/shared/errors";
+import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { toProviderResponse } from "./adapter-kit";
+import { primaryLanguage } from "./locale";
+import { buildQueryText } from "./query-text";
+
+const SAFESEARCH_LEVEL: Readonly<Record<SafeSearch, string>> = { off: "0", moderate: "1", strict: "2" };
+
+const responseSchema = z.object({
+  results: z.array(
+    z.object({
+      url: z.string(),
+      title: z.string().nullish(),
+      content: z.string().nullish(),
+      publishedDate: z.string().nullish(),
+    }),
+  ),
+});
+
+export const searxng: SearchProvider = {
+  id: "searxng",
+  displayName: "SearXNG",
+  keyEnv: [],
+  baseUrlEnv: "SEARXNG_URL",
+  defaultBaseUrl: null,
+  docsUrl: "https://docs.searxng.org/dev/search_api.html",
+  apiVersion: "search API (format=json)",
+  capabilities: {
+    timeRange: true,
+    region: true,
+    safesearch: true,
+    includeDomains: false,
+    excludeDomains: false,
+    queryOperators: ["site", "phrase"],
+  },
+  costPerRequestUsd: 0,
+  freeTier: null,
+  defaultTimeoutMs: 10_000,
+
+  async search(call) {
+    const { options } = call;
+    const language = primaryLanguage(options.region);
+    const url = buildUrl(call.baseUrl, "/search", {
+      q: buildQueryText(call, searxng.capabilities.queryOperators),
+      format: "json",
+      pageno: 1,
+      time_range: options.timeRange,
+      safesearch: options.safesearch ? SAFESEARCH_LEVEL[options.safesearch] : undefined,
+      language: language && options.region ? `${language}-${options.region.toUpperCase()}` : undefined,
+    });
+    const response = await requestJson(url, { signal: call.signal }).catch((error: unknown) => {
+      throw explainForbidden(error);
+    });
+    const data = parseResponse(responseSchema, response.json);
+    return toProviderResponse(
+      data.results.map((r) => ({
+        title: r.title,
+        url: r.url,
+        snippet: r.content,
+        publishedAt: r.publishedDate,
+      })),
+      call,
+      response,
+    );
+  },
+};
+
+function explainForbidden(error: unknown): unknown {
+  if (error instanceof ProviderError && error.status === 403) {
+    return new ProviderError(
+      "http_error",
+      "SearXNG returned 403: enable json in search.formats of settings.yml",
+      403,
+    );
+  }
+  return error;
+}

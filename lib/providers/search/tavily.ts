@@ -1,0 +1,107 @@
+/**
+ * Tavily Search API.
+ * Docs: https://docs.tavily.com/documentation/api-reference/endpoint/search (REST, no version segment)
+ * Wire: POST {base}/search, `Authorization: Bearer <key>`, JSON body
+ *   {query, max_results ≤ 20, search_depth: "basic", topic: "general", include_domains, exclude_domains,
+ *    time_range: day|week|month|year | start_date/end_date (YYYY-MM-DD), country: lowercase English name}
+ *   -> {query, results: [{title, url, content, score, published_date?}], response_time}.
+ * time_range and start/end dates are alternatives: dates are sent only when after:/before: are given.
+ * Pricing (docs.tavily.com credits & pricing): basic search = 1 credit; 1,000 free credits/month;
+ * pay-as-you-go $0.008/credit.
+ */
+import { z } from "zod";
+import type { SearchProvider } from "@/lib/engine/search/types";
+import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { dateWindow, hasExplicitDates } from "./dates";
+import { buildQueryText } from "./query-text";
+
+const MAX_RESULTS = 20;
+
+const responseSchema = z.object({
+  results: z.array(
+    z.object({
+      title: z.string().nullish(),
+      url: z.string(),
+      content: z.string().nullish(),
+      published_date: z.string().nullish(),
+    }),
+  ),
+});
+
+// Tavily's `country` enum uses English names; where Intl's CLDR name differs from Tavily's, override it.
+const COUNTRY_NAME_OVERRIDES: Readonly<Record<string, string>> = {
+  cz: "czech republic",
+  hk: "hong kong",
+  mm: "myanmar",
+  tr: "turkey",
+};
+const regionNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
+
+// CLDR names private-use codes ("zz" is "Unknown Region"); they are never real countries.
+const PRIVATE_USE_REGION = /^(aa|q[m-z]|x[a-z]|zz)$/;
+
+export function tavilyCountry(region: string): string | undefined {
+  const code = region.toLowerCase();
+  if (PRIVATE_USE_REGION.test(code)) return undefined;
+  const override = COUNTRY_NAME_OVERRIDES[code];
+  if (override) return override;
+  return regionNames.of(code.toUpperCase())?.toLowerCase();
+}
+
+export const tavily: SearchProvider = {
+  id: "tavily",
+  displayName: "Tavily",
+  keyEnv: ["TAVILY_API_KEY"],
+  baseUrlEnv: "TAVILY_BASE_URL",
+  defaultBaseUrl: "https://api.tavily.com",
+  docsUrl: "https://docs.tavily.com/documentation/api-reference/endpoint/search",
+  apiVersion: "2025 REST (unversioned)",
+  capabilities: {
+    timeRange: true,
+    region: true,
+    safesearch: false,
+    includeDomains: true,
+    excludeDomains: true,
+    queryOperators: [],
+  },
+  costPerRequestUsd: 0.008,
+  freeTier: { requests: 1000, period: "month" },
+  defaultTimeoutMs: 15_000,
+
+  async search(call) {
+    const apiKey = requireApiKey(call, tavily.displayName);
+    const { options } = call;
+    const window = dateWindow(call);
+    const useDates = hasExplicitDates(call);
+    const body = {
+      query: buildQueryText(call, tavily.capabilities.queryOperators),
+      max_results: Math.min(options.maxResults, MAX_RESULTS),
+      search_depth: "basic",
+      topic: "general",
+      include_domains: options.includeDomains.length > 0 ? options.includeDomains : undefined,
+      exclude_domains: options.excludeDomains.length > 0 ? options.excludeDomains : undefined,
+      time_range: useDates ? undefined : options.timeRange,
+      start_date: useDates ? window.from : undefined,
+      end_date: useDates ? window.to : undefined,
+      country: options.region ? tavilyCountry(options.region) : undefined,
+    };
+    const response = await requestJson(buildUrl(call.baseUrl, "/search"), {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}` },
+      json: body,
+      signal: call.signal,
+    });
+    const data = parseResponse(responseSchema, response.json);
+    return toProviderResponse(
+      data.results.map((r) => ({
+        title: r.title,
+        url: r.url,
+        snippet: r.content,
+        publishedAt: r.published_date,
+      })),
+      call,
+      response,
+    );
+  },
+};

@@ -1,0 +1,94 @@
+/**
+ * Wikipedia full-text search through the MediaWiki Action API (keyless).
+ * Docs: https://www.mediawiki.org/wiki/API:Search
+ * Wire: GET {base}/w/api.php?action=query&list=search&srsearch=&srlimit=&srprop=snippet|timestamp
+ *   &format=json&utf8=1 -> {query: {search: [{title, snippet, timestamp}]}}.
+ * Snippets are HTML with <span class="searchmatch">; result URLs are built from titles. A region whose
+ * main language has a Wikipedia picks that language's wiki when the default base URL is in use.
+ */
+import { z } from "zod";
+import type { SearchProvider } from "@/lib/engine/search/types";
+import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { toProviderResponse } from "./adapter-kit";
+import { primaryLanguage } from "./locale";
+import { buildQueryText } from "./query-text";
+
+const DEFAULT_HOST = "en.wikipedia.org";
+const MAX_RESULTS = 50;
+
+const responseSchema = z.object({
+  query: z.object({
+    search: z.array(
+      z.object({ title: z.string(), snippet: z.string().nullish(), timestamp: z.string().nullish() }),
+    ),
+  }),
+});
+
+/** The English default is swapped for the region's language wiki; any other base URL is kept as configured. */
+export function wikipediaBaseUrl(baseUrl: string, region: string | undefined): string {
+  const language = primaryLanguage(region);
+  const url = new URL(baseUrl);
+  if (!language || url.host !== DEFAULT_HOST) return baseUrl;
+  url.host = `${language}.wikipedia.org`;
+  return url.toString();
+}
+
+/** Canonical article URL: spaces become underscores; ":" "/" "," stay readable as Wikipedia writes them. */
+export function articleUrl(host: string, title: string): string {
+  const path = encodeURIComponent(title.replace(/ /g, "_"))
+    .replace(/%3A/g, ":")
+    .replace(/%2F/g, "/")
+    .replace(/%2C/g, ",");
+  return `https://${host}/wiki/${path}`;
+}
+
+export const wikipedia: SearchProvider = {
+  id: "wikipedia",
+  displayName: "Wikipedia",
+  keyEnv: [],
+  baseUrlEnv: "WIKIPEDIA_BASE_URL",
+  defaultBaseUrl: `https://${DEFAULT_HOST}`,
+  docsUrl: "https://www.mediawiki.org/wiki/API:Search",
+  apiVersion: "MediaWiki Action API",
+  capabilities: {
+    timeRange: false,
+    region: true,
+    safesearch: false,
+    includeDomains: false,
+    excludeDomains: false,
+    queryOperators: ["phrase", "intitle"],
+  },
+  costPerRequestUsd: 0,
+  freeTier: null,
+  defaultTimeoutMs: 8_000,
+
+  async search(call) {
+    const baseUrl = wikipediaBaseUrl(call.baseUrl, call.options.region);
+    const baseHost = new URL(baseUrl).host;
+    // Behind a proxy or a test server the articles still live on Wikipedia.
+    const articleHost = baseHost.endsWith(".wikipedia.org")
+      ? baseHost
+      : `${primaryLanguage(call.options.region) ?? "en"}.wikipedia.org`;
+    const url = buildUrl(baseUrl, "/w/api.php", {
+      action: "query",
+      list: "search",
+      srsearch: buildQueryText(call, wikipedia.capabilities.queryOperators),
+      srlimit: Math.min(call.options.maxResults, MAX_RESULTS),
+      srprop: "snippet|timestamp",
+      format: "json",
+      utf8: 1,
+    });
+    const response = await requestJson(url, { signal: call.signal });
+    const data = parseResponse(responseSchema, response.json);
+    return toProviderResponse(
+      data.query.search.map((r) => ({
+        title: r.title,
+        url: articleUrl(articleHost, r.title),
+        snippet: r.snippet,
+        publishedAt: r.timestamp,
+      })),
+      call,
+      response,
+    );
+  },
+};

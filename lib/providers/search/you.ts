@@ -1,0 +1,81 @@
+/**
+ * You.com Search API.
+ * Docs: https://you.com/docs/api-reference/search/v1-search (v1)
+ * Wire: GET {base}/v1/search, `X-API-Key: <key>`, query
+ *   query, count (1–100, per section), freshness day|week|month|year | YYYY-MM-DDtoYYYY-MM-DD,
+ *   country (2-letter, uppercase), include_domains / exclude_domains (comma-separated on GET)
+ *   -> {results: {web: [{url, title, description, snippets: [], page_age?}], news: [...]}, metadata}.
+ * Only `results.web` is used: news items carry no snippets and would skew fusion.
+ * Pricing (you.com/platform): ≈$5 per 1,000 searches; new accounts get free credits
+ * (16,000 searches lifetime per mcp-omnisearch's budget table; not confirmed on you.com).
+ */
+import { z } from "zod";
+import type { SearchProvider } from "@/lib/engine/search/types";
+import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { dateRangeParam, dateWindow, hasExplicitDates } from "./dates";
+import { buildQueryText } from "./query-text";
+
+const MAX_RESULTS = 100;
+
+const responseSchema = z.object({
+  results: z.object({
+    web: z
+      .array(
+        z.object({
+          url: z.string(),
+          title: z.string().nullish(),
+          description: z.string().nullish(),
+          snippets: z.array(z.string()).nullish(),
+          page_age: z.string().nullish(),
+        }),
+      )
+      .nullish(),
+  }),
+});
+
+export const you: SearchProvider = {
+  id: "you",
+  displayName: "You.com",
+  keyEnv: ["YOU_API_KEY"],
+  baseUrlEnv: "YOU_BASE_URL",
+  defaultBaseUrl: "https://ydc-index.io",
+  docsUrl: "https://you.com/docs/api-reference/search/v1-search",
+  apiVersion: "v1",
+  capabilities: {
+    timeRange: true,
+    region: true,
+    safesearch: false,
+    includeDomains: true,
+    excludeDomains: true,
+    queryOperators: ["filetype"],
+  },
+  costPerRequestUsd: 0.005,
+  freeTier: { requests: 16000, period: "lifetime" },
+  defaultTimeoutMs: 15_000,
+
+  async search(call) {
+    const apiKey = requireApiKey(call, you.displayName);
+    const { options } = call;
+    const url = buildUrl(call.baseUrl, "/v1/search", {
+      query: buildQueryText(call, you.capabilities.queryOperators),
+      count: Math.min(options.maxResults, MAX_RESULTS),
+      freshness: hasExplicitDates(call) ? dateRangeParam(dateWindow(call)) : options.timeRange,
+      country: options.region?.toUpperCase(),
+      include_domains: options.includeDomains.join(",") || undefined,
+      exclude_domains: options.excludeDomains.join(",") || undefined,
+    });
+    const response = await requestJson(url, { headers: { "x-api-key": apiKey }, signal: call.signal });
+    const data = parseResponse(responseSchema, response.json);
+    return toProviderResponse(
+      (data.results.web ?? []).map((r) => ({
+        title: r.title,
+        url: r.url,
+        snippet: r.snippets?.join(" … ") || r.description,
+        publishedAt: r.page_age,
+      })),
+      call,
+      response,
+    );
+  },
+};

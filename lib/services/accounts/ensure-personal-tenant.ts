@@ -1,0 +1,35 @@
+import { eq, sql } from "drizzle-orm";
+import { memberships, users } from "../../db/schema";
+import type { SystemContext } from "../context";
+import { insertTenant } from "../tenants/insert-tenant";
+
+/**
+ * Called on every sign-in: returns the user's first tenant, creating a personal one (owner) on the
+ * first sign-in. The user row is locked so concurrent first sign-ins create one tenant, not two.
+ */
+export async function ensurePersonalTenant({
+  ctx,
+  input,
+}: {
+  ctx: SystemContext;
+  input: { userId: string };
+}) {
+  return ctx.db.withSystem(async (tx) => {
+    const [user] = await tx
+      .select({ id: users.id, name: users.name, email: users.email })
+      .from(users)
+      .where(eq(users.id, input.userId))
+      .for("update");
+    if (!user) throw new Error(`user ${input.userId} does not exist`);
+    const [membership] = await tx
+      .select({ tenantId: memberships.tenantId, role: memberships.role })
+      .from(memberships)
+      .where(eq(memberships.userId, user.id))
+      .orderBy(sql`${memberships.createdAt} asc`)
+      .limit(1);
+    if (membership) return membership;
+    const owner = user.name ?? user.email ?? "My";
+    const tenant = await insertTenant(tx, { kind: "user", userId: user.id }, `${owner}'s workspace`, user.id);
+    return { tenantId: tenant.id, role: "owner" as const };
+  });
+}

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { answerInputSchema } from "../../engine/answer/input";
+import { runAnswer } from "../../engine/answer/run-answer";
+import type { GroundingSearch } from "../../engine/answer/types";
+import { answerProviders } from "../../providers/answer";
+import { assertScope, type TenantContext } from "../context";
+import { webSearch } from "../search/web-search";
+import { runToolCall } from "../tool-call";
+import { parseInput } from "../validate";
+import { withOperatorModel } from "./answer-as-operator";
+
+export const answerToolInput = answerInputSchema.extend({ no_cache: z.boolean().optional() }).strict();
+
+const GROUNDING_RESULTS = 10;
+
+/** Grounding sources for answer models: the tenant's own web search (budgeted and cached like any search). */
+const tenantGrounding =
+  (ctx: TenantContext): GroundingSearch =>
+  async (query) => {
+    const search = await webSearch({ ctx, input: { query, max_results: GROUNDING_RESULTS } });
+    return search.results.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet }));
+  };
+
+/** answer for a tenant: every configured answer provider side by side, with budgets, cache and refunds. */
+export async function answer({ ctx, input }: { ctx: TenantContext; input: z.input<typeof answerToolInput> }) {
+  assertScope(ctx, "answer");
+  const { no_cache, ...parsed } = parseInput(answerToolInput, input);
+  return runToolCall(ctx, {
+    tool: "answer",
+    spanKind: "answer",
+    registry: answerProviders,
+    wanted: parsed.providers,
+    noCache: no_cache,
+    cacheInput: { query: parsed.query },
+    run: (entries, admit) =>
+      runAnswer({
+        input: parsed,
+        providers: withOperatorModel(entries, ctx.env),
+        admit,
+        groundingSearch: tenantGrounding(ctx),
+      }),
+    succeeded: (result) => result.answers.length,
+    summarize: (result) => ({
+      answers: result.answers.map((a) => ({
+        provider: a.provider,
+        model: a.model,
+        citations: a.citations.length,
+      })),
+      shared_citations: result.agreement.shared_citations.slice(0, 5).map((c) => c.url),
+    }),
+  });
+}

@@ -1,0 +1,27 @@
+import type { Tx } from "../db";
+import { auditLog } from "../db/schema";
+import type { Actor } from "./context";
+
+export interface AuditEntry {
+  tenantId: string;
+  actor: Actor;
+  /** `<area>.<verb>`, e.g. `token.create`. */
+  action: string;
+  targetType: string;
+  targetId?: string;
+  /** Never secrets: names, scopes, last 4 at most. */
+  details?: Record<string, unknown>;
+}
+
+/** Writes the audit row inside the caller's transaction, so the change and its record commit together. */
+export async function writeAudit(tx: Tx, entry: AuditEntry): Promise<void> {
+  await tx.insert(auditLog).values({
+    tenantId: entry.tenantId,
+    actorUserId: entry.actor.kind === "user" ? entry.actor.userId : null,
+    actorTokenId: entry.actor.kind === "token" ? entry.actor.tokenId : null,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    details: { actor: entry.actor.kind, ...entry.details },
+  });
+}

@@ -1,0 +1,272 @@
+/**
+ * Budget admission for one provider call, never read-then-write:
+ *
+ * 1. A reservation row is inserted under the caller's idempotency key (a replay of the key is admitted
+ *    again without a second charge).
+ * 2. One INSERT … ON CONFLICT DO UPDATE … WHERE charges every affected counter — the provider and `*`,
+ *    requests (1) and usd (the call's cost), for the day, the month(s) and the lifetime — each only if it
+ *    stays within its hard limit. Postgres re-checks the WHERE on the locked, latest row version, so
+ *    concurrent admissions can never overshoot.
+ * 3. If any budgeted counter refused, the transaction rolls back: nothing is charged, and the caller
+ *    learns which budgets are exhausted and when they reset.
+ *
+ * After the call the reservation is settled (kept) or released (refunded) — see settle/release below.
+ * Counters are kept for every call, budgeted or not; they are also the usage figures.
+ */
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { queryRows, type Tx } from "../../db";
+import { budgetAlerts, budgets, type Charge, reservations } from "../../db/schema";
+import type { TenantContext } from "../context";
+import { type Period, periodKey, periodResetsAt } from "./periods";
+
+/** Reservations left unsettled this long (a crashed call) are refunded by the sweep. */
+export const RESERVATION_TTL_SECONDS = 600;
+
+export interface AdmissionRequest {
+  provider: string;
+  costMicros: number;
+  idempotencyKey: string;
+}
+
+export interface ExhaustedBudget {
+  budgetId: string;
+  provider: string;
+  metric: "requests" | "usd";
+  period: Period;
+  limit: number;
+  resetsAt: Date | null;
+}
+
+export type AdmissionResult =
+  | { ok: true; reservationId: string; replayed: boolean }
+  | { ok: false; exhausted: ExhaustedBudget[] };
+
+type BudgetRow = typeof budgets.$inferSelect;
+
+interface PlannedCharge {
+  charge: Charge;
+  budget?: BudgetRow;
+}
+
+class Refused extends Error {
+  constructor(readonly exhausted: Array<ExhaustedBudget & { periodKey: string }>) {
+    super("budget exhausted");
+  }
+}
+
+/** Records each exhausted budget once per period (outside the refused, rolled-back transaction). */
+async function recordExhausted(
+  ctx: TenantContext,
+  exhausted: Array<ExhaustedBudget & { periodKey: string }>,
+) {
+  await ctx.db.withTenant(ctx.tenantId, async (tx) => {
+    for (const b of exhausted) {
+      await tx.execute(sql`
+        insert into budget_alerts (tenant_id, budget_id, kind, period_key, used, "limit")
+        select ${ctx.tenantId}::uuid, ${b.budgetId}::uuid, 'exhausted', ${b.periodKey},
+               coalesce((select used from usage_counters where provider = ${b.provider}
+                          and metric = ${b.metric}::budget_metric and period_key = ${b.periodKey}), 0),
+               ${b.limit}
+        on conflict do nothing`);
+    }
+  });
+}
+
+/** The counters one call charges, each with the budget (if any) that limits it. */
+function planCharges(provider: string, costMicros: number, rows: BudgetRow[], at: Date): PlannedCharge[] {
+  const planned = new Map<string, PlannedCharge>();
+  for (const scope of [provider, "*"]) {
+    for (const metric of ["requests", "usd"] as const) {
+      const amount = metric === "requests" ? 1 : costMicros;
+      if (amount === 0) continue;
+      const scoped = rows.filter((b) => b.provider === scope && b.metric === metric);
+      const anchors = new Set([1, ...scoped.filter((b) => b.period === "month").map((b) => b.anchorDay)]);
+      const keys: Array<[Period, string, number]> = [
+        ["day", periodKey("day", at), 1],
+        ...[...anchors].map((anchor): [Period, string, number] => [
+          "month",
+          periodKey("month", at, anchor),
+          anchor,
+        ]),
+        ["lifetime", "lifetime", 1],
+      ];
+      for (const [period, key, anchor] of keys) {
+        const budget = scoped.find(
+          (b) => b.period === period && (period !== "month" || b.anchorDay === anchor),
+        );
+        planned.set(`${scope}|${metric}|${key}`, { charge: [scope, metric, key, amount], budget });
+      }
+    }
+  }
+  return [...planned.values()];
+}
+
+function chargeValues(planned: PlannedCharge[]): SQL {
+  return sql.join(
+    planned.map(
+      ({ charge: [provider, metric, key, amount], budget }) =>
+        sql`(${provider}::text, ${metric}::text, ${key}::text, ${amount}::bigint, ${budget?.hardLimit ?? null}::bigint)`,
+    ),
+    sql`, `,
+  );
+}
+
+async function chargeCounters(tx: Tx, tenantId: string, planned: PlannedCharge[]) {
+  const rows = await queryRows<{ provider: string; metric: string; period_key: string; used: string }>(
+    tx,
+    sql`
+    with v(provider, metric, period_key, amount, lim) as (values ${chargeValues(planned)})
+    insert into usage_counters as c (tenant_id, provider, metric, period_key, used)
+    select ${tenantId}::uuid, v.provider, v.metric::budget_metric, v.period_key, v.amount from v
+     where v.lim is null or v.amount <= v.lim
+    on conflict (tenant_id, provider, metric, period_key) do update
+       set used = c.used + excluded.used, updated_at = now()
+     where c.used + excluded.used <= coalesce(
+       (select v.lim from v where v.provider = excluded.provider and v.metric = excluded.metric::text
+                            and v.period_key = excluded.period_key), 9223372036854775807)
+    returning c.provider, c.metric::text as metric, c.period_key, c.used`,
+  );
+  return rows.map((row) => ({ ...row, used: Number(row.used) }));
+}
+
+const chargeKey = (provider: string, metric: string, key: string) => `${provider}|${metric}|${key}`;
+
+/** Records soft-limit crossings (once per budget and period). */
+async function recordSoftLimits(
+  tx: Tx,
+  tenantId: string,
+  planned: PlannedCharge[],
+  charged: Array<{ provider: string; metric: string; period_key: string; used: number }>,
+) {
+  const usedByKey = new Map(
+    charged.map((row) => [chargeKey(row.provider, row.metric, row.period_key), row.used]),
+  );
+  const crossings = planned.flatMap(({ charge: [provider, metric, key, amount], budget }) => {
+    const used = usedByKey.get(chargeKey(provider, metric, key));
+    if (
+      !budget?.softLimit ||
+      used === undefined ||
+      used < budget.softLimit ||
+      used - amount >= budget.softLimit
+    ) {
+      return [];
+    }
+    return [
+      {
+        tenantId,
+        budgetId: budget.id,
+        kind: "soft_limit" as const,
+        periodKey: key,
+        used,
+        limit: budget.softLimit,
+      },
+    ];
+  });
+  if (crossings.length > 0) await tx.insert(budgetAlerts).values(crossings).onConflictDoNothing();
+}
+
+export async function admit(ctx: TenantContext, request: AdmissionRequest): Promise<AdmissionResult> {
+  const at = ctx.now();
+  try {
+    return await ctx.db.withTenant(ctx.tenantId, async (tx) => {
+      const rows = await tx
+        .select()
+        .from(budgets)
+        .where(and(eq(budgets.tenantId, ctx.tenantId), inArray(budgets.provider, [request.provider, "*"])));
+      const planned = planCharges(request.provider, request.costMicros, rows, at);
+      const [reservation] = await tx
+        .insert(reservations)
+        .values({
+          tenantId: ctx.tenantId,
+          idempotencyKey: request.idempotencyKey,
+          provider: request.provider,
+          charges: planned.map((p) => p.charge),
+          amount: request.costMicros,
+          expiresAt: new Date(at.getTime() + RESERVATION_TTL_SECONDS * 1000),
+        })
+        .onConflictDoNothing()
+        .returning({ id: reservations.id });
+      if (!reservation) {
+        const [existing] = await tx
+          .select({ id: reservations.id })
+          .from(reservations)
+          .where(eq(reservations.idempotencyKey, request.idempotencyKey));
+        if (!existing) throw new Error("reservation conflict without a row");
+        return { ok: true as const, reservationId: existing.id, replayed: true };
+      }
+
+      const charged = await chargeCounters(tx, ctx.tenantId, planned);
+      if (charged.length < planned.length) {
+        const admitted = new Set(charged.map((row) => chargeKey(row.provider, row.metric, row.period_key)));
+        throw new Refused(
+          planned
+            .filter(({ charge: [p, m, k], budget }) => budget && !admitted.has(chargeKey(p, m, k)))
+            .map(({ budget }) => budget as BudgetRow)
+            .map((b) => ({
+              budgetId: b.id,
+              periodKey: periodKey(b.period, at, b.anchorDay),
+              provider: b.provider,
+              metric: b.metric,
+              period: b.period,
+              limit: b.hardLimit,
+              resetsAt: periodResetsAt(b.period, at, b.anchorDay),
+            })),
+        );
+      }
+      await recordSoftLimits(tx, ctx.tenantId, planned, charged);
+      return { ok: true as const, reservationId: reservation.id, replayed: false };
+    });
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    await recordExhausted(ctx, error.exhausted);
+    return { ok: false, exhausted: error.exhausted.map(({ periodKey: _, ...budget }) => budget) };
+  }
+}
+
+/**
+ * Refunds reservations still `reserved` that match `where`, in one statement: marks them released and
+ * subtracts each recorded charge from its counter. Used for non-billable failures and by the sweep.
+ */
+async function refund(tx: Tx, where: SQL): Promise<number> {
+  const [row] = await queryRows<{ released: string }>(
+    tx,
+    sql`
+    with released as (
+      update reservations set status = 'released', settled_at = now()
+       where status = 'reserved' and ${where}
+      returning tenant_id, charges
+    ), charges as (
+      select r.tenant_id, c->>0 as provider, c->>1 as metric, c->>2 as period_key, sum((c->>3)::bigint) as amount
+        from released r, jsonb_array_elements(r.charges) c
+       group by 1, 2, 3, 4
+    ), refunded as (
+      update usage_counters u set used = greatest(u.used - charges.amount, 0), updated_at = now()
+        from charges
+       where u.tenant_id = charges.tenant_id and u.provider = charges.provider
+         and u.metric = charges.metric::budget_metric and u.period_key = charges.period_key
+      returning 1
+    )
+    select (select count(*) from released) as released`,
+  );
+  return Number(row?.released ?? 0);
+}
+
+/** The call happened (or may have been billed): keep the charge. */
+export async function settle(ctx: TenantContext, reservationId: string): Promise<void> {
+  await ctx.db.withTenant(ctx.tenantId, (tx) =>
+    tx
+      .update(reservations)
+      .set({ status: "settled", settledAt: ctx.now() })
+      .where(and(eq(reservations.id, reservationId), eq(reservations.status, "reserved"))),
+  );
+}
+
+/** The call was definitively not billable (refused connection, bad key, 429): refund it. */
+export async function release(ctx: TenantContext, reservationId: string): Promise<void> {
+  await ctx.db.withTenant(ctx.tenantId, (tx) => refund(tx, sql`id = ${reservationId}::uuid`));
+}
+
+/** Refunds reservations whose call never settled (crashed instance); returns how many. */
+export function sweepExpiredReservations(ctx: { db: TenantContext["db"]; now(): Date }): Promise<number> {
+  return ctx.db.withSystem((tx) => refund(tx, sql`expires_at < ${ctx.now().toISOString()}::timestamptz`));
+}

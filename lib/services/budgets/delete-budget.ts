@@ -1,0 +1,41 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { budgets } from "../../db/schema";
+import { writeAudit } from "../audit";
+import { assertScope, type TenantContext } from "../context";
+import { ServiceError } from "../errors";
+import { parseInput } from "../validate";
+
+export const deleteBudgetInput = z.strictObject({ id: z.uuid() });
+
+export async function deleteBudget({
+  ctx,
+  input,
+}: {
+  ctx: TenantContext;
+  input: z.input<typeof deleteBudgetInput>;
+}) {
+  assertScope(ctx, "admin");
+  const { id } = parseInput(deleteBudgetInput, input);
+  return ctx.db.withTenant(ctx.tenantId, async (tx) => {
+    const [deleted] = await tx
+      .delete(budgets)
+      .where(and(eq(budgets.tenantId, ctx.tenantId), eq(budgets.id, id)))
+      .returning({
+        id: budgets.id,
+        provider: budgets.provider,
+        metric: budgets.metric,
+        period: budgets.period,
+      });
+    if (!deleted) throw new ServiceError("not_found", "budget not found");
+    await writeAudit(tx, {
+      tenantId: ctx.tenantId,
+      actor: ctx.actor,
+      action: "budget.delete",
+      targetType: "budget",
+      targetId: id,
+      details: { provider: deleted.provider, metric: deleted.metric, period: deleted.period },
+    });
+    return { id, deleted: true };
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * Tool results cached in KV per tenant: key = tenant + tool + a hash of the normalised input (with the
+ * provider set and options). Never shared across tenants, since a result may have been bought with
+ * that tenant's keys. Partial results are not stored (the caller decides).
+ */
+import { createHash } from "node:crypto";
+import type { Kv } from "../../kv";
+import type { Env } from "../context";
+
+export const DEFAULT_CACHE_TTL_SECONDS = 36 * 3600;
+
+export function cacheTtlSeconds(env: Env): number {
+  const configured = Number(env.SEARCHMUX_CACHE_TTL_SECONDS);
+  return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_CACHE_TTL_SECONDS;
+}
+
+/** JSON with object keys sorted at every level, so equal inputs hash equally. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function resultCacheKey(tenantId: string, tool: string, normalizedInput: unknown): string {
+  const digest = createHash("sha256").update(stableJson(normalizedInput)).digest("base64url");
+  return `smx:cache:${tenantId}:${tool}:${digest}`;
+}
+
+export async function readCached<T>(kv: Kv, key: string): Promise<T | null> {
+  const raw = await kv.get(key).catch(() => null); // a KV outage degrades to a miss
+  return raw === null ? null : (JSON.parse(raw) as T);
+}
+
+export async function writeCached(kv: Kv, key: string, value: unknown, ttlSeconds: number): Promise<void> {
+  await kv.set(key, JSON.stringify(value), { ttlSeconds }).catch(() => undefined);
+}

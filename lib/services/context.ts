@@ -1,0 +1,54 @@
+/**
+ * Services: the one code path for every capability. A verb is `verb({ ctx, input })`; MCP tools, REST
+ * handlers, server actions and the CLI all call the same verbs. Services may import the engine and the
+ * platform (db, kv, http, config, log), never Next.js request objects.
+ */
+import type { Database } from "../db";
+import type { Kv } from "../kv";
+import { ServiceError } from "./errors";
+import type { Keyring } from "./keys/key-encryption";
+import type { Surface, TraceSink } from "./traces/trace-sink";
+
+export const SCOPES = ["search", "fetch", "answer", "papers", "mcp", "admin"] as const;
+export type Scope = (typeof SCOPES)[number];
+/** What a token gets when its creator names no scopes: everything but administration. */
+export const DEFAULT_TOKEN_SCOPES: Scope[] = ["search", "fetch", "answer", "papers", "mcp"];
+
+export type Actor =
+  | { kind: "user"; userId: string }
+  | { kind: "token"; tokenId: string; tokenName: string }
+  /** The operator CLI, acting with full rights on the data it can reach. */
+  | { kind: "operator" };
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** What every verb may use: storage, the key-encryption keyring, operator configuration, a clock. */
+export interface Platform {
+  db: Database;
+  kv: Kv;
+  keyring: Keyring;
+  /** Operator configuration (provider keys and base URLs), normally process.env. */
+  env: Env;
+  /** Where tool calls leave their traces. */
+  traces: TraceSink;
+  now(): Date;
+}
+
+/** Context of a call made on behalf of one tenant. */
+export interface TenantContext extends Platform {
+  actor: Actor;
+  tenantId: string;
+  scopes: readonly Scope[];
+  /** The surface the call came through, recorded on its trace. */
+  surface: Surface;
+}
+
+/** Context of the few cross-tenant operations (sign-in, tenant creation, token verification). */
+export interface SystemContext extends Platform {
+  actor: Actor;
+}
+
+export function assertScope(ctx: TenantContext, scope: Scope): void {
+  if (!ctx.scopes.includes(scope))
+    throw new ServiceError("forbidden", `this call needs the '${scope}' scope`);
+}

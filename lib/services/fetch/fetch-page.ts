@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { FetchFailed } from "../../engine/fetch/errors";
+import { fetchInputSchema } from "../../engine/fetch/input";
+import { type FetchResult, runFetch } from "../../engine/fetch/run-fetch";
+import type { FetchFailure, FetchSpan } from "../../engine/fetch/types";
+import { SsrfBlocked } from "../../http/ssrf";
+import { fetchProviders } from "../../providers/fetch";
+import { assertScope, type TenantContext } from "../context";
+import { ServiceError } from "../errors";
+import { runToolCall } from "../tool-call";
+import { parseInput } from "../validate";
+import { fetchAllowlistFromEnv, withProviderSettings } from "./fetch-as-operator";
+
+export const fetchToolInput = fetchInputSchema.extend({ no_cache: z.boolean().optional() }).strict();
+
+/** A waterfall where no step produced a page, kept as a value so each billed step is still settled. */
+interface NoPage {
+  noPage: true;
+  providers_failed: readonly FetchFailure[];
+  spans: readonly FetchSpan[];
+}
+
+/**
+ * fetch for a tenant: domain routes, the SSRF-safe direct fetcher (free), then its keyed fetch providers
+ * cheapest first, each paid step admitted against the budgets; results cached per tenant.
+ */
+export async function fetchPage({
+  ctx,
+  input,
+}: {
+  ctx: TenantContext;
+  input: z.input<typeof fetchToolInput>;
+}) {
+  assertScope(ctx, "fetch");
+  const { no_cache, ...parsed } = parseInput(fetchToolInput, input);
+  const result = await runToolCall<(typeof fetchProviders)[number], FetchResult | NoPage>(ctx, {
+    tool: "fetch",
+    spanKind: "fetch",
+    registry: fetchProviders,
+    // The waterfall applies `providers` / `skip_providers` itself; every available step is offered.
+    cacheInput: parsed,
+    noCache: no_cache,
+    async run(entries, admit) {
+      try {
+        return await runFetch({
+          input: parsed,
+          providers: withProviderSettings(entries, ctx.env),
+          admit,
+          ssrf: { allowlist: fetchAllowlistFromEnv(ctx.env) },
+        });
+      } catch (error) {
+        if (error instanceof SsrfBlocked) throw new ServiceError("invalid_input", error.message);
+        if (error instanceof FetchFailed)
+          return { noPage: true, providers_failed: error.providersFailed, spans: error.spans };
+        throw error;
+      }
+    },
+    succeeded: (outcome) => ("noPage" in outcome ? 0 : 1),
+    summarize: (outcome) =>
+      "noPage" in outcome
+        ? {}
+        : { provider: outcome.provider, final_url: outcome.final_url, chars: outcome.content.length },
+  });
+  if ("noPage" in result) throw new Error("unreachable: runToolCall rejects calls where nothing succeeded");
+  return result;
+}

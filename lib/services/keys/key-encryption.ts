@@ -1,0 +1,100 @@
+/**
+ * Envelope for provider keys at rest: AES-256-GCM under a key-encryption key (KEK) from
+ * SEARCHMUX_SECRET_KEY, with AAD binding tenant + provider + row id so a ciphertext copied to another
+ * row, tenant or provider fails to decrypt.
+ *
+ * SEARCHMUX_SECRET_KEY holds one or more versioned keys, newest first: `2:<base64>,1:<base64>` (a bare
+ * `<base64>` is version 1). New secrets use the first; every listed version decrypts. Rotation: put the
+ * new key in front, deploy, run `npm run smx -- keys rotate`, then drop the old one.
+ * Without the variable (local use), a key is generated once under the data directory.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+export interface Keyring {
+  current: { version: number; key: Buffer };
+  byVersion: ReadonlyMap<number, Buffer>;
+}
+
+export interface Sealed {
+  ciphertext: string;
+  iv: string;
+  tag: string;
+  keyVersion: number;
+}
+
+export interface KeyBinding {
+  tenantId: string;
+  provider: string;
+  rowId: string;
+}
+
+export function parseKeyring(value: string): Keyring {
+  const entries = value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [version, encoded] = part.includes(":") ? part.split(":", 2) : ["1", part];
+      const key = Buffer.from(encoded ?? "", "base64");
+      const n = Number(version);
+      if (!Number.isInteger(n) || n < 1 || n > 32767)
+        throw new Error(`SEARCHMUX_SECRET_KEY: bad version '${version}'`);
+      if (key.length !== 32) throw new Error(`SEARCHMUX_SECRET_KEY: version ${n} must be 32 bytes of base64`);
+      return [n, key] as const;
+    });
+  const [first] = entries;
+  if (!first) throw new Error("SEARCHMUX_SECRET_KEY is empty");
+  const byVersion = new Map(entries);
+  if (byVersion.size !== entries.length) throw new Error("SEARCHMUX_SECRET_KEY: duplicate version");
+  return { current: { version: first[0], key: first[1] }, byVersion };
+}
+
+/** The configured keyring, or a generated local one kept in `dataDir/secret-key`. */
+export function loadKeyring(env: Readonly<Record<string, string | undefined>>, dataDir: string): Keyring {
+  const configured = env.SEARCHMUX_SECRET_KEY?.trim();
+  if (configured) return parseKeyring(configured);
+  const file = path.join(dataDir, "secret-key");
+  try {
+    return parseKeyring(readFileSync(file, "utf8"));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    mkdirSync(dataDir, { recursive: true });
+    try {
+      writeFileSync(file, `1:${randomBytes(32).toString("base64")}`, { mode: 0o600, flag: "wx" });
+    } catch {
+      // another process created it first
+    }
+    return parseKeyring(readFileSync(file, "utf8"));
+  }
+}
+
+const aad = (b: KeyBinding) =>
+  Buffer.from(`searchmux/provider-key/v1|${b.tenantId}|${b.provider}|${b.rowId}`);
+
+export function seal(keyring: Keyring, plaintext: string, binding: KeyBinding): Sealed {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", keyring.current.key, iv);
+  cipher.setAAD(aad(binding));
+  const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  return {
+    ciphertext: ciphertext.toString("base64"),
+    iv: iv.toString("base64"),
+    tag: cipher.getAuthTag().toString("base64"),
+    keyVersion: keyring.current.version,
+  };
+}
+
+/** Throws when the KEK version is unknown or the ciphertext, tag or binding do not match. */
+export function open(keyring: Keyring, sealed: Sealed, binding: KeyBinding): string {
+  const key = keyring.byVersion.get(sealed.keyVersion);
+  if (!key) throw new Error(`no key-encryption key of version ${sealed.keyVersion} is configured`);
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(sealed.iv, "base64"));
+  decipher.setAAD(aad(binding));
+  decipher.setAuthTag(Buffer.from(sealed.tag, "base64"));
+  return Buffer.concat([
+    decipher.update(Buffer.from(sealed.ciphertext, "base64")),
+    decipher.final(),
+  ]).toString("utf8");
+}

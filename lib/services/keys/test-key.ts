@@ -1,0 +1,61 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { providerKeys } from "../../db/schema";
+import { writeAudit } from "../audit";
+import { admit, release, settle } from "../budgets/admission";
+import { usdToMicros } from "../budgets/units";
+import { assertScope, type TenantContext } from "../context";
+import { ServiceError } from "../errors";
+import { providerCatalog } from "../providers/catalog";
+import { parseInput } from "../validate";
+import { open } from "./key-encryption";
+import { probeProvider } from "./probe-provider";
+
+export const testKeyInput = z.strictObject({ provider: z.string().trim().toLowerCase().min(1).max(40) });
+
+/**
+ * Checks the tenant's stored key with one cheap call (probe-provider.ts), charged to the budgets like
+ * any call, and records the verdict: ok, invalid (the provider refused the key) or unknown (anything
+ * else: timeout, outage, exhausted budget).
+ */
+export async function testKey({ ctx, input }: { ctx: TenantContext; input: z.input<typeof testKeyInput> }) {
+  assertScope(ctx, "admin");
+  const { provider: id } = parseInput(testKeyInput, input);
+  const [row] = await ctx.db.withTenant(ctx.tenantId, (tx) =>
+    tx
+      .select()
+      .from(providerKeys)
+      .where(and(eq(providerKeys.tenantId, ctx.tenantId), eq(providerKeys.provider, id))),
+  );
+  if (!row) throw new ServiceError("not_found", `no key stored for '${id}'`);
+  const apiKey = open(ctx.keyring, row, { tenantId: row.tenantId, provider: id, rowId: row.id });
+  const costMicros = usdToMicros(providerCatalog().get(id)?.costPerRequestUsd ?? 0);
+
+  let reservation: string | undefined;
+  const failure = await probeProvider(id, apiKey, ctx.env, async () => {
+    const admission = await admit(ctx, {
+      provider: id,
+      costMicros,
+      idempotencyKey: `key-test:${row.id}:${ctx.now().getTime()}`,
+    });
+    if (!admission.ok) return { ok: false, reason: "budget_exhausted" };
+    reservation = admission.reservationId;
+    return { ok: true };
+  });
+  if (failure === "unsupported") throw new ServiceError("invalid_input", `'${id}' cannot be tested`);
+  const status = !failure ? "ok" : failure.reason === "bad_key" ? "invalid" : "unknown";
+  if (reservation) await (status === "invalid" ? release(ctx, reservation) : settle(ctx, reservation));
+
+  await ctx.db.withTenant(ctx.tenantId, async (tx) => {
+    await tx.update(providerKeys).set({ status, checkedAt: ctx.now() }).where(eq(providerKeys.id, row.id));
+    await writeAudit(tx, {
+      tenantId: ctx.tenantId,
+      actor: ctx.actor,
+      action: "key.test",
+      targetType: "provider_key",
+      targetId: row.id,
+      details: { provider: id, status, reason: failure?.reason ?? null },
+    });
+  });
+  return { provider: id, status, reason: failure?.reason ?? null, detail: failure?.message ?? null };
+}

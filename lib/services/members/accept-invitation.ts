@@ -1,0 +1,58 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { invitations, memberships, users } from "../../db/schema";
+import { writeAudit } from "../audit";
+import type { SystemContext } from "../context";
+import { ServiceError } from "../errors";
+import { hashToken } from "../tokens/token-format";
+import { parseInput } from "../validate";
+
+export const acceptInvitationInput = z.strictObject({
+  secret: z.string().min(16).max(200),
+  userId: z.uuid(),
+});
+
+/**
+ * Joins the signed-in user to the inviting tenant. The link is only valid for the invited email, once,
+ * before it expires; any mismatch answers not_found so links cannot be probed.
+ */
+export async function acceptInvitation({
+  ctx,
+  input,
+}: {
+  ctx: SystemContext;
+  input: z.input<typeof acceptInvitationInput>;
+}) {
+  const { secret, userId } = parseInput(acceptInvitationInput, input);
+  return ctx.db.withSystem(async (tx) => {
+    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    const [invitation] = await tx
+      .select()
+      .from(invitations)
+      .where(
+        and(
+          eq(invitations.tokenHash, hashToken(secret)),
+          isNull(invitations.acceptedAt),
+          gt(invitations.expiresAt, ctx.now()),
+        ),
+      )
+      .for("update");
+    if (!invitation || !user?.email || user.email.toLowerCase() !== invitation.email) {
+      throw new ServiceError("not_found", "invitation not found or expired");
+    }
+    await tx
+      .insert(memberships)
+      .values({ tenantId: invitation.tenantId, userId, role: invitation.role })
+      .onConflictDoNothing();
+    await tx.update(invitations).set({ acceptedAt: ctx.now() }).where(eq(invitations.id, invitation.id));
+    await writeAudit(tx, {
+      tenantId: invitation.tenantId,
+      actor: ctx.actor,
+      action: "member.join",
+      targetType: "membership",
+      targetId: userId,
+      details: { email: invitation.email, role: invitation.role },
+    });
+    return { tenantId: invitation.tenantId, role: invitation.role };
+  });
+}

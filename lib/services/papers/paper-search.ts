@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { paperSearchInputSchema } from "../../engine/papers/input";
+import { runPaperSearch } from "../../engine/papers/run-paper-search";
+import { paperProviders } from "../../providers/papers";
+import { assertScope, type TenantContext } from "../context";
+import { runToolCall } from "../tool-call";
+import { parseInput } from "../validate";
+import { withPoliteMailto } from "./papers-as-operator";
+
+export const paperSearchToolInput = paperSearchInputSchema
+  .extend({ no_cache: z.boolean().optional() })
+  .strict();
+
+/** paper_search for a tenant: arXiv, PubMed, Semantic Scholar and OpenAlex merged, with budgets and cache. */
+export async function paperSearch({
+  ctx,
+  input,
+}: {
+  ctx: TenantContext;
+  input: z.input<typeof paperSearchToolInput>;
+}) {
+  assertScope(ctx, "papers");
+  const { no_cache, providers, ...rest } = parseInput(paperSearchToolInput, input);
+  return runToolCall(ctx, {
+    tool: "paper_search",
+    spanKind: "papers",
+    registry: paperProviders,
+    wanted: providers,
+    noCache: no_cache,
+    cacheInput: rest,
+    run: (entries, admit) =>
+      runPaperSearch({ input: { ...rest, providers }, providers: withPoliteMailto(entries, ctx.env), admit }),
+    succeeded: (result) => result.providers_succeeded.length,
+    summarize: (result) => ({
+      results: result.results.length,
+      top_urls: result.results.slice(0, 5).map((p) => p.url),
+    }),
+  });
+}

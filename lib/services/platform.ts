@@ -1,0 +1,40 @@
+import { config } from "../config";
+import { getDatabase } from "../db";
+import { getKv } from "../kv";
+import type { Actor, Platform, Scope, SystemContext, TenantContext } from "./context";
+import { type Keyring, loadKeyring } from "./keys/key-encryption";
+import { createTraceSink, type Surface, type TraceSink } from "./traces/trace-sink";
+
+let keyring: Keyring | undefined;
+let traces: TraceSink | undefined;
+
+/** The process-wide platform: database, KV, keyring (SEARCHMUX_SECRET_KEY), trace sink and env. */
+export async function platform(): Promise<Platform> {
+  keyring ??= loadKeyring(process.env, config().dataDir);
+  const db = await getDatabase();
+  traces ??= createTraceSink(db);
+  return { db, kv: getKv(), keyring, traces, env: process.env, now: () => new Date() };
+}
+
+/** Writes pending traces now (before a CLI exits, on shutdown). */
+export async function flushTraces(): Promise<void> {
+  await traces?.flush();
+}
+
+/** Waits for the batch that will write the traces pending now (after a response). */
+export async function tracesSettled(): Promise<void> {
+  await traces?.settled();
+}
+
+export async function systemContext(actor: Actor): Promise<SystemContext> {
+  return { ...(await platform()), actor };
+}
+
+export async function tenantContext(
+  actor: Actor,
+  tenantId: string,
+  scopes: readonly Scope[],
+  surface: Surface,
+): Promise<TenantContext> {
+  return { ...(await platform()), actor, tenantId, scopes, surface };
+}

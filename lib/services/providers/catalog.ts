@@ -1,0 +1,64 @@
+import type { FreeTier, ProviderRegistration } from "../../engine/shared/types";
+import { answerProviders } from "../../providers/answer";
+import { fetchProviders } from "../../providers/fetch";
+import { paperProviders } from "../../providers/papers";
+import { searchProviders } from "../../providers/search";
+
+export type ProviderKind = "search" | "fetch" | "answer" | "papers";
+
+export interface CatalogEntry {
+  id: string;
+  displayName: string;
+  /** Env variables of the operator's key; empty for keyless providers. */
+  keyEnv: readonly string[];
+  /** True when a key only raises limits. */
+  keyOptional: boolean;
+  kinds: readonly ProviderKind[];
+  /** The free tier as the provider's first registration declares it. */
+  freeTier: FreeTier | null;
+  /** The cost of one call of its first registration (search, then fetch, answer, papers): what a key test costs. */
+  costPerRequestUsd: number;
+}
+
+const REGISTRIES: ReadonlyArray<[ProviderKind, readonly ProviderRegistration[]]> = [
+  ["search", searchProviders],
+  ["fetch", fetchProviders],
+  ["answer", answerProviders],
+  ["papers", paperProviders],
+];
+
+let cached: ReadonlyMap<string, CatalogEntry> | undefined;
+
+/**
+ * Every provider the product knows, across tools, by id. A tenant key is stored per provider id and
+ * serves every tool of that provider (a Tavily key is used for search, extract and answer alike).
+ */
+export function providerCatalog(): ReadonlyMap<string, CatalogEntry> {
+  if (cached) return cached;
+  const catalog = new Map<string, CatalogEntry>();
+  for (const [kind, registry] of REGISTRIES) {
+    for (const provider of registry) {
+      const known = catalog.get(provider.id);
+      catalog.set(provider.id, {
+        id: provider.id,
+        displayName: known?.displayName ?? provider.displayName,
+        keyEnv: known?.keyEnv.length ? known.keyEnv : provider.keyEnv,
+        keyOptional: (known?.keyOptional ?? true) && provider.keyOptional === true,
+        kinds: [...(known?.kinds ?? []), kind],
+        freeTier: known?.freeTier ?? provider.freeTier,
+        costPerRequestUsd: known?.costPerRequestUsd ?? provider.costPerRequestUsd,
+      });
+    }
+  }
+  cached = catalog;
+  return catalog;
+}
+
+export function keyedProvider(id: string): CatalogEntry | undefined {
+  const entry = providerCatalog().get(id);
+  return entry && entry.keyEnv.length > 0 ? entry : undefined;
+}
+
+/** Whether a call to `provider` needs a key (keyless and key-optional providers do not). */
+export const needsKey = (provider: ProviderRegistration) =>
+  provider.keyEnv.length > 0 && provider.keyOptional !== true;

@@ -1,0 +1,32 @@
+import type { ProviderRegistration, ResolvedProvider } from "../../engine/shared/types";
+import type { TenantContext } from "../context";
+import { resolveProviderKeys } from "../keys/resolve-keys";
+import { needsKey } from "./catalog";
+import { providerBaseUrl } from "./operator-providers";
+
+export interface TenantProviders<P extends ProviderRegistration> {
+  available: ResolvedProvider<P>[];
+  /** Known providers the tenant cannot use, with why. */
+  unavailable: Map<string, "no_key" | "no_base_url">;
+}
+
+/** The providers a tenant can call now: keyless ones, and keyed ones with its own or the operator's key. */
+export async function tenantProviders<P extends ProviderRegistration>(
+  ctx: TenantContext,
+  providers: readonly P[],
+): Promise<TenantProviders<P>> {
+  const keys = await resolveProviderKeys(
+    ctx,
+    providers.filter((p) => p.keyEnv.length > 0).map((p) => p.id),
+  );
+  const available: ResolvedProvider<P>[] = [];
+  const unavailable = new Map<string, "no_key" | "no_base_url">();
+  for (const provider of providers) {
+    const baseUrl = providerBaseUrl(provider, ctx.env);
+    const apiKey = keys.get(provider.id)?.apiKey;
+    if (!baseUrl) unavailable.set(provider.id, "no_base_url");
+    else if (needsKey(provider) && !apiKey) unavailable.set(provider.id, "no_key");
+    else available.push({ provider, baseUrl, apiKey });
+  }
+  return { available, unavailable };
+}

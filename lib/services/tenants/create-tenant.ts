@@ -1,0 +1,21 @@
+import { z } from "zod";
+import type { SystemContext } from "../context";
+import { parseInput } from "../validate";
+import { insertTenant } from "./insert-tenant";
+
+export const createTenantInput = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  ownerUserId: z.uuid().optional(),
+});
+
+export async function createTenant({
+  ctx,
+  input,
+}: {
+  ctx: SystemContext;
+  input: z.input<typeof createTenantInput>;
+}) {
+  const { name, ownerUserId } = parseInput(createTenantInput, input);
+  const tenant = await ctx.db.withSystem((tx) => insertTenant(tx, ctx.actor, name, ownerUserId));
+  return { id: tenant.id, name: tenant.name, createdAt: tenant.createdAt };
+}

@@ -1,0 +1,11 @@
+import { tenants } from "../../db/schema";
+import type { TenantContext } from "../context";
+import { ServiceError } from "../errors";
+
+export async function getTenant({ ctx }: { ctx: TenantContext }) {
+  const [tenant] = await ctx.db.withTenant(ctx.tenantId, (tx) =>
+    tx.select({ id: tenants.id, name: tenants.name, createdAt: tenants.createdAt }).from(tenants),
+  );
+  if (!tenant) throw new ServiceError("not_found", "tenant not found");
+  return tenant;
+}

@@ -1,0 +1,44 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { tenants } from "../../db/schema";
+import { writeAudit } from "../audit";
+import { assertScope, type TenantContext } from "../context";
+import { parseInput } from "../validate";
+
+export const updateTenantInput = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).optional(),
+    /** Requests per minute per token; null returns to the operator default. */
+    rateLimitRpm: z.number().int().min(1).max(100_000).nullable().optional(),
+    traceRetentionDays: z.number().int().min(1).max(3650).optional(),
+  })
+  .refine((v) => Object.values(v).some((value) => value !== undefined), { message: "nothing to change" });
+
+export async function updateTenant({
+  ctx,
+  input,
+}: {
+  ctx: TenantContext;
+  input: z.input<typeof updateTenantInput>;
+}) {
+  assertScope(ctx, "admin");
+  const changes = parseInput(updateTenantInput, input);
+  return ctx.db.withTenant(ctx.tenantId, async (tx) => {
+    const [row] = await tx.update(tenants).set(changes).where(eq(tenants.id, ctx.tenantId)).returning({
+      id: tenants.id,
+      name: tenants.name,
+      rateLimitRpm: tenants.rateLimitRpm,
+      traceRetentionDays: tenants.traceRetentionDays,
+    });
+    if (!row) throw new Error("tenant disappeared during update");
+    await writeAudit(tx, {
+      tenantId: ctx.tenantId,
+      actor: ctx.actor,
+      action: "tenant.update",
+      targetType: "tenant",
+      targetId: row.id,
+      details: changes,
+    });
+    return row;
+  });
+}

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { apiTokens, tenants } from "../../db/schema";
+import { writeAudit } from "../audit";
+import { assertScope, DEFAULT_TOKEN_SCOPES, SCOPES, type TenantContext } from "../context";
+import { ServiceError } from "../errors";
+import { parseInput } from "../validate";
+import { generateToken, hashToken, tokenDisplay } from "./token-format";
+
+export const createTokenInput = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  scopes: z.array(z.enum(SCOPES)).min(1).max(SCOPES.length).optional(),
+  expiresAt: z.coerce.date().optional(),
+});
+
+/** Creates an API token; the secret is in the result once and never stored. */
+export async function createToken({
+  ctx,
+  input,
+}: {
+  ctx: TenantContext;
+  input: z.input<typeof createTokenInput>;
+}) {
+  assertScope(ctx, "admin");
+  const { name, scopes, expiresAt } = parseInput(createTokenInput, input);
+  if (expiresAt && expiresAt <= ctx.now())
+    throw new ServiceError("invalid_input", "expiresAt must be in the future");
+  const token = generateToken();
+  const granted = [...new Set(scopes ?? DEFAULT_TOKEN_SCOPES)];
+
+  const row = await ctx.db.withTenant(ctx.tenantId, async (tx) => {
+    const [tenant] = await tx.select({ id: tenants.id }).from(tenants);
+    if (!tenant) throw new ServiceError("not_found", "tenant not found");
+    const [created] = await tx
+      .insert(apiTokens)
+      .values({
+        tenantId: ctx.tenantId,
+        name,
+        scopes: granted,
+        tokenHash: hashToken(token),
+        ...tokenDisplay(token),
+        createdBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+        expiresAt,
+      })
+      .returning({ id: apiTokens.id, createdAt: apiTokens.createdAt });
+    if (!created) throw new Error("token insert returned no row");
+    await writeAudit(tx, {
+      tenantId: ctx.tenantId,
+      actor: ctx.actor,
+      action: "token.create",
+      targetType: "api_token",
+      targetId: created.id,
+      details: { name, scopes: granted, last4: token.slice(-4) },
+    });
+    return created;
+  });
+  return { id: row.id, name, scopes: granted, token, createdAt: row.createdAt, expiresAt: expiresAt ?? null };
+}

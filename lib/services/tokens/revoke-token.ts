@@ -1,0 +1,41 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { apiTokens } from "../../db/schema";
+import { writeAudit } from "../audit";
+import { assertScope, type TenantContext } from "../context";
+import { ServiceError } from "../errors";
+import { parseInput } from "../validate";
+import { tokenCacheKey } from "./verify-token";
+
+export const revokeTokenInput = z.strictObject({ id: z.uuid() });
+
+/** Revokes a token; every instance refuses it as soon as the shared KV entry is gone. */
+export async function revokeToken({
+  ctx,
+  input,
+}: {
+  ctx: TenantContext;
+  input: z.input<typeof revokeTokenInput>;
+}) {
+  assertScope(ctx, "admin");
+  const { id } = parseInput(revokeTokenInput, input);
+  const revoked = await ctx.db.withTenant(ctx.tenantId, async (tx) => {
+    const [row] = await tx
+      .update(apiTokens)
+      .set({ revokedAt: ctx.now() })
+      .where(and(eq(apiTokens.tenantId, ctx.tenantId), eq(apiTokens.id, id), isNull(apiTokens.revokedAt)))
+      .returning({ hash: apiTokens.tokenHash, name: apiTokens.name, last4: apiTokens.last4 });
+    if (!row) throw new ServiceError("not_found", "token not found");
+    await writeAudit(tx, {
+      tenantId: ctx.tenantId,
+      actor: ctx.actor,
+      action: "token.revoke",
+      targetType: "api_token",
+      targetId: id,
+      details: { name: row.name, last4: row.last4 },
+    });
+    return row;
+  });
+  await ctx.kv.del(tokenCacheKey(revoked.hash));
+  return { id, revoked: true };
+}

@@ -1,0 +1,80 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { apiTokens, tenants } from "../../db/schema";
+import type { Platform, Scope } from "../context";
+import { hashToken, hasValidChecksum } from "./token-format";
+
+/** Verification results live in KV at most this long; revocation also deletes them at once. */
+export const TOKEN_CACHE_SECONDS = 60;
+const LAST_USED_INTERVAL_SECONDS = 60;
+
+export interface VerifiedToken {
+  tokenId: string;
+  tenantId: string;
+  name: string;
+  scopes: Scope[];
+  expiresAt: string | null;
+  /** The tenant's per-token limit override (requests per minute), if any. */
+  rateLimitRpm: number | null;
+}
+
+export const tokenCacheKey = (tokenHash: string) => `smx:token:${tokenHash}`;
+
+/**
+ * The token's tenant and scopes, or null when it is malformed, unknown, revoked or expired.
+ * A bad checksum is refused before any I/O; a known token costs one KV read on the hot path.
+ */
+export async function verifyToken({
+  ctx,
+  input,
+}: {
+  ctx: Platform;
+  input: { token: string };
+}): Promise<VerifiedToken | null> {
+  if (!hasValidChecksum(input.token)) return null;
+  const hash = hashToken(input.token);
+  const cached = await ctx.kv.get(tokenCacheKey(hash));
+  const found: VerifiedToken | null =
+    cached !== null ? (JSON.parse(cached) as VerifiedToken | null) : await lookupAndCache(ctx, hash);
+  if (!found || (found.expiresAt && new Date(found.expiresAt) <= ctx.now())) return null;
+  touchLastUsed(ctx, found.tokenId);
+  return found;
+}
+
+async function lookupAndCache(ctx: Platform, hash: string): Promise<VerifiedToken | null> {
+  const [row] = await ctx.db.withSystem((tx) =>
+    tx
+      .select({
+        tokenId: apiTokens.id,
+        tenantId: apiTokens.tenantId,
+        name: apiTokens.name,
+        scopes: apiTokens.scopes,
+        expiresAt: apiTokens.expiresAt,
+        rateLimitRpm: tenants.rateLimitRpm,
+      })
+      .from(apiTokens)
+      .innerJoin(tenants, eq(tenants.id, apiTokens.tenantId))
+      .where(and(eq(apiTokens.tokenHash, hash), isNull(apiTokens.revokedAt))),
+  );
+  const found = row
+    ? { ...row, scopes: row.scopes as Scope[], expiresAt: row.expiresAt?.toISOString() ?? null }
+    : null;
+  // Unknown hashes are cached too: a new token has a new hash, so this never hides a fresh token.
+  await ctx.kv.set(tokenCacheKey(hash), JSON.stringify(found), { ttlSeconds: TOKEN_CACHE_SECONDS });
+  return found;
+}
+
+/** Records last use at most once a minute per token, without making the caller wait. */
+function touchLastUsed(ctx: Platform, tokenId: string): void {
+  void ctx.kv
+    .set(`smx:token-used:${tokenId}`, "1", { ttlSeconds: LAST_USED_INTERVAL_SECONDS, onlyIfAbsent: true })
+    .then((first) =>
+      first
+        ? ctx.db.withSystem((tx) =>
+            tx.update(apiTokens).set({ lastUsedAt: ctx.now() }).where(eq(apiTokens.id, tokenId)),
+          )
+        : undefined,
+    )
+    .catch((error: unknown) =>
+      console.error("token last-used update failed:", error instanceof Error ? error.message : error),
+    );
+}

@@ -1,0 +1,158 @@
+/**
+ * The one path every paid tool call of a tenant takes (web_search, answer, paper_search, fetch):
+ * the tenant's providers (own key, else operator key; keyless always), the caller's subset, the per-tenant
+ * result cache, one budget admission per provider call (a refused provider is skipped with
+ * `budget_exhausted`), each charge settled or refunded by the call's outcome, a clear error when nothing
+ * succeeded, and one trace per call (hit, success or failure). Partial results are never cached.
+ */
+import { randomUUID } from "node:crypto";
+import type {
+  AdmitHook,
+  FailureReason,
+  ProviderFailure,
+  ProviderRegistration,
+  ProviderSpan,
+  ResolvedProvider,
+} from "../engine/shared/types";
+import { admit, type ExhaustedBudget, release, settle } from "./budgets/admission";
+import { usdToMicros } from "./budgets/units";
+import { cacheTtlSeconds, readCached, resultCacheKey, writeCached } from "./cache/result-cache";
+import type { TenantContext } from "./context";
+import { selectProviders, throwIfNothingSucceeded } from "./providers/selection";
+import { tenantProviders } from "./providers/tenant-providers";
+import { type CallTrace, recordCallTrace } from "./traces/call-trace";
+import type { SpanKind } from "./traces/trace-sink";
+
+/** Failures a provider does not bill for: the charge is refunded. Anything else (timeouts included) is kept. */
+const NOT_BILLED: ReadonlySet<string> = new Set<FailureReason>([
+  "bad_key",
+  "rate_limited",
+  "network_error",
+  "blocked",
+  "not_configured",
+]);
+
+export interface ToolCallSpec<P extends ProviderRegistration, R> {
+  tool: string;
+  spanKind: SpanKind;
+  registry: readonly P[];
+  /** The caller's explicit provider subset, if any. */
+  wanted?: readonly string[];
+  noCache?: boolean;
+  /** The normalised input that identifies the result (without the provider subset and no_cache). */
+  cacheInput: unknown;
+  run(entries: ResolvedProvider<P>[], admit: AdmitHook): Promise<R>;
+  /** How many providers produced something usable. */
+  succeeded(result: R): number;
+  /** Counts and top URLs for the trace. */
+  summarize(result: R): Record<string, unknown>;
+}
+
+/** What every tool's result reports: per-provider failures and spans, and whether any provider fell short. */
+interface ToolOutcome {
+  providers_failed: ReadonlyArray<Pick<ProviderFailure, "provider"> & { reason: string }>;
+  spans: readonly ProviderSpan[];
+  /** Results with failures are not cached; a tool without the notion (fetch) is complete when it returns. */
+  partial?: boolean;
+}
+
+export type ToolCallResult<R> = R & { cache_hit: boolean; trace_id: string };
+
+const failureSummary = (result: ToolOutcome) => ({
+  failed: result.providers_failed.map(({ provider, reason }) => ({ provider, reason })),
+});
+
+export async function runToolCall<P extends ProviderRegistration, R extends ToolOutcome>(
+  ctx: TenantContext,
+  spec: ToolCallSpec<P, R>,
+): Promise<ToolCallResult<R>> {
+  const charged = new Map<string, number>();
+  const trace: CallTrace = {
+    id: randomUUID(),
+    tool: spec.tool,
+    spanKind: spec.spanKind,
+    started: performance.now(),
+    createdAt: ctx.now(),
+    input: { ...(spec.cacheInput as object), providers: spec.wanted },
+    secrets: [],
+    charged,
+  };
+  let result: R | undefined;
+  try {
+    const { available } = await tenantProviders(ctx, spec.registry);
+    const entries = selectProviders(
+      spec.wanted,
+      new Set(spec.registry.map((p) => p.id)),
+      available,
+      spec.tool,
+    );
+    trace.secrets = entries.flatMap((e) => (e.apiKey ? [e.apiKey] : []));
+
+    const cacheKey = resultCacheKey(ctx.tenantId, spec.tool, {
+      input: spec.cacheInput,
+      providers: entries.map((e) => e.provider.id).sort(),
+    });
+    if (!spec.noCache) {
+      const hit = await readCached<R>(ctx.kv, cacheKey);
+      if (hit) {
+        recordCallTrace(ctx, trace, {
+          status: "ok",
+          cacheHit: true,
+          spans: [],
+          summary: spec.summarize(hit),
+        });
+        return { ...hit, cache_hit: true, trace_id: trace.id };
+      }
+    }
+
+    const reservations = new Map<string, { id: string; costMicros: number }>();
+    const exhausted: ExhaustedBudget[] = [];
+    const admitHook: AdmitHook = async (providerId) => {
+      const entry = entries.find((e) => e.provider.id === providerId);
+      const costMicros = usdToMicros(entry?.provider.costPerRequestUsd ?? 0);
+      const admission = await admit(ctx, {
+        provider: providerId,
+        costMicros,
+        idempotencyKey: `${trace.id}:${providerId}`,
+      });
+      if (!admission.ok) {
+        exhausted.push(...admission.exhausted);
+        return { ok: false, reason: "budget_exhausted" };
+      }
+      reservations.set(providerId, { id: admission.reservationId, costMicros });
+      return { ok: true };
+    };
+
+    const outcome = await spec.run(entries, admitHook);
+    result = outcome;
+    await Promise.all(
+      [...reservations].map(async ([providerId, reservation]) => {
+        const failure = outcome.providers_failed.find((f) => f.provider === providerId);
+        if (failure && NOT_BILLED.has(failure.reason)) return release(ctx, reservation.id);
+        charged.set(providerId, reservation.costMicros);
+        return settle(ctx, reservation.id);
+      }),
+    );
+    throwIfNothingSucceeded(
+      { succeeded: spec.succeeded(outcome), providers_failed: outcome.providers_failed },
+      exhausted,
+    );
+    if (!outcome.partial) await writeCached(ctx.kv, cacheKey, outcome, cacheTtlSeconds(ctx.env));
+    recordCallTrace(ctx, trace, {
+      status: outcome.partial ? "partial" : "ok",
+      cacheHit: false,
+      spans: outcome.spans,
+      summary: { ...spec.summarize(outcome), ...failureSummary(outcome) },
+    });
+    return { ...outcome, cache_hit: false, trace_id: trace.id };
+  } catch (error) {
+    recordCallTrace(ctx, trace, {
+      status: "error",
+      cacheHit: false,
+      spans: result?.spans ?? [],
+      summary: result ? failureSummary(result) : {},
+      error,
+    });
+    throw error;
+  }
+}

@@ -1,0 +1,80 @@
+import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { traces } from "../../db/schema";
+import { microsToUsd } from "../budgets/units";
+import type { TenantContext } from "../context";
+import { ServiceError } from "../errors";
+import { parseInput } from "../validate";
+import { visibleTraces } from "./visibility";
+
+export const listTracesInput = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  /** Opaque: the `next_cursor` of the previous page. */
+  cursor: z.string().max(200).optional(),
+  tool: z.enum(["web_search", "fetch", "answer", "paper_search"]).optional(),
+  status: z.enum(["ok", "partial", "error"]).optional(),
+});
+
+const encodeCursor = (createdAt: Date, id: string) =>
+  Buffer.from(`${createdAt.toISOString()}|${id}`).toString("base64url");
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [iso = "", id = ""] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  const createdAt = new Date(iso);
+  if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id))
+    throw new ServiceError("invalid_input", "invalid cursor");
+  return { createdAt, id };
+}
+
+/** The tenant's traces, newest first, a page at a time. */
+export async function listTraces({
+  ctx,
+  input,
+}: {
+  ctx: TenantContext;
+  input: z.input<typeof listTracesInput>;
+}) {
+  const { limit, cursor, tool, status } = parseInput(listTracesInput, input);
+  const visible = visibleTraces(ctx);
+  if (visible === "none") return { traces: [], next_cursor: null };
+  const filters: Array<SQL | undefined> = [
+    visible,
+    tool && eq(traces.tool, tool),
+    status && eq(traces.status, status),
+  ];
+  if (cursor) {
+    const after = decodeCursor(cursor);
+    filters.push(
+      or(
+        lt(traces.createdAt, after.createdAt),
+        and(eq(traces.createdAt, after.createdAt), lt(traces.id, after.id)),
+      ),
+    );
+  }
+  const rows = await ctx.db.withTenant(ctx.tenantId, (tx) =>
+    tx
+      .select({
+        id: traces.id,
+        tool: traces.tool,
+        surface: traces.surface,
+        token_name: traces.tokenName,
+        status: traces.status,
+        duration_ms: traces.durationMs,
+        cache_hit: traces.cacheHit,
+        cost_micros: traces.costMicros,
+        summary: traces.resultSummary,
+        error: traces.error,
+        created_at: traces.createdAt,
+      })
+      .from(traces)
+      .where(and(...filters))
+      .orderBy(desc(traces.createdAt), desc(traces.id))
+      .limit(limit + 1),
+  );
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    traces: page.map(({ cost_micros, ...row }) => ({ ...row, cost_usd: microsToUsd(cost_micros) })),
+    next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Redaction, in one place, for everything that reaches a trace or a log: secret-looking fields, our own
+ * tokens, bearer credentials, keys in URL query strings, and any secret the caller knows of (the
+ * provider keys resolved for the call).
+ */
+const REDACTED = "[redacted]";
+const SECRET_FIELD = /(^|_|-)(api[_-]?key|key|token|secret|password|authorization|cookie|credential)s?$/i;
+const SECRET_QUERY = /([?&](?:api[_-]?key|key|token|access[_-]?token|x-api-key|app_id|auth)=)[^&#\s"']+/gi;
+const OUR_TOKEN = /smx_[0-9A-Za-z]{38}/g;
+const BEARER = /\b(Bearer|Bot|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+
+/** Secrets shorter than this are not searched for (they would redact ordinary words). */
+const MIN_SECRET_LENGTH = 8;
+
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let out = text
+    .replace(OUR_TOKEN, REDACTED)
+    .replace(BEARER, `$1 ${REDACTED}`)
+    .replace(SECRET_QUERY, `$1${REDACTED}`);
+  for (const secret of secrets) {
+    if (secret.length >= MIN_SECRET_LENGTH) out = out.split(secret).join(REDACTED);
+  }
+  return out;
+}
+
+/** A deep copy with secret fields blanked and every string passed through redactText. */
+export function redactValue<T>(value: T, secrets: readonly string[] = []): T {
+  if (typeof value === "string") return redactText(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets)) as T;
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      out[key] =
+        SECRET_FIELD.test(key) && item !== null && item !== undefined ? REDACTED : redactValue(item, secrets);
+    }
+    return out as T;
+  }
+  return value;
+}

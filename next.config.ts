@@ -1,0 +1,12 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // Native drivers and the embedded database stay outside the server bundle.
+  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg", "ioredis", "ws"],
+  poweredByHeader: false,
+  typedRoutes: false,
+  // Tokens in URLs (the MCP URL form, GPT-Researcher's ?api_key=) stay out of request logs.
+  logging: { incomingRequests: { ignore: [/\/api\/mcp\/t\//, /[?&]api_key=/] } },
+};
+
+export default nextConfig;

@@ -1,0 +1,55 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3199);
+// Created once: the config is evaluated again in each worker, which reads the server's data directory
+// (to seed tenants and tokens) through this variable.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "smx-e2e-"));
+const baseURL = `http://localhost:${port}`;
+
+// End-to-end runs the zero-configuration product: `next build && next start`, embedded database in a
+// fresh data directory, in-memory KV, development sign-in explicitly allowed under production.
+export default defineConfig({
+  testDir: "tests/e2e",
+  timeout: 60_000,
+  fullyParallel: false,
+  workers: 1,
+  reporter: process.env.CI ? "list" : "line",
+  use: {
+    baseURL,
+    browserName: "chromium",
+    launchOptions: {
+      // Playwright cannot download its own browser here; Debian's chromium is used instead.
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: {
+    command: `npm run build && npm start -- -p ${port}`,
+    url: `${baseURL}/api/health`,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: {
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      KV_REST_API_URL: "",
+      KV_REST_API_TOKEN: "",
+      SEARCHMUX_DATA_DIR: process.env.E2E_DATA_DIR,
+      AUTH_URL: baseURL,
+      AUTH_DEV_LOGIN: "1",
+      AUTH_DEV_LOGIN_ALLOW_PRODUCTION: "1",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});

@@ -1,0 +1,192 @@
+/**
+ * Fake answer APIs for startFakeProviders(ANSWER_WIRES). Each wire renders `scenario.payload` (a
+ * FakeAnswer; DEFAULT_ANSWER when absent) in its provider's documented shape (see the adapters' headers):
+ * the answer text's [n] markers point at `sources[n - 1]`, and each wire re-expresses them the way its
+ * provider does (Brave: <citation> tags inside a server-sent event stream). Prefixes differ from the
+ * search wires' so both can run in one server: fake.baseUrlFor(ANSWER_PREFIX.perplexity).
+ */
+import {
+  bearer,
+  type FakeResponse,
+  type FakeScenario,
+  type FakeWire,
+  header,
+  json,
+  type RecordedRequest,
+} from "./provider-server";
+
+export interface FakeAnswer {
+  answer: string;
+  sources?: ReadonlyArray<{ title: string; url: string }>;
+  model?: string;
+}
+
+export const DEFAULT_ANSWER: FakeAnswer = {
+  answer: "Tokio is the most used async runtime [1]. It schedules tasks by work stealing [2].",
+  sources: [
+    { title: "Tokio", url: "https://tokio.rs/" },
+    { title: "Making the Tokio scheduler 10x faster", url: "https://tokio.rs/blog/2019-10-scheduler" },
+  ],
+};
+
+export const ANSWER_PREFIX = {
+  perplexity: "perplexity-answer",
+  exa: "exa-answer",
+  tavily: "tavily-answer",
+  kagi: "kagi-answer",
+  brave_answer: "brave-answer",
+  gemini: "gemini",
+  llm: "llm",
+} as const;
+
+export const GEMINI_MODEL = "gemini-2.5-flash";
+
+function payloadOf(scenario: FakeScenario): Required<FakeAnswer> {
+  const payload = (scenario.payload as FakeAnswer | undefined) ?? DEFAULT_ANSWER;
+  return { model: "fake-model", sources: [], ...payload };
+}
+
+function chatCompletion(model: string, content: string, extra: Record<string, unknown> = {}): FakeResponse {
+  return json({
+    id: "chatcmpl-fake",
+    object: "chat.completion",
+    created: 1_700_000_000,
+    model,
+    choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }],
+    usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 },
+    ...extra,
+  });
+}
+
+/** Brave's stream: citation tags in place of [n] markers, content cut into small deltas, then [DONE]. */
+function braveStream(payload: Required<FakeAnswer>): FakeResponse {
+  const content = payload.answer.replace(/\[(\d+)\]/g, (marker, n: string, offset: number) => {
+    const source = payload.sources[Number(n) - 1];
+    if (source === undefined) return marker;
+    const citation = { start_index: 0, end_index: offset, number: Number(n), url: source.url, snippet: "…" };
+    return `<citation>${JSON.stringify(citation)}</citation>`;
+  });
+  const deltas = content.match(/[\s\S]{1,17}/g) ?? [];
+  const events = [...deltas, '<usage>{"X-Request-Requests":1}</usage>'].map(
+    (delta) =>
+      `data: ${JSON.stringify({
+        id: "fake",
+        object: "chat.completion.chunk",
+        created: 1_700_000_000,
+        model: payload.model,
+        choices: [{ index: 0, delta: { role: "assistant", content: delta }, finish_reason: null }],
+      })}\n\n`,
+  );
+  return { contentType: "text/event-stream", body: `${events.join("")}data: [DONE]\n\n` };
+}
+
+export const ANSWER_WIRES: Readonly<Record<string, FakeWire>> = {
+  [ANSWER_PREFIX.perplexity]: {
+    method: "POST",
+    path: "/chat/completions",
+    credential: bearer,
+    render: (scenario) => {
+      const payload = payloadOf(scenario);
+      return chatCompletion(payload.model, payload.answer, {
+        citations: payload.sources.map((s) => s.url),
+        search_results: payload.sources.map((s) => ({ title: s.title, url: s.url, date: null })),
+      });
+    },
+  },
+  [ANSWER_PREFIX.exa]: {
+    method: "POST",
+    path: "/answer",
+    credential: header("x-api-key"),
+    render: (scenario) => {
+      const payload = payloadOf(scenario);
+      return json({
+        requestId: "fake",
+        answer: payload.answer,
+        citations: payload.sources.map((s) => ({
+          id: s.url,
+          url: s.url,
+          title: s.title,
+          author: null,
+          publishedDate: null,
+        })),
+        costDollars: { total: 0.005 },
+      });
+    },
+  },
+  [ANSWER_PREFIX.tavily]: {
+    method: "POST",
+    path: "/search",
+    credential: bearer,
+    render: (scenario) => {
+      const payload = payloadOf(scenario);
+      return json({
+        query: "fake",
+        answer: payload.answer,
+        images: [],
+        results: payload.sources.map((s, i) => ({
+          title: s.title,
+          url: s.url,
+          content: `About ${s.title}`,
+          score: 1 - i / 10,
+          raw_content: null,
+        })),
+        response_time: 1.2,
+      });
+    },
+  },
+  [ANSWER_PREFIX.kagi]: {
+    method: "POST",
+    path: "/fastgpt",
+    credential: (request: RecordedRequest) => request.headers.authorization?.replace(/^Bot\s+/i, ""),
+    render: (scenario) => {
+      const payload = payloadOf(scenario);
+      return json({
+        meta: { id: "fake", node: "local", ms: 1200 },
+        data: {
+          output: payload.answer,
+          tokens: 757,
+          references: payload.sources.map((s) => ({ title: s.title, snippet: "…", url: s.url })),
+        },
+      });
+    },
+  },
+  [ANSWER_PREFIX.brave_answer]: {
+    method: "POST",
+    path: "/chat/completions",
+    credential: header("x-subscription-token"),
+    render: (scenario) => braveStream(payloadOf(scenario)),
+  },
+  [ANSWER_PREFIX.gemini]: {
+    method: "POST",
+    path: `/v1beta/models/${GEMINI_MODEL}:generateContent`,
+    credential: header("x-goog-api-key"),
+    render: (scenario) => {
+      const payload = payloadOf(scenario);
+      return json({
+        candidates: [
+          {
+            content: { role: "model", parts: [{ text: payload.answer }] },
+            finishReason: "STOP",
+            urlContextMetadata: {
+              urlMetadata: payload.sources.map((s) => ({
+                retrievedUrl: s.url,
+                urlRetrievalStatus: "URL_RETRIEVAL_STATUS_SUCCESS",
+              })),
+            },
+          },
+        ],
+        usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 50, totalTokenCount: 150 },
+        modelVersion: GEMINI_MODEL,
+      });
+    },
+  },
+  [ANSWER_PREFIX.llm]: {
+    method: "POST",
+    path: "/chat/completions",
+    credential: bearer,
+    render: (scenario) => {
+      const payload = payloadOf(scenario);
+      return chatCompletion(payload.model, payload.answer);
+    },
+  },
+};

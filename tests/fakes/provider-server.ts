@@ -1,0 +1,638 @@
+/**
+ * Fake provider HTTP server for unit, engine fan-out, reliability tests and benchmarks.
+ *
+ * One node:http server on 127.0.0.1 (random port) impersonates every search provider. Each provider
+ * lives under its own path prefix and answers in that provider's real, documented wire format, on the
+ * exact method + path its adapter calls (anything else answers 404, which catches path bugs):
+ *
+ *   const fake = await startFakeProviders();
+ *   fake.baseUrlFor("brave");               // "http://127.0.0.1:PORT/brave" -> pass as ProviderCall.baseUrl
+ *   fake.setScenario("brave", { results: [{ title, url, snippet }] });
+ *   fake.setScenario("tavily", { status: 429, retryAfter: "30" });
+ *   fake.setScenario("exa", { fault: "hang" });
+ *   fake.requests("brave");                 // what the adapter sent (method, path, query, headers, body)
+ *   await fake.close();
+ *
+ * Scenario knobs (all optional, per provider, replaced wholesale by setScenario):
+ *   results        results to return, in rank order (default: DEFAULT_RESULTS, shared URLs across providers
+ *                  so fusion has overlaps). Wikipedia has no URLs on the wire: its adapter derives them from
+ *                  titles. Titles/snippets are emitted verbatim, so tests can embed markup and entities.
+ *   latencyMs      delay before the response starts (applies to every mode).
+ *   status         answer with this non-2xx status and a JSON error body (401, 403, 429, 500, 502, 503, …).
+ *   retryAfter     Retry-After header sent with status 429 (default "7").
+ *   expectedApiKey when set, a request whose credential (header or query, as the provider expects it)
+ *                  differs gets 401, like the real API.
+ *   fault          "hang"       accept the request and never answer;
+ *                  "garbage"    200 with malformed JSON;
+ *                  "html"       200 text/html page where JSON is expected;
+ *                  "huge"       200 JSON body of `hugeBytes` (default 6 MiB), streamed without content-length;
+ *                  "slowDrip"   200 with the real body, one byte per second;
+ *                  "reset"      send headers and half the body, then destroy the socket;
+ *                  "ddgAntiBot" DuckDuckGo's HTTP 202 anomaly page; "ddgAnomaly" the same page with 200.
+ *
+ * Other tools' providers (fetch, answer, papers) plug in as wire modules: `startFakeProviders({ ...fetchWires })`,
+ * each wire rendering from `scenario.payload` in its provider's documented shape; the fault knobs apply alike.
+ *
+ * Recorded requests carry `connection`, a per-socket counter, so keep-alive reuse can be asserted.
+ */
+import { once } from "node:events";
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export const FAKE_PROVIDER_IDS = [
+  "duckduckgo",
+  "searxng",
+  "wikipedia",
+  "tavily",
+  "brave",
+  "exa",
+  "serper",
+  "serpapi",
+  "kagi",
+  "jina",
+  "you",
+  "linkup",
+  "firecrawl",
+  "perplexity",
+] as const;
+export type FakeProviderId = (typeof FAKE_PROVIDER_IDS)[number];
+
+export interface FakeResult {
+  title: string;
+  url: string;
+  snippet: string;
+  publishedAt?: string;
+}
+
+export type FakeFault =
+  | "hang"
+  | "garbage"
+  | "html"
+  | "huge"
+  | "slowDrip"
+  | "reset"
+  | "ddgAntiBot"
+  | "ddgAnomaly";
+
+export interface FakeScenario {
+  /** Search results (search wires). */
+  results?: readonly FakeResult[];
+  /** What a non-search wire renders (answers, papers, pages); each wire module documents its shape. */
+  payload?: unknown;
+  latencyMs?: number;
+  status?: number;
+  retryAfter?: string;
+  expectedApiKey?: string;
+  fault?: FakeFault;
+  hugeBytes?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Path below the provider's prefix, e.g. "/res/v1/web/search". */
+  path: string;
+  query: Record<string, string>;
+  /** Lowercased header names. */
+  headers: Record<string, string>;
+  /** Parsed JSON or form body (object), the raw text otherwise, undefined when empty. */
+  body: unknown;
+  /** Per-socket counter: equal values mean the client reused a keep-alive connection. */
+  connection: number;
+}
+
+export interface FakeProviders {
+  /** Server origin, e.g. "http://127.0.0.1:41234". */
+  url: string;
+  baseUrlFor(id: string): string;
+  setScenario(id: string, scenario: FakeScenario): void;
+  /** Back to the default scenario (DEFAULT_RESULTS, no faults) for every provider. */
+  resetScenarios(): void;
+  requests(id: string): RecordedRequest[];
+  clearRequests(): void;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_RESULTS: readonly FakeResult[] = [1, 2, 3].map((n) => ({
+  title: `Result ${n}`,
+  url: `https://example.com/result-${n}`,
+  snippet: `Snippet number ${n} about the query.`,
+}));
+
+export interface FakeResponse {
+  status?: number;
+  contentType: string;
+  body: string;
+}
+
+/**
+ * One fake endpoint. Search wires live here; other tools' wires (fetch, answer, papers) live in their
+ * own modules under tests/fakes/ and are passed to startFakeProviders().
+ */
+export interface FakeWire {
+  method: "GET" | "POST";
+  path: string;
+  /** The credential as the provider expects it (header or query), for `expectedApiKey`. */
+  credential(request: RecordedRequest): string | undefined;
+  render(scenario: FakeScenario, request: RecordedRequest): FakeResponse;
+}
+
+export const json = (value: unknown): FakeResponse => ({
+  contentType: "application/json",
+  body: JSON.stringify(value),
+});
+export const bearer = (request: RecordedRequest) => request.headers.authorization?.replace(/^Bearer\s+/i, "");
+export const header = (name: string) => (request: RecordedRequest) => request.headers[name];
+export const keyless = () => undefined;
+
+/** Each provider's endpoint and response shape, as documented by the provider (see the adapters' headers). */
+const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
+  tavily: {
+    method: "POST",
+    path: "/search",
+    credential: bearer,
+    render: ({ results = DEFAULT_RESULTS }) =>
+      json({
+        query: "fake",
+        answer: null,
+        images: [],
+        results: results.map((r, i) => ({
+          title: r.title,
+          url: r.url,
+          content: r.snippet,
+          score: 1 - i / 100,
+          raw_content: null,
+          published_date: r.publishedAt,
+        })),
+        response_time: 0.42,
+      }),
+  },
+  brave: {
+    method: "GET",
+    path: "/res/v1/web/search",
+    credential: header("x-subscription-token"),
+    render: ({ results = DEFAULT_RESULTS }) =>
+      json({
+        type: "search",
+        query: { original: "fake", more_results_available: false },
+        web: {
+          type: "search",
+          results: results.map((r) => ({
+            type: "search_result",
+            title: r.title,
+            url: r.url,
+            description: r.snippet,
+            page_age: r.publishedAt,
+            extra_snippets: [],
+          })),
+        },
+      }),
+  },
+  exa: {
+    method: "POST",
+    path: "/search",
+    credential: (request) => request.headers["x-api-key"] ?? bearer(request),
+    render: ({ results = DEFAULT_RESULTS }) =>
+      json({
+        requestId: "fake-request",
+        resolvedSearchType: "neural",
+        results: results.map((r, i) => ({
+          id: r.url,
+          title: r.title,
+          url: r.url,
+          publishedDate: r.publishedAt ?? null,
+          author: null,
+          score: 1 - i / 100,
+          text: r.snippet,
+        })),
+      }),
+  },
+  serper: {
+    method: "POST",
+    path: "/search",
+    credential: header("x-api-key"),
+    render: ({ results = DEFAULT_RESULTS }) =>
+      json({
+        searchParameters: { q: "fake", type: "search", engine: "google" },
+        organic: results.map((r, i) => ({
+          title: r.title,
+          link: r.url,
+          snippet: r.snippet,
+          date: r.publishedAt,
+          position: i + 1,
+        })),
+        credits: 1,
+      }),
+  },
+  serpapi: {
+    method: "GET",
+    path: "/search.json",
+    credential: (request) => request.query.api_key,
+    render: ({ results = DEFAULT_RESULTS }) =>
+      json({
+        search_metadata: { id: "fake", status: "Success" },
+        search_parameters: { engine: "google", q: "fake" },
+        organic_results: results.map((r, i) => ({
+          position: i + 1,
+          title: r.title,
+          link: r.url,
+          snippet: r.snippet,
+          date: r.publishedAt,
+        })),
+      }),
+  },
+  kagi: {
+    method: "GET",
+    path: "/search",
+    credential: (request) => request.headers.authorization?.replace(/^Bot\s+/i, ""),
+    render: ({ results = DEFAULT_RESULTS }) =>
+      json({
+        meta: { id: "fake", node: "local", ms: 1, api_balance: 10 },
+        data: [
+          ...results.map((r, i) => ({
+            t: 0,
+            rank: i + 1,
+            url: r.url,
+            title: r.title,
+            snippet: r.snippet,
+            published: r.publishedAt,
+          })),
+          { t: 1, list: ["related search one", "related search two"] },
+        ],
+      }),
+  },
+  jina: {
+    method: "POST",
+    path: "/",
+    credential: bearer,
+    render: ({ results = DEFAULT_RESULTS }) =>
+      json({
+        code: 200,
+        status: 20000,
+        data: results.map((r) => ({
+          title: r.title,
+          url: r.url,
+          description: r.snippet,
+          date: r.publishedAt,
+          usage: { tokens: 1000 },
+        })),
+      }),
+  },
+  you: {
+    method: "GET",
+    path: "/v1/search",
+    credential: header("x-api-key"),
+    render: ({ results = DEFAULT_RESULTS }) =>
+      json({
+        results: {
+          web: results.map((r) => ({
+            url: r.url,
+            title: r.title,
+            description: r.snippet,
+            snippets: [r.snippet],
+            page_age: r.publishedAt,
+          })),
+          news: [{ title: "A news item", description: "news", url: "https://news.example.com/item" }],
+        },
+        metadata: { request_uuid: "fake", query: "fake", latency: 0.1 },
+      }),
+  },
+  linkup: {
+    method: "POST",
+    path: "/search",
+    credential: bearer,
+    render: ({ results = DEFAULT_RESULTS }) =>
+      json({
+        results: [
+          ...results.map((r) => ({ type: "text", name: r.title, url: r.url, content: r.snippet })),
+          { type: "image", name: "An image", url: "https://images.example.com/picture.png" },
+        ],
+      }),
+  },
+  firecrawl: {
+    method: "POST",
+    path: "/v2/search",
+    credential: bearer,
+    render: ({ results = DEFAULT_RESULTS }) =>
+      json({
+        success: true,
+        data: {
+          web: results.map((r, i) => ({
+            url: r.url,
+            title: r.title,
+            description: r.snippet,
+            position: i + 1,
+          })),
+        },
+        creditsUsed: 2,
+      }),
+  },
+  perplexity: {
+    method: "POST",
+    path: "/search",
+    credential: bearer,
+    render: ({ results = DEFAULT_RESULTS }) =>
+      json({
+        id: "fake",
+        results: results.map((r) => ({
+          title: r.title,
+          url: r.url,
+          snippet: r.snippet,
+          date: r.publishedAt,
+          last_updated: r.publishedAt,
+        })),
+      }),
+  },
+  searxng: {
+    method: "GET",
+    path: "/search",
+    credential: keyless,
+    render: ({ results = DEFAULT_RESULTS }) =>
+      json({
+        query: "fake",
+        number_of_results: 0,
+        results: results.map((r, i) => ({
+          url: r.url,
+          title: r.title,
+          content: r.snippet,
+          engine: "fake",
+          engines: ["fake"],
+          score: 1 - i / 100,
+          publishedDate: r.publishedAt ?? null,
+        })),
+        answers: [],
+        corrections: [],
+        infoboxes: [],
+        suggestions: [],
+        unresponsive_engines: [],
+      }),
+  },
+  wikipedia: {
+    method: "GET",
+    path: "/w/api.php",
+    credential: keyless,
+    render: ({ results = DEFAULT_RESULTS }) =>
+      json({
+        batchcomplete: "",
+        continue: { sroffset: results.length, continue: "-||" },
+        query: {
+          searchinfo: { totalhits: results.length },
+          search: results.map((r, i) => ({
+            ns: 0,
+            title: r.title,
+            pageid: 1000 + i,
+            size: 1234,
+            wordcount: 200,
+            snippet: r.snippet,
+            timestamp: r.publishedAt ?? "2024-01-01T00:00:00Z",
+          })),
+        },
+      }),
+  },
+  duckduckgo: {
+    method: "POST",
+    path: "/html/",
+    credential: keyless,
+    render: ({ results = DEFAULT_RESULTS }) => ({
+      contentType: "text/html; charset=UTF-8",
+      body: duckDuckGoPage(results),
+    }),
+  },
+};
+
+/** Starts the fake server with every search wire plus `extraWires` (keyed by provider id = path prefix). */
+export async function startFakeProviders(
+  extraWires: Readonly<Record<string, FakeWire>> = {},
+): Promise<FakeProviders> {
+  const wires: Readonly<Record<string, FakeWire>> = { ...SEARCH_WIRES, ...extraWires };
+  const scenarios = new Map<string, FakeScenario>();
+  const recorded = new Map<string, RecordedRequest[]>();
+  const sockets = new Set<Socket>();
+  const connectionIds = new WeakMap<Socket, number>();
+  const timers = new Set<NodeJS.Timeout>();
+  let nextConnection = 0;
+  let closing = false;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+
+  const server = http.createServer((req, res) => {
+    void handle(req, res).catch(() => res.destroy());
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    connectionIds.set(socket, ++nextConnection);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://fake.local");
+    const [, prefix = "", ...rest] = url.pathname.split("/");
+    const wire = wires[prefix];
+    const id = prefix;
+    if (!wire) return send(res, { status: 404, ...json({ error: `unknown provider prefix /${prefix}` }) });
+
+    const request: RecordedRequest = {
+      method: req.method ?? "GET",
+      path: `/${rest.join("/")}`,
+      query: Object.fromEntries(url.searchParams),
+      headers: flattenHeaders(req.headers),
+      body: parseBody(await readBody(req), req.headers["content-type"]),
+      connection: connectionIds.get(req.socket) ?? 0,
+    };
+    const log = recorded.get(id) ?? [];
+    log.push(request);
+    recorded.set(id, log);
+
+    const scenario = scenarios.get(id) ?? {};
+    if (scenario.latencyMs) await sleep(scenario.latencyMs);
+    if (closing) return;
+
+    if (request.method !== wire.method || request.path !== wire.path) {
+      return send(res, {
+        status: 404,
+        ...json({
+          error: `fake ${id} serves ${wire.method} ${wire.path}, got ${request.method} ${request.path}`,
+        }),
+      });
+    }
+    if (scenario.expectedApiKey !== undefined && wire.credential(request) !== scenario.expectedApiKey) {
+      return send(res, { status: 401, ...json({ error: "invalid API key" }) });
+    }
+    if (scenario.status !== undefined) {
+      const headers: Record<string, string> =
+        scenario.status === 429 ? { "retry-after": scenario.retryAfter ?? "7" } : {};
+      return send(
+        res,
+        { status: scenario.status, ...json({ error: `fake ${id} status ${scenario.status}` }) },
+        headers,
+      );
+    }
+    const rendered = wire.render(scenario, request);
+    switch (scenario.fault) {
+      case "hang":
+        return;
+      case "garbage":
+        return send(res, { contentType: "application/json", body: '{"results": [{"title": "unterminated' });
+      case "html":
+        return send(res, { contentType: "text/html; charset=utf-8", body: CHALLENGE_HTML });
+      case "huge":
+        return streamHuge(res, scenario.hugeBytes ?? 6 * 1024 * 1024);
+      case "slowDrip":
+        return drip(res, rendered);
+      case "reset":
+        res.writeHead(200, {
+          "content-type": rendered.contentType,
+          "content-length": Buffer.byteLength(rendered.body),
+        });
+        res.write(rendered.body.slice(0, Math.floor(rendered.body.length / 2)));
+        await sleep(20);
+        req.socket.destroy();
+        return;
+      case "ddgAntiBot":
+        return send(res, {
+          status: 202,
+          contentType: "text/html; charset=UTF-8",
+          body: DUCKDUCKGO_ANOMALY_PAGE,
+        });
+      case "ddgAnomaly":
+        return send(res, {
+          status: 200,
+          contentType: "text/html; charset=UTF-8",
+          body: DUCKDUCKGO_ANOMALY_PAGE,
+        });
+      default:
+        return send(res, rendered);
+    }
+  }
+
+  async function streamHuge(res: http.ServerResponse, bytes: number): Promise<void> {
+    res.writeHead(200, { "content-type": "application/json" });
+    const chunk = "x".repeat(64 * 1024);
+    res.write('{"padding":"');
+    for (let sent = 0; sent < bytes && !res.destroyed && !closing; sent += chunk.length) {
+      if (!res.write(chunk)) await drainedOrClosed(res);
+    }
+    if (!res.destroyed) res.end('"}');
+  }
+
+  async function drip(res: http.ServerResponse, rendered: FakeResponse): Promise<void> {
+    res.writeHead(200, { "content-type": rendered.contentType });
+    for (const byte of Buffer.from(rendered.body)) {
+      if (res.destroyed || closing) return;
+      res.write(Buffer.of(byte));
+      await sleep(1000);
+    }
+    res.end();
+  }
+
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: origin,
+    baseUrlFor: (id) => `${origin}/${id}`,
+    setScenario: (id, scenario) => {
+      scenarios.set(id, scenario);
+    },
+    resetScenarios: () => scenarios.clear(),
+    requests: (id) => [...(recorded.get(id) ?? [])],
+    clearRequests: () => recorded.clear(),
+    close: async () => {
+      closing = true;
+      for (const timer of timers) clearTimeout(timer);
+      for (const socket of sockets) socket.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Waits for backpressure to clear (or the client to go away), removing both listeners afterwards. */
+function drainedOrClosed(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
+function send(res: http.ServerResponse, rendered: FakeResponse, headers: Record<string, string> = {}): void {
+  res.writeHead(rendered.status ?? 200, {
+    "content-type": rendered.contentType,
+    "content-length": Buffer.byteLength(rendered.body),
+    ...headers,
+  });
+  res.end(rendered.body);
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (text === "") return undefined;
+  if (contentType?.includes("application/json")) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  if (contentType?.includes("application/x-www-form-urlencoded"))
+    return Object.fromEntries(new URLSearchParams(text));
+  return text;
+}
+
+function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return flat;
+}
+
+const CHALLENGE_HTML =
+  "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><h1>Checking your browser</h1></body></html>";
+
+/** DuckDuckGo's bot-challenge page: served with 202 (rate limit) or 200. */
+const DUCKDUCKGO_ANOMALY_PAGE = `<!DOCTYPE html><html><head><title>DuckDuckGo</title></head><body>
+<div class="anomaly-modal__modal" data-testid="anomaly-modal">
+<div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div>
+<form id="challenge-form" action="/anomaly.js" method="POST"><input type="hidden" name="cc" value="botnet"></form>
+</div></body></html>`;
+
+/** A DuckDuckGo HTML results page: one ad first (skipped by adapters), then organic results via /l/?uddg=. */
+function duckDuckGoPage(results: readonly FakeResult[]): string {
+  const ad = `<div class="result results_links results_links_deep result--ad">
+  <div class="links_main links_deep result__body">
+    <h2 class="result__title"><a class="result__a" rel="nofollow" href="https://duckduckgo.com/y.js?ad_domain=ads.example&amp;u3=x">Sponsored thing</a></h2>
+    <a class="result__snippet" href="https://duckduckgo.com/y.js?ad_domain=ads.example">Buy now</a>
+  </div></div>`;
+  const organic = results.map((r) => {
+    const link = `//duckduckgo.com/l/?uddg=${encodeURIComponent(r.url)}&amp;rut=fake`;
+    return `<div class="result results_links results_links_deep web-result ">
+  <div class="links_main links_deep result__body">
+    <h2 class="result__title"><a rel="nofollow" class="result__a" href="${link}">${r.title}</a></h2>
+    <div class="result__extras"><a class="result__url" href="${link}">${new URL(r.url).host}</a></div>
+    <a class="result__snippet" href="${link}">${r.snippet}</a>
+  </div></div>`;
+  });
+  return `<!DOCTYPE html><html><head><title>query at DuckDuckGo</title></head><body>
+<div id="links" class="results">${ad}${organic.join("\n")}</div>
+<form action="/html/" method="post"><input type="hidden" name="vqd" value="4-123"></form>
+</body></html>`;
+}

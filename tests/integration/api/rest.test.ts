@@ -1,0 +1,306 @@
+/**
+ * REST contract: every /api/v1 route's shapes and statuses, through the real route handlers, the real
+ * token wrapper and verbs, an embedded database and the fake provider server.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ANSWER_PREFIX, ANSWER_WIRES } from "../../fakes/answer-wires";
+import { PAPER_PREFIX, PAPER_WIRES } from "../../fakes/paper-wires";
+import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
+import { stopEmbeddedServer } from "../../support/database";
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "smx-rest-"));
+let fake: FakeProviders;
+
+type Route = (request: Request, context: { params: Promise<Record<string, never>> }) => Promise<Response>;
+const routes: Record<string, Record<string, Route>> = {};
+
+async function call(
+  route: string,
+  method: string,
+  { token, body, query = "" }: { token?: string; body?: unknown; query?: string } = {},
+) {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-forwarded-for": "192.0.2.10",
+  };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const request = new Request(`http://localhost/api/v1/${route}${query}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const handler = routes[route]?.[method];
+  if (!handler) throw new Error(`no ${method} /api/v1/${route}`);
+  const response = await handler(request, { params: Promise.resolve({}) });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+let admin: string;
+let searchOnly: string;
+let tenantId: string;
+let otherTenantToken: string;
+
+beforeAll(async () => {
+  fake = await startFakeProviders({ ...ANSWER_WIRES, ...PAPER_WIRES });
+  Object.assign(process.env, {
+    SEARCHMUX_DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    REDIS_URL: "",
+    KV_REST_API_URL: "",
+    KV_REST_API_TOKEN: "",
+    DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
+    WIKIPEDIA_BASE_URL: fake.baseUrlFor("wikipedia"),
+    BRAVE_BASE_URL: fake.baseUrlFor("brave"),
+    BRAVE_API_KEY: "operator-brave",
+    PERPLEXITY_BASE_URL: fake.baseUrlFor(ANSWER_PREFIX.perplexity),
+    PERPLEXITY_API_KEY: "operator-pplx",
+    ARXIV_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.arxiv),
+    SEMANTIC_SCHOLAR_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.semantic_scholar),
+    OPENALEX_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.openalex),
+    PUBMED_BASE_URL: fake.url,
+    SEARCHMUX_RATE_LIMIT_RPM: "1000",
+  });
+  for (const name of ["search", "fetch", "answer", "papers", "usage", "budgets", "keys", "tokens"]) {
+    routes[name] = (await import(`@/app/api/v1/${name}/route`)) as Record<string, Route>;
+  }
+  const { systemContext, tenantContext } = await import("@/lib/services/platform");
+  const { createTenant } = await import("@/lib/services/tenants/create-tenant");
+  const { createToken } = await import("@/lib/services/tokens/create-token");
+  const { SCOPES } = await import("@/lib/services/context");
+  const operator = { kind: "operator" } as const;
+  const tenant = await createTenant({ ctx: await systemContext(operator), input: { name: "rest" } });
+  const other = await createTenant({ ctx: await systemContext(operator), input: { name: "other" } });
+  tenantId = tenant.id;
+  const ctx = await tenantContext(operator, tenant.id, SCOPES, "rest");
+  admin = (await createToken({ ctx, input: { name: "admin", scopes: [...SCOPES] } })).token;
+  searchOnly = (await createToken({ ctx, input: { name: "search-only", scopes: ["search"] } })).token;
+  otherTenantToken = (
+    await createToken({
+      ctx: await tenantContext(operator, other.id, SCOPES, "rest"),
+      input: { name: "b", scopes: [...SCOPES] },
+    })
+  ).token;
+});
+
+afterAll(async () => {
+  const { closeDatabase } = await import("@/lib/db");
+  await closeDatabase();
+  await fake?.close();
+  stopEmbeddedServer(dataDir);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  fake.resetScenarios();
+  fake.clearRequests();
+});
+
+// Perplexity's key (for answers) would add Perplexity search too; these tests use the three search wires.
+const SEARCH_PROVIDERS = ["brave", "duckduckgo", "wikipedia"];
+
+describe("POST /api/v1/search", () => {
+  it("answers the documented shape with rate-limit headers, then from the cache", async () => {
+    const first = await call("search", "POST", {
+      token: admin,
+      body: { query: "rest contract", max_results: 5, providers: SEARCH_PROVIDERS },
+    });
+    expect(first.status).toBe(200);
+    expect(Object.keys(first.body).sort()).toEqual(
+      [
+        "cache_hit",
+        "duration_ms",
+        "providers_failed",
+        "providers_succeeded",
+        "query",
+        "results",
+        "trace_id",
+      ].sort(),
+    );
+    expect(Object.keys(first.body.results[0]).sort()).toEqual(
+      ["score", "snippet", "snippet_source", "sources", "title", "url"].sort(),
+    );
+    expect(first.body.providers_succeeded.map((p: { provider: string }) => p.provider).sort()).toEqual([
+      "brave",
+      "duckduckgo",
+      "wikipedia",
+    ]);
+    expect(first.headers.get("ratelimit")).toMatch(/^limit=1000, remaining=\d+, reset=\d+$/);
+    expect(first.headers.get("ratelimit-policy")).toBe("1000;w=60");
+    const { flushTraces } = await import("@/lib/services/platform");
+    await flushTraces();
+    const traceRoute = (await import("@/app/api/v1/traces/[id]/route")) as {
+      GET: (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
+    };
+    const trace = await traceRoute.GET(
+      new Request(`http://localhost/api/v1/traces/${first.body.trace_id}`, {
+        headers: { authorization: `Bearer ${admin}` },
+      }),
+      { params: Promise.resolve({ id: first.body.trace_id }) },
+    );
+    expect(trace.status).toBe(200);
+    expect((await trace.json()).spans).toHaveLength(3);
+    const again = await call("search", "POST", {
+      token: admin,
+      body: { query: "rest contract", max_results: 5, providers: SEARCH_PROVIDERS },
+    });
+    expect(again.body.cache_hit).toBe(true);
+  });
+
+  it("401s without, with a wrong, and with a malformed token; 403s without the scope", async () => {
+    const missing = await call("search", "POST", { body: { query: "x" } });
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect(missing.body.error.code).toBe("unauthorized");
+    expect(
+      (await call("search", "POST", { token: `${admin.slice(0, -1)}x`, body: { query: "x" } })).status,
+    ).toBe(401);
+    expect((await call("search", "POST", { token: "smx_not_a_token", body: { query: "x" } })).status).toBe(
+      401,
+    );
+    const noScope = await call("fetch", "POST", { token: searchOnly, body: { url: "https://example.com/" } });
+    expect(noScope).toMatchObject({ status: 403, body: { error: { code: "forbidden" } } });
+  });
+
+  it("400s on unknown fields, bad values and bad JSON; 413s on a huge body", async () => {
+    const unknown = await call("search", "POST", { token: admin, body: { query: "x", colour: "blue" } });
+    expect(unknown).toMatchObject({ status: 400, body: { error: { code: "invalid_input" } } });
+    expect((await call("search", "POST", { token: admin, body: { query: "" } })).status).toBe(400);
+    expect((await call("search", "POST", { token: admin, body: "{not json" })).status).toBe(400);
+    const huge = await call("search", "POST", { token: admin, body: { query: "x".repeat(300_000) } });
+    expect(huge).toMatchObject({ status: 413, body: { error: { code: "payload_too_large" } } });
+  });
+
+  it("502s with every provider's reason when all fail", async () => {
+    for (const id of ["brave", "duckduckgo", "wikipedia"]) fake.setScenario(id, { status: 500 });
+    const failed = await call("search", "POST", {
+      token: admin,
+      body: { query: "all down", no_cache: true, providers: SEARCH_PROVIDERS },
+    });
+    expect(failed.status).toBe(502);
+    expect(failed.body.error.code).toBe("all_providers_failed");
+    expect(failed.body.error.details).toHaveLength(3);
+  });
+
+  it("402s when budgets refuse every provider, naming the budget and its reset", async () => {
+    const put = await call("budgets", "PUT", {
+      token: admin,
+      body: { provider: "*", metric: "requests", period: "day", limit: 0 },
+    });
+    expect(put.status).toBe(200);
+    const refused = await call("search", "POST", {
+      token: admin,
+      body: { query: "no budget", no_cache: true },
+    });
+    expect(refused.status).toBe(402);
+    expect(refused.body.error.message).toMatch(/all providers: requests per day limit reached \(resets /);
+    await call("budgets", "DELETE", { token: admin, query: `?id=${put.body.id}` });
+  });
+});
+
+describe("the other tools", () => {
+  it("answers, searches papers and refuses a private URL to fetch", async () => {
+    const answered = await call("answer", "POST", {
+      token: admin,
+      body: { query: "runtime?", providers: ["perplexity"] },
+    });
+    expect(answered.status).toBe(200);
+    expect(answered.body.answers[0]).toMatchObject({ provider: "perplexity", citations: expect.any(Array) });
+    const papers = await call("papers", "POST", {
+      token: admin,
+      body: { query: "attention", providers: ["arxiv"] },
+    });
+    expect(papers.status).toBe(200);
+    expect(papers.body.results.length).toBeGreaterThan(0);
+    const privateUrl = await call("fetch", "POST", { token: admin, body: { url: "http://127.0.0.1:1/" } });
+    expect(privateUrl).toMatchObject({ status: 400, body: { error: { code: "invalid_input" } } });
+  });
+});
+
+describe("management routes", () => {
+  it("stores keys without ever returning them, and lists usage", async () => {
+    const put = await call("keys", "PUT", {
+      token: admin,
+      body: { provider: "exa", key: "exa-secret-value-9876" },
+    });
+    expect(put).toMatchObject({ status: 200, body: { provider: "exa", last4: "9876" } });
+    const list = await call("keys", "GET", { token: admin });
+    expect(JSON.stringify(list.body)).not.toContain("exa-secret-value");
+    expect((await call("keys", "DELETE", { token: admin, query: "?provider=exa" })).status).toBe(200);
+    expect((await call("keys", "DELETE", { token: admin, query: "?provider=exa" })).status).toBe(404);
+    const usage = await call("usage", "GET", { token: searchOnly });
+    expect(usage.status).toBe(200);
+    expect(usage.body.providers.length).toBeGreaterThan(0);
+    expect((await call("keys", "GET", { token: searchOnly })).status).toBe(403);
+  });
+
+  it("creates (201), lists and revokes tokens; another tenant's id is 404", async () => {
+    const created = await call("tokens", "POST", { token: admin, body: { name: "ci", scopes: ["search"] } });
+    expect(created.status).toBe(201);
+    expect(created.body.token).toMatch(/^smx_/);
+    const list = await call("tokens", "GET", { token: admin });
+    expect(JSON.stringify(list.body)).not.toContain(created.body.token);
+    expect(
+      (await call("tokens", "DELETE", { token: otherTenantToken, query: `?id=${created.body.id}` })).status,
+    ).toBe(404);
+    expect((await call("tokens", "DELETE", { token: admin, query: `?id=${created.body.id}` })).status).toBe(
+      200,
+    );
+    expect((await call("search", "POST", { token: created.body.token, body: { query: "x" } })).status).toBe(
+      401,
+    );
+  });
+
+  it("429s over the tenant's rate limit with Retry-After", async () => {
+    const { tenantContext } = await import("@/lib/services/platform");
+    const { updateTenant } = await import("@/lib/services/tenants/update-tenant");
+    const { createToken } = await import("@/lib/services/tokens/create-token");
+    const ctx = await tenantContext({ kind: "operator" }, tenantId, ["admin"], "rest");
+    await updateTenant({ ctx, input: { rateLimitRpm: 2 } });
+    const limited = (await createToken({ ctx, input: { name: "limited", scopes: ["search"] } })).token;
+    const statuses = [];
+    let last: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < 4; i++) {
+      last = await call("usage", "GET", { token: limited });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 429, 429]);
+    expect(Number(last?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    await updateTenant({ ctx, input: { rateLimitRpm: null } });
+  });
+});
+
+describe("compatibility endpoints", () => {
+  it("serves GPT-Researcher's custom retriever with the token as ?api_key=", async () => {
+    const get: Route = (await import("@/app/api/researcher/route")).GET;
+    const url = `http://localhost/api/researcher?query=compat&max_results=2&api_key=${admin}`;
+    const response = await get(new Request(url), { params: Promise.resolve({}) });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Array<Record<string, string>>;
+    expect(body.length).toBeGreaterThan(0);
+    expect(body.length).toBeLessThanOrEqual(2);
+    expect(Object.keys(body[0] ?? {}).sort()).toEqual(["body", "href", "raw_content", "title", "url"]);
+    const denied = await get(new Request("http://localhost/api/researcher?query=x&api_key=smx_wrong"), {
+      params: Promise.resolve({}),
+    });
+    expect(denied.status).toBe(401);
+  });
+
+  it("serves Open WebUI's external search: {query, count} → [{link, title, snippet}]", async () => {
+    const search: Route = (await import("@/app/api/search/route")).POST;
+    const response = await search(
+      new Request("http://localhost/api/search", {
+        method: "POST",
+        headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
+        body: JSON.stringify({ query: "open webui", count: 3 }),
+      }),
+      { params: Promise.resolve({}) },
+    );
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Array<Record<string, string>>;
+    expect(body.length).toBeLessThanOrEqual(3);
+    expect(Object.keys(body[0] ?? {}).sort()).toEqual(["link", "snippet", "title"]);
+  });
+});

@@ -1,0 +1,150 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeProviders, startFakeProviders } from "../fakes/provider-server";
+import { stopEmbeddedServer } from "../support/database";
+
+const run = promisify(execFile);
+
+describe("npm run smx -- search", () => {
+  let fake: FakeProviders;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    fake = await startFakeProviders();
+    // Keyless providers plus one operator key; every base URL points at the fake server.
+    env = {
+      ...process.env,
+      DATABASE_URL: "",
+      DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
+      WIKIPEDIA_BASE_URL: fake.baseUrlFor("wikipedia"),
+      TAVILY_BASE_URL: fake.baseUrlFor("tavily"),
+      TAVILY_API_KEY: "tvly-operator-key",
+    };
+    for (const name of Object.keys(env)) {
+      if (/_API_KEY$/.test(name) && name !== "TAVILY_API_KEY") delete env[name];
+    }
+    delete env.SEARXNG_URL;
+  });
+  afterAll(async () => fake?.close());
+
+  async function smx(...args: string[]) {
+    try {
+      const { stdout } = await run("node_modules/.bin/tsx", ["scripts/smx.ts", ...args], { env });
+      return { code: 0, stdout, stderr: "" };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return failed;
+    }
+  }
+
+  it("prints fused results from the keyless providers and those with an operator key", async () => {
+    fake.setScenario("tavily", {
+      results: [
+        {
+          title: "Async in depth",
+          url: "https://tokio.rs/tokio/tutorial/async",
+          snippet: "How async works in Rust.",
+        },
+        { title: "Async book", url: "https://rust-lang.github.io/async-book/", snippet: "The async book." },
+      ],
+    });
+    const { code, stdout } = await smx("search", "rust async", "--json");
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result.providers_succeeded.map((p: { provider: string }) => p.provider).sort()).toEqual([
+      "duckduckgo",
+      "tavily",
+      "wikipedia",
+    ]);
+    const urls = result.results.map((r: { url: string }) => r.url);
+    expect(urls).toContain("https://tokio.rs/tokio/tutorial/async");
+    expect(fake.requests("tavily").at(-1)?.headers.authorization).toBe("Bearer tvly-operator-key");
+  });
+
+  it("prints numbered human-readable results", async () => {
+    const { code, stdout } = await smx("search", "rust async", "--providers", "tavily");
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^1\. Async in depth\n {3}https:\/\/tokio\.rs\/tokio\/tutorial\/async/);
+    expect(stdout).toContain("providers ok: tavily (2 in");
+  });
+
+  it("refuses a provider that has no key, and reports every failure reason", async () => {
+    const noKey = await smx("search", "x", "--providers", "brave");
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toContain("not available without a key: brave");
+
+    fake.setScenario("tavily", { status: 500 });
+    const failing = await smx("search", "x", "--providers", "tavily");
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toContain("every provider failed (tavily: http_error)");
+  });
+
+  it("lets an operator create a tenant, store a key, set a budget and watch usage change", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "smx-cli-usage-"));
+    const base = env;
+    env = { ...base, SEARCHMUX_DATA_DIR: dataDir, TAVILY_API_KEY: "" };
+    try {
+      fake.resetScenarios();
+      fake.clearRequests();
+      const tenant = (await smx("tenant", "create", "--name", "ops")).stdout.trim();
+      expect(
+        (await smx("key", "set", "--tenant", tenant, "--provider", "tavily", "--key", "tvly-tenant-key-9876"))
+          .stdout,
+      ).toContain("tavily key stored (…9876)");
+      await smx(
+        "budget",
+        "set",
+        "--tenant",
+        tenant,
+        "--provider",
+        "tavily",
+        "--metric",
+        "requests",
+        "--period",
+        "day",
+        "--limit",
+        "1",
+      );
+      const first = await smx(
+        "search",
+        "ops query",
+        "--tenant",
+        tenant,
+        "--providers",
+        "tavily,wikipedia",
+        "--json",
+      );
+      expect(first.code).toBe(0);
+      expect(fake.requests("tavily").at(-1)?.headers.authorization).toBe("Bearer tvly-tenant-key-9876");
+      const second = await smx(
+        "search",
+        "another query",
+        "--tenant",
+        tenant,
+        "--providers",
+        "tavily,wikipedia",
+        "--json",
+      );
+      expect(JSON.parse(second.stdout).providers_failed).toEqual([
+        expect.objectContaining({ provider: "tavily", reason: "budget_exhausted" }),
+      ]);
+      const usage = JSON.parse((await smx("usage", "--tenant", tenant, "--json")).stdout);
+      expect(usage.budgets).toEqual([
+        expect.objectContaining({ provider: "tavily", period: "day", used: 1, remaining: 0 }),
+        // The free tier (Tavily: 1,000 a month) was pre-filled as a budget with the key.
+        expect.objectContaining({ provider: "tavily", period: "month", limit: 1000, used: 1 }),
+      ]);
+      expect(
+        usage.providers.find((p: { provider: string }) => p.provider === "wikipedia").requests.today,
+      ).toBe(2);
+    } finally {
+      env = base;
+      stopEmbeddedServer(dataDir);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,0 +1,84 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase, type Database } from "@/lib/db/client";
+import { apiTokens, tenants } from "@/lib/db/schema";
+import { hashToken, hasValidChecksum } from "@/lib/services/tokens/token-format";
+import { stopEmbeddedServer } from "../support/database";
+
+const run = promisify(execFile);
+const dataDir = mkdtempSync(path.join(tmpdir(), "smx-cli-"));
+const env = { ...process.env, SEARCHMUX_DATA_DIR: dataDir, DATABASE_URL: "" };
+
+async function smx(...args: string[]) {
+  try {
+    const { stdout, stderr } = await run("node_modules/.bin/tsx", ["scripts/smx.ts", ...args], { env });
+    return { code: 0, stdout: stdout.trim(), stderr: stderr.trim() };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout.trim(), stderr: failed.stderr.trim() };
+  }
+}
+
+describe("operator CLI on the embedded database, while another process uses it", () => {
+  let app: Database;
+  beforeAll(async () => {
+    app = await createDatabase({ driver: "embedded", dataDir }); // stands in for the running app
+  });
+  afterAll(async () => {
+    await app.close();
+    stopEmbeddedServer(dataDir);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("creates a tenant and a token that the running app sees", async () => {
+    const tenant = await smx("tenant", "create", "--name", "demo");
+    expect(tenant).toMatchObject({ code: 0 });
+    expect(tenant.stdout).toMatch(/^[0-9a-f-]{36}$/);
+
+    const token = await smx(
+      "token",
+      "create",
+      "--tenant",
+      tenant.stdout,
+      "--name",
+      "ci",
+      "--scopes",
+      "search,fetch",
+    );
+    expect(token.code).toBe(0);
+    expect(hasValidChecksum(token.stdout)).toBe(true);
+
+    const [row] = await app.withTenant(tenant.stdout, (tx) =>
+      tx
+        .select()
+        .from(apiTokens)
+        .where(eq(apiTokens.tokenHash, hashToken(token.stdout))),
+    );
+    expect(row).toMatchObject({ name: "ci", scopes: ["search", "fetch"] });
+    const [named] = await app.withTenant(tenant.stdout, (tx) =>
+      tx.select({ name: tenants.name }).from(tenants),
+    );
+    expect(named?.name).toBe("demo");
+  });
+
+  it("fails with a clear message and a non-zero exit on bad input", async () => {
+    expect(await smx("tenant", "create")).toMatchObject({ code: 1, stderr: "error: --name is required" });
+    const missing = await smx(
+      "token",
+      "create",
+      "--tenant",
+      "00000000-0000-4000-8000-000000000000",
+      "--name",
+      "x",
+    );
+    expect(missing).toMatchObject({ code: 1, stderr: "error: tenant not found" });
+    const usage = await smx("frobnicate");
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("tenant create --name N");
+  });
+});

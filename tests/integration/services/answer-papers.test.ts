@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answer } from "@/lib/services/answer/answer";
+import { budgetStatus } from "@/lib/services/budgets/budget-status";
+import type { Platform, TenantContext } from "@/lib/services/context";
+import { setKey } from "@/lib/services/keys/set-key";
+import { testKey } from "@/lib/services/keys/test-key";
+import { paperSearch } from "@/lib/services/papers/paper-search";
+import { createTenant } from "@/lib/services/tenants/create-tenant";
+import { ANSWER_PREFIX, ANSWER_WIRES } from "../../fakes/answer-wires";
+import { PAPER_PREFIX, PAPER_WIRES } from "../../fakes/paper-wires";
+import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
+import { databaseTargets, type TestDatabase } from "../../support/database";
+import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+
+describe.each(databaseTargets())("answer and paper_search for a tenant on $name", (target) => {
+  let t: TestDatabase;
+  let fake: FakeProviders;
+  let platform: Platform;
+  let a: TenantContext;
+  let b: TenantContext;
+
+  beforeAll(async () => {
+    t = await target.create();
+    fake = await startFakeProviders({ ...ANSWER_WIRES, ...PAPER_WIRES });
+    platform = testPlatform(t.db, {
+      env: {
+        PERPLEXITY_BASE_URL: fake.baseUrlFor(ANSWER_PREFIX.perplexity),
+        ARXIV_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.arxiv),
+        SEMANTIC_SCHOLAR_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.semantic_scholar),
+        OPENALEX_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.openalex),
+        PUBMED_BASE_URL: fake.url,
+        // Grounding searches must not leave the machine: the keyless search providers point at the fake too.
+        DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
+        WIKIPEDIA_BASE_URL: fake.baseUrlFor("wikipedia"),
+      },
+    });
+    const [ta, tb] = await Promise.all(
+      ["A", "B"].map((name) => createTenant({ ctx: systemCtx(platform), input: { name } })),
+    );
+    a = tenantCtx(platform, ta?.id ?? "");
+    b = tenantCtx(platform, tb?.id ?? "");
+    await setKey({ ctx: a, input: { provider: "perplexity", key: "pplx-tenant-a-key" } });
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await t?.cleanup();
+  });
+
+  it("answers with the tenant's key, citations normalised, charged once and cached", async () => {
+    const first = await answer({
+      ctx: a,
+      input: { query: "Which async runtime?", providers: ["perplexity"] },
+    });
+    expect(first.cache_hit).toBe(false);
+    expect(first.answers).toEqual([
+      expect.objectContaining({
+        provider: "perplexity",
+        citations: expect.arrayContaining([{ title: expect.any(String), url: "https://tokio.rs/" }]),
+      }),
+    ]);
+    expect(fake.requests(ANSWER_PREFIX.perplexity)[0]?.headers.authorization).toBe(
+      "Bearer pplx-tenant-a-key",
+    );
+    const again = await answer({
+      ctx: a,
+      input: { query: "Which async runtime?", providers: ["perplexity"] },
+    });
+    expect(again.cache_hit).toBe(true);
+    expect(fake.requests(ANSWER_PREFIX.perplexity)).toHaveLength(1);
+    const usage = await budgetStatus({ ctx: a });
+    expect(usage.providers.find((p) => p.provider === "perplexity")?.requests.lifetime).toBe(1);
+  });
+
+  it("refuses a provider the tenant has no key for, and a token without the answer scope", async () => {
+    await expect(answer({ ctx: b, input: { query: "q", providers: ["perplexity"] } })).rejects.toThrow(
+      /not available without a key: perplexity/,
+    );
+    await expect(answer({ ctx: { ...a, scopes: ["search"] }, input: { query: "q" } })).rejects.toMatchObject({
+      code: "forbidden",
+    });
+    await expect(answer({ ctx: a, input: { query: "q", bogus: 1 } as never })).rejects.toMatchObject({
+      code: "invalid_input",
+    });
+  });
+
+  it("searches papers with no keys at all, merged across sources, and reports a failing source", async () => {
+    fake.setScenario(PAPER_PREFIX.openalex, { status: 503 });
+    const result = await paperSearch({
+      ctx: b,
+      input: { query: "attention", providers: ["arxiv", "semantic_scholar", "openalex"] },
+    });
+    expect(result.results.length).toBeGreaterThan(0);
+    expect(result.results[0]?.sources.length).toBeGreaterThan(0);
+    expect(result.providers_failed).toEqual([
+      expect.objectContaining({ provider: "openalex", reason: "http_error" }),
+    ]);
+    expect(result.partial).toBe(true);
+    const usage = await budgetStatus({ ctx: b });
+    expect(usage.providers.find((p) => p.provider === "arxiv")?.requests.today).toBe(1);
+    await expect(
+      paperSearch({ ctx: b, input: { query: "x", year_from: 2020, year_to: 2010 } }),
+    ).rejects.toMatchObject({
+      code: "invalid_input",
+    });
+  });
+});
+
+describe.each(databaseTargets())("testing keys of non-search providers on $name", (target) => {
+  it("tests an answer provider's key with one short question", async () => {
+    const t = await target.create();
+    const fake = await startFakeProviders(ANSWER_WIRES);
+    try {
+      const platform = testPlatform(t.db, {
+        env: { GEMINI_BASE_URL: fake.baseUrlFor(ANSWER_PREFIX.gemini) },
+      });
+      const ctx = tenantCtx(
+        platform,
+        (await createTenant({ ctx: systemCtx(platform), input: { name: "g" } })).id,
+      );
+      await setKey({ ctx, input: { provider: "gemini", key: "gemini-key-123456" } });
+      fake.setScenario(ANSWER_PREFIX.gemini, { expectedApiKey: "gemini-key-123456" });
+      expect(await testKey({ ctx, input: { provider: "gemini" } })).toMatchObject({ status: "ok" });
+      fake.setScenario(ANSWER_PREFIX.gemini, { expectedApiKey: "another-key" });
+      expect(await testKey({ ctx, input: { provider: "gemini" } })).toMatchObject({
+        status: "invalid",
+        reason: "bad_key",
+      });
+    } finally {
+      await fake.close();
+      await t.cleanup();
+    }
+  });
+});

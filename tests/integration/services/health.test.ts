@@ -1,0 +1,53 @@
+import { tmpdir } from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase } from "@/lib/db/client";
+import { createMemoryKv } from "@/lib/kv/memory";
+import { createRedisKv } from "@/lib/kv/redis";
+import { checkHealth } from "@/lib/services/health/check-health";
+import { databaseTargets, type TestDatabase } from "../../support/database";
+
+describe("checkHealth", () => {
+  let t: TestDatabase;
+  const kv = createMemoryKv();
+  beforeAll(async () => {
+    t = await (databaseTargets()[0] as NonNullable<ReturnType<typeof databaseTargets>[0]>).create();
+  });
+  afterAll(async () => {
+    await kv.close();
+    await t?.cleanup();
+  });
+
+  it("reports every part ok with a reachable database and store", async () => {
+    const health = await checkHealth({
+      ctx: { db: async () => t.db, kv: () => kv },
+      input: { version: "1.2.3" },
+    });
+    expect(health).toMatchObject({ status: "ok", version: "1.2.3", db: "ok", kv: "ok", providers: "ok" });
+    expect(health.providers_available).toEqual(expect.arrayContaining(["duckduckgo", "wikipedia"]));
+  });
+
+  it("reports db error when the database does not answer", async () => {
+    // Port 1 on loopback refuses connections: a real driver failure, not a stub.
+    const unreachable = await createDatabase({
+      driver: "pg",
+      url: "postgres://postgres@127.0.0.1:1/none",
+      dataDir: tmpdir(),
+    });
+    const health = await checkHealth({
+      ctx: { db: async () => unreachable, kv: () => kv },
+      input: { version: "x" },
+    });
+    await unreachable.close();
+    expect(health).toMatchObject({ status: "error", db: "error", kv: "ok" });
+  });
+
+  it("reports the store degraded, not the service down, when KV is unreachable", async () => {
+    const deadKv = createRedisKv("redis://127.0.0.1:1");
+    const health = await checkHealth({
+      ctx: { db: async () => t.db, kv: () => deadKv },
+      input: { version: "x" },
+    });
+    await deadKv.close();
+    expect(health).toMatchObject({ status: "degraded", db: "ok", kv: "error" });
+  });
+});

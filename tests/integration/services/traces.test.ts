@@ -1,0 +1,212 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { traces } from "@/lib/db/schema";
+import type { Platform, TenantContext } from "@/lib/services/context";
+import { setKey } from "@/lib/services/keys/set-key";
+import { webSearch } from "@/lib/services/search/web-search";
+import { createTenant } from "@/lib/services/tenants/create-tenant";
+import { updateTenant } from "@/lib/services/tenants/update-tenant";
+import { createToken } from "@/lib/services/tokens/create-token";
+import { getTrace } from "@/lib/services/traces/get-trace";
+import { listTraces } from "@/lib/services/traces/list-traces";
+import { pruneTraces } from "@/lib/services/traces/prune-traces";
+import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
+import { databaseTargets, type TestDatabase, withRawClient } from "../../support/database";
+import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+
+const TENANT_KEY = "tvly-tenant-SECRET-0a1b2c3d";
+const OPERATOR_KEY = "serpapi-operator-SECRET-99887766";
+
+describe.each(databaseTargets())("traces on $name", (target) => {
+  let t: TestDatabase;
+  let fake: FakeProviders;
+  let platform: Platform;
+  let a: TenantContext;
+  let b: TenantContext;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await target.create();
+    fake = await startFakeProviders();
+    platform = testPlatform(t.db, {
+      env: {
+        TAVILY_BASE_URL: fake.baseUrlFor("tavily"),
+        SERPAPI_BASE_URL: fake.baseUrlFor("serpapi"),
+        SERPAPI_API_KEY: OPERATOR_KEY, // serpapi takes its key in the query string
+        DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
+        WIKIPEDIA_BASE_URL: fake.baseUrlFor("wikipedia"),
+      },
+    });
+    const [ta, tb] = await Promise.all(
+      ["A", "B"].map((name) => createTenant({ ctx: systemCtx(platform), input: { name } })),
+    );
+    const admin = tenantCtx(platform, ta?.id ?? "");
+    await setKey({ ctx: admin, input: { provider: "tavily", key: TENANT_KEY } });
+    const created = await createToken({ ctx: admin, input: { name: "agent-1", scopes: ["search"] } });
+    token = created.token;
+    a = {
+      ...tenantCtx(platform, ta?.id ?? "", ["search"], {
+        kind: "token",
+        tokenId: created.id,
+        tokenName: "agent-1",
+      }),
+      surface: "mcp",
+    };
+    b = tenantCtx(platform, tb?.id ?? "");
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await t?.cleanup();
+  });
+  beforeEach(() => {
+    fake.resetScenarios();
+    fake.clearRequests();
+  });
+
+  it("records one trace per call with spans matching what the providers saw", async () => {
+    const result = await webSearch({
+      ctx: a,
+      input: { query: "trace me", providers: ["tavily", "serpapi", "duckduckgo"] },
+    });
+    await platform.traces.flush();
+    const trace = await getTrace({ ctx: a, input: { id: result.trace_id } });
+    expect(trace).toMatchObject({
+      tool: "web_search",
+      surface: "mcp",
+      token_name: "agent-1",
+      status: "ok",
+      cache_hit: false,
+    });
+    expect(trace.spans.map((s) => s.provider).sort()).toEqual(["duckduckgo", "serpapi", "tavily"]);
+    for (const span of trace.spans) {
+      expect(span).toMatchObject({ kind: "search", outcome: "ok", status: 200 });
+      expect(fake.requests(span.provider)).toHaveLength(1);
+    }
+    expect(trace.cost_usd).toBeGreaterThan(0);
+    expect(trace.summary).toMatchObject({ results: expect.any(Number), top_urls: expect.any(Array) });
+    expect(trace.input).toMatchObject({ query: "trace me", providers: ["tavily", "serpapi", "duckduckgo"] });
+  });
+
+  it("records cache hits, partial calls, budget skips and failures", async () => {
+    const input = { query: "cached call", providers: ["duckduckgo"] };
+    await webSearch({ ctx: a, input });
+    const hit = await webSearch({ ctx: a, input });
+    fake.setScenario("serpapi", { status: 502 });
+    const partial = await webSearch({
+      ctx: a,
+      input: { query: "partial call", providers: ["serpapi", "duckduckgo"] },
+    });
+    fake.setScenario("duckduckgo", { status: 500 });
+    const failing = webSearch({
+      ctx: a,
+      input: { query: "failing call", providers: ["serpapi", "duckduckgo"] },
+    });
+    await expect(failing).rejects.toMatchObject({ code: "all_providers_failed" });
+    await platform.traces.flush();
+
+    expect((await getTrace({ ctx: a, input: { id: hit.trace_id } })).spans).toEqual([
+      expect.objectContaining({ provider: "*", outcome: "cache_hit", cost_usd: 0 }),
+    ]);
+    const partialTrace = await getTrace({ ctx: a, input: { id: partial.trace_id } });
+    expect(partialTrace.status).toBe("partial");
+    expect(partialTrace.spans.find((s) => s.provider === "serpapi")).toMatchObject({
+      outcome: "error",
+      status: 502,
+    });
+    const listed = await listTraces({ ctx: a, input: { status: "error" } });
+    expect(listed.traces[0]).toMatchObject({
+      tool: "web_search",
+      status: "error",
+      error: expect.stringMatching(/^all_providers_failed/),
+    });
+  });
+
+  it("never stores a key or token, not even the one a provider takes in its query string", async () => {
+    fake.setScenario("serpapi", { status: 401 });
+    await webSearch({
+      ctx: a,
+      input: { query: `leak ${token} ${TENANT_KEY}`, providers: ["serpapi", "tavily"] },
+    }).catch(() => undefined);
+    await platform.traces.flush();
+    const dump = await withRawClient(t.url, async (client) => {
+      const rows = await Promise.all(
+        ["traces", "trace_spans"].map((table) => client.query(`select * from ${table}`)),
+      );
+      return JSON.stringify(rows.map((r) => r.rows));
+    });
+    expect(dump.length).toBeGreaterThan(100);
+    for (const secret of [TENANT_KEY, OPERATOR_KEY, token]) expect(dump).not.toContain(secret);
+  });
+
+  it("pages through traces, hides other tenants' and other tokens' traces", async () => {
+    const first = await listTraces({ ctx: a, input: { limit: 2 } });
+    expect(first.traces).toHaveLength(2);
+    const second = await listTraces({ ctx: a, input: { limit: 2, cursor: first.next_cursor ?? "" } });
+    expect(second.traces[0]?.id).not.toBe(first.traces[1]?.id);
+    const id = first.traces[0]?.id ?? "";
+    await expect(getTrace({ ctx: b, input: { id } })).rejects.toMatchObject({ code: "not_found" });
+    const otherToken = { ...a, actor: { kind: "token" as const, tokenId: randomUUID(), tokenName: "other" } };
+    await expect(getTrace({ ctx: otherToken, input: { id } })).rejects.toMatchObject({ code: "not_found" });
+    await expect(listTraces({ ctx: a, input: { cursor: "garbage" } })).rejects.toMatchObject({
+      code: "invalid_input",
+    });
+  });
+
+  it("keeps every trace of a 1,000-call burst", async () => {
+    const ctx = tenantCtx(
+      platform,
+      (await createTenant({ ctx: systemCtx(platform), input: { name: "burst" } })).id,
+    );
+    const ids = Array.from({ length: 1000 }, () => randomUUID());
+    for (const id of ids) {
+      ctx.traces.record({
+        id,
+        tenantId: ctx.tenantId,
+        tool: "web_search",
+        surface: "rest",
+        tokenId: null,
+        tokenName: null,
+        status: "ok",
+        durationMs: 1,
+        cacheHit: false,
+        input: { query: "burst" },
+        resultSummary: {},
+        costMicros: 0,
+        error: null,
+        createdAt: new Date(),
+        spans: [
+          {
+            provider: "duckduckgo",
+            kind: "search",
+            startOffsetMs: 0,
+            durationMs: 1,
+            outcome: "ok",
+            costMicros: 0,
+          },
+        ],
+      });
+    }
+    await ctx.traces.flush();
+    expect(ctx.traces.pending()).toBe(0);
+    const stored = await ctx.db.withTenant(ctx.tenantId, (tx) => tx.select({ id: traces.id }).from(traces));
+    expect(stored).toHaveLength(1000);
+  });
+
+  it("prunes traces past the tenant's retention, and only those", async () => {
+    const ctx = tenantCtx(
+      platform,
+      (await createTenant({ ctx: systemCtx(platform), input: { name: "retention" } })).id,
+    );
+    await updateTenant({ ctx, input: { traceRetentionDays: 7 } });
+    const result = await webSearch({ ctx, input: { query: "old", providers: ["duckduckgo"] } });
+    await platform.traces.flush();
+    const inEightDays = () => new Date(Date.now() + 8 * 86_400_000);
+    const keptElsewhere = (await listTraces({ ctx: a, input: { limit: 100 } })).traces.length;
+    expect(await pruneTraces({ ctx: { db: t.db, now: () => new Date() } })).toBe(0);
+    expect(await pruneTraces({ ctx: { db: t.db, now: inEightDays } })).toBeGreaterThanOrEqual(1);
+    await expect(getTrace({ ctx, input: { id: result.trace_id } })).rejects.toMatchObject({
+      code: "not_found",
+    });
+    expect((await listTraces({ ctx: a, input: { limit: 100 } })).traces.length).toBe(keptElsewhere); // 30-day tenant untouched
+  });
+});

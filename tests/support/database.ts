@@ -1,0 +1,104 @@
+/**
+ * Fresh databases for integration tests: always embedded PGlite (a new data directory, served by the
+ * real embedded server), and the machine's PostgreSQL when DATABASE_URL is set (a new database per
+ * call, dropped afterwards).
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { createDatabase, type Database, type DatabaseOptions } from "@/lib/db/client";
+import { embeddedDatabaseUrl } from "@/lib/db/embedded";
+
+export interface TestDatabase {
+  db: Database;
+  /** Connection URL for raw queries as the connecting (owner) role. */
+  url: string;
+  cleanup(): Promise<void>;
+}
+
+export interface DatabaseTarget {
+  name: "pglite" | "postgres";
+  /** A new, migrated database; `driver` lets a test pick Neon's driver for the same server. */
+  create(
+    options?: Partial<Pick<DatabaseOptions, "driver" | "neonWsProxy" | "poolSize">>,
+  ): Promise<TestDatabase>;
+}
+
+/** Stops the embedded server of a data directory (tests own their directories). */
+export function stopEmbeddedServer(dataDir: string): void {
+  try {
+    const { pid } = JSON.parse(readFileSync(path.join(dataDir, "server.json"), "utf8")) as { pid: number };
+    process.kill(pid, "SIGTERM");
+  } catch {
+    // not running
+  }
+}
+
+const pglite: DatabaseTarget = {
+  name: "pglite",
+  async create(options) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "smx-test-"));
+    const db = await createDatabase({ driver: "embedded", dataDir, poolSize: options?.poolSize ?? 4 });
+    return {
+      db,
+      url: await embeddedDatabaseUrl(dataDir),
+      async cleanup() {
+        await db.close();
+        stopEmbeddedServer(dataDir);
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+function postgres(adminUrl: string): DatabaseTarget {
+  return {
+    name: "postgres",
+    async create(options) {
+      const name = `smx_test_${randomBytes(6).toString("hex")}`;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      const db = await createDatabase({
+        driver: options?.driver ?? "pg",
+        url: url.toString(),
+        dataDir: tmpdir(),
+        neonWsProxy: options?.neonWsProxy,
+        poolSize: options?.poolSize ?? 4,
+      });
+      await db.migrate();
+      return {
+        db,
+        url: url.toString(),
+        async cleanup() {
+          await db.close();
+          const dropper = new pg.Client({ connectionString: adminUrl });
+          await dropper.connect();
+          await dropper.query(`drop database if exists ${name} with (force)`);
+          await dropper.end();
+        },
+      };
+    },
+  };
+}
+
+export function databaseTargets(): DatabaseTarget[] {
+  const url = process.env.DATABASE_URL?.trim();
+  return url ? [pglite, postgres(url)] : [pglite];
+}
+
+/** Runs `fn` on a raw connection as the connecting role, for catalog checks and RLS probes. */
+export async function withRawClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}

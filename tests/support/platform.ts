@@ -1,0 +1,43 @@
+import { randomBytes } from "node:crypto";
+import type { Database } from "@/lib/db";
+import { createMemoryKv } from "@/lib/kv/memory";
+import type { Kv } from "@/lib/kv/types";
+import {
+  type Actor,
+  type Platform,
+  SCOPES,
+  type Scope,
+  type SystemContext,
+  type TenantContext,
+} from "@/lib/services/context";
+import { parseKeyring } from "@/lib/services/keys/key-encryption";
+import { createTraceSink, type Surface } from "@/lib/services/traces/trace-sink";
+
+/** A platform over a test database: memory KV unless given, a fresh random keyring, an empty env. */
+export function testPlatform(db: Database, overrides: Partial<Platform> = {}): Platform {
+  const kv: Kv = overrides.kv ?? createMemoryKv();
+  return {
+    db,
+    kv,
+    keyring: parseKeyring(`1:${randomBytes(32).toString("base64")}`),
+    traces: overrides.traces ?? createTraceSink(db),
+    env: {},
+    now: () => new Date(),
+    ...overrides,
+  };
+}
+
+const operator: Actor = { kind: "operator" };
+
+export const systemCtx = (platform: Platform, actor: Actor = operator): SystemContext => ({
+  ...platform,
+  actor,
+});
+
+export const tenantCtx = (
+  platform: Platform,
+  tenantId: string,
+  scopes: readonly Scope[] = SCOPES,
+  actor: Actor = operator,
+  surface: Surface = "cli",
+): TenantContext => ({ ...platform, actor, tenantId, scopes, surface });

@@ -1,0 +1,277 @@
+/**
+ * runFetch's waterfall through the real adapters and the real provider HTTP client against the fake
+ * provider server (tests/fakes/fetch-wires.ts) and a loopback site for the direct fetcher.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ZodError } from "zod";
+import { FetchFailed } from "@/lib/engine/fetch/errors";
+import { runFetch } from "@/lib/engine/fetch/run-fetch";
+import type { Admission } from "@/lib/engine/shared/types";
+import { SsrfBlocked } from "@/lib/http/ssrf";
+import { DEFAULT_PAGE, FETCH_WIRES, fetchWireId } from "@/tests/fakes/fetch-wires";
+import { setUpFakeProviders } from "@/tests/fakes/set-up-fake-providers";
+import { directEntry, fakeFetchEntry, LOOPBACK_ONLY, TEST_KEY } from "./entries";
+import { type Site, startSite } from "./site-server";
+
+const CHALLENGE = `<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><h1>Checking your browser before accessing the site.</h1><p>Enable JavaScript and cookies to continue</p></body></html>`;
+const KEYED = [
+  "firecrawl",
+  "tavily",
+  "exa",
+  "scrapingbee",
+  "scraperapi",
+  "zyte",
+  "brightdata",
+  "diffbot",
+  "spider",
+  "scrapfly",
+];
+const QUERY_KEY_PROVIDERS: Array<[string, string]> = [
+  ["scrapingbee", "api_key"],
+  ["scraperapi", "api_key"],
+  ["diffbot", "token"],
+  ["scrapfly", "key"],
+];
+
+const fake = setUpFakeProviders(FETCH_WIRES);
+let site: Site;
+
+beforeAll(async () => {
+  site = await startSite({
+    "/challenge": { status: 403, body: CHALLENGE },
+    "/broken": { status: 500, body: "<html><body>Internal error</body></html>" },
+    "/article": {
+      body: `<html><head><title>Direct article</title></head><body><article><p>${"Direct content. ".repeat(40)}</p></article></body></html>`,
+    },
+  });
+});
+afterAll(async () => site.close());
+
+const calls = (id: string) => fake.requests(fetchWireId(id)).length;
+const all = () => [
+  directEntry(),
+  ...["jina", ...KEYED].map((id) => fakeFetchEntry(fake, id, id === "jina" ? null : TEST_KEY)),
+];
+
+describe("waterfall", () => {
+  it("fails over from a bot challenge to the next provider, cheapest first", async () => {
+    const result = await runFetch({
+      input: { url: `${site.url}/challenge` },
+      providers: all(),
+      ssrf: LOOPBACK_ONLY,
+    });
+    expect(result.provider).toBe("jina");
+    expect(result.providers_attempted).toEqual(["direct", "jina"]);
+    expect(result.providers_failed).toEqual([
+      expect.objectContaining({ provider: "direct", reason: "bot_challenge", status: 403 }),
+    ]);
+    expect(result.content).toContain("Content fetched through a provider");
+    expect(calls("firecrawl")).toBe(0);
+  });
+
+  it("orders keyed providers: keyless first, then free tiers, then paid, each by cost", async () => {
+    for (const id of ["jina", ...KEYED])
+      if (id !== "brightdata") fake.setScenario(fetchWireId(id), { status: 500 });
+    const result = await runFetch({
+      input: { url: `${site.url}/broken` },
+      providers: all(),
+      ssrf: LOOPBACK_ONLY,
+    });
+    expect(result.provider).toBe("brightdata");
+    expect(result.providers_attempted).toEqual([
+      "direct",
+      "jina",
+      "scrapfly",
+      "scrapingbee",
+      "scraperapi",
+      "exa",
+      "diffbot",
+      "tavily",
+      "firecrawl",
+      "spider",
+      "zyte",
+      "brightdata",
+    ]);
+    expect(result.providers_failed).toHaveLength(11);
+  });
+
+  it("reports every reason when all steps fail", async () => {
+    fake.setScenario(fetchWireId("jina"), { status: 500 });
+    fake.setScenario(fetchWireId("firecrawl"), { status: 429, retryAfter: "9" });
+    fake.setScenario(fetchWireId("tavily"), { fault: "garbage" });
+    fake.setScenario(fetchWireId("exa"), { fault: "hang" });
+    fake.setScenario(fetchWireId("scrapingbee"), { status: 401 });
+    fake.setScenario(fetchWireId("spider"), { fault: "html" });
+    const providers = [
+      directEntry(),
+      ...["jina", "firecrawl", "tavily", "scrapingbee", "spider"].map((id) =>
+        fakeFetchEntry(fake, id, id === "jina" ? null : TEST_KEY),
+      ),
+      { ...fakeFetchEntry(fake, "exa"), timeoutMs: 300 },
+    ];
+    const error = (await runFetch({
+      input: { url: `${site.url}/broken` },
+      providers,
+      ssrf: LOOPBACK_ONLY,
+    }).catch((e: unknown) => e)) as FetchFailed;
+    expect(error).toBeInstanceOf(FetchFailed);
+    const reasons = Object.fromEntries(error.providersFailed.map((f) => [f.provider, f.reason]));
+    expect(reasons).toEqual({
+      direct: "http_error",
+      jina: "http_error",
+      scrapingbee: "bad_key",
+      tavily: "invalid_response",
+      firecrawl: "rate_limited",
+      exa: "timeout",
+      spider: "invalid_response",
+    });
+    expect(error.message).toMatch(/every fetch step failed \(direct: http_error;/);
+    expect(error.spans).toHaveLength(7);
+  });
+
+  it("asks for a second opinion when skip_providers is set", async () => {
+    fake.setScenario(fetchWireId("firecrawl"), {
+      payload: { markdown: `# Second\n\n${"Firecrawl's reading of the page. ".repeat(12)}` },
+    });
+    const result = await runFetch({
+      input: { url: `${site.url}/article`, skip_providers: ["direct"] },
+      providers: all(),
+      ssrf: LOOPBACK_ONLY,
+    });
+    expect(result.provider).toBe("jina");
+    expect(result.alternative_results).toHaveLength(1);
+    expect(result.alternative_results?.[0]).toMatchObject({ provider: "scrapfly" });
+    expect(result.providers_attempted).not.toContain("direct");
+  });
+
+  it("restricts steps to `providers`, and rejects unknown names", async () => {
+    const result = await runFetch({
+      input: { url: `${site.url}/article`, providers: ["firecrawl"] },
+      providers: all(),
+      ssrf: LOOPBACK_ONLY,
+    });
+    expect(result.providers_attempted).toEqual(["firecrawl"]);
+    await expect(
+      runFetch({
+        input: { url: `${site.url}/article`, providers: ["firecrawll"] },
+        providers: all(),
+        ssrf: LOOPBACK_ONLY,
+      }),
+    ).rejects.toBeInstanceOf(ZodError);
+  });
+
+  it("admits paid steps only, and skips a refused one", async () => {
+    const asked: string[] = [];
+    const admit = async (id: string): Promise<Admission> => {
+      asked.push(id);
+      return id === "scrapfly" ? { ok: false, reason: "budget_exhausted" } : { ok: true };
+    };
+    fake.setScenario(fetchWireId("jina"), { status: 503 });
+    const result = await runFetch({
+      input: { url: `${site.url}/challenge` },
+      providers: all(),
+      ssrf: LOOPBACK_ONLY,
+      admit,
+    });
+    expect(asked).toEqual(["scrapfly", "scrapingbee"]);
+    expect(result.provider).toBe("scrapingbee");
+    expect(result.providers_failed.map((f) => [f.provider, f.reason])).toEqual([
+      ["direct", "bot_challenge"],
+      ["jina", "http_error"],
+      ["scrapfly", "budget_exhausted"],
+    ]);
+    expect(calls("scrapfly")).toBe(0);
+  });
+});
+
+describe("SSRF at the engine level", () => {
+  it("refuses a hostile URL before any provider is called", async () => {
+    await expect(
+      runFetch({ input: { url: "http://169.254.169.254/latest/" }, providers: all(), ssrf: LOOPBACK_ONLY }),
+    ).rejects.toBeInstanceOf(SsrfBlocked);
+    expect(calls("jina")).toBe(0);
+  });
+
+  it("stops the waterfall when the direct fetcher finds a private address behind DNS", async () => {
+    const resolver = async () => [{ address: "10.0.0.7", family: 4 as const }];
+    await expect(
+      runFetch({
+        input: { url: "http://sneaky.example/" },
+        providers: all(),
+        ssrf: { ...LOOPBACK_ONLY, resolver },
+      }),
+    ).rejects.toThrow(/sneaky\.example resolves to 10\.0\.0\.7/);
+    expect(calls("jina")).toBe(0);
+  });
+});
+
+describe("adapters speak their wire formats", () => {
+  it.each(["jina", ...KEYED])("%s returns the page", async (id) => {
+    fake.setScenario(fetchWireId(id), { expectedApiKey: id === "jina" ? undefined : TEST_KEY });
+    const result = await runFetch({
+      input: { url: DEFAULT_PAGE.url, providers: [id] },
+      providers: all(),
+      ssrf: LOOPBACK_ONLY,
+    });
+    expect(result.provider).toBe(id);
+    expect(result.content).toContain("Content fetched through a provider, long enough");
+    expect(result.title).toContain("Provider page");
+    expect(calls(id)).toBe(1);
+  });
+
+  it.each(QUERY_KEY_PROVIDERS)(
+    "%s never lets its query-string key reach an error message",
+    async (id, param) => {
+      for (const scenario of [{ status: 500 }, { status: 401 }, { fault: "garbage" as const }]) {
+        fake.clearRequests();
+        fake.setScenario(fetchWireId(id), scenario);
+        const error = (await runFetch({
+          input: { url: DEFAULT_PAGE.url, providers: [id] },
+          providers: all(),
+          ssrf: LOOPBACK_ONLY,
+        }).catch((e: unknown) => e)) as FetchFailed;
+        expect(fake.requests(fetchWireId(id))[0]?.query[param]).toBe(TEST_KEY);
+        expect(
+          JSON.stringify({ message: error.message, failed: error.providersFailed, spans: error.spans }),
+        ).not.toContain(TEST_KEY);
+      }
+    },
+  );
+});
+
+describe("domain routes run before the waterfall", () => {
+  const routes: Array<[string, string, string[]]> = [
+    ["github", "https://github.com/octo/hello", ["Content fetched through a provider"]],
+    [
+      "reddit",
+      "https://www.reddit.com/r/rust/comments/abc123/a_thread/",
+      ["r/rust · u/op_user · 321 points", "**u/first_commenter**", "> **u/second_commenter**"],
+    ],
+    [
+      "arxiv",
+      "https://arxiv.org/abs/2401.00001",
+      ["**Authors:** Grace Hopper, Alan Turing", "## Abstract", "**PDF:** http://arxiv.org/pdf/2401.00001v1"],
+    ],
+    ["supadata", "https://www.youtube.com/watch?v=dQw4w9WgXcQ", ["# YouTube video dQw4w9WgXcQ: transcript"]],
+  ];
+
+  it.each(routes)("%s handles %s", async (id, url, expected) => {
+    const entries = [...all(), fakeFetchEntry(fake, id, id === "supadata" ? TEST_KEY : null)];
+    const result = await runFetch({ input: { url }, providers: entries, ssrf: LOOPBACK_ONLY });
+    expect(result.provider).toBe(id);
+    expect(result.providers_attempted).toEqual([id]);
+    for (const text of expected) expect(result.content).toContain(text);
+  });
+
+  it("falls through to the waterfall when the route fails", async () => {
+    fake.setScenario(fetchWireId("github"), { status: 403 });
+    const entries = [fakeFetchEntry(fake, "github", null), fakeFetchEntry(fake, "jina", null)];
+    const result = await runFetch({
+      input: { url: "https://github.com/octo/hello" },
+      providers: entries,
+      ssrf: LOOPBACK_ONLY,
+    });
+    expect(result.providers_attempted).toEqual(["github", "jina"]);
+    expect(result.provider).toBe("jina");
+  });
+});

@@ -1,0 +1,296 @@
+import { describe, expect, it } from "vitest";
+import type {
+  AnswerResponse,
+  BudgetStatusResponse,
+  FetchResponse,
+  PaperSearchResponse,
+  SearchResponse,
+} from "@/lib/api/responses";
+import {
+  formatAnswer,
+  formatBudgetStatus,
+  formatFetch,
+  formatPapers,
+  formatSearch,
+  UNTRUSTED_NOTE,
+} from "@/lib/mcp/format";
+
+const search: SearchResponse = {
+  query: "rust async runtime",
+  results: [
+    {
+      title: "Tokio",
+      url: "https://tokio.rs/",
+      snippet: "An asynchronous runtime for Rust.",
+      score: 0.033,
+      sources: [
+        { provider: "brave", rank: 1 },
+        { provider: "duckduckgo", rank: 2 },
+      ],
+      snippet_source: "aggregated",
+    },
+    {
+      title: "async-std",
+      url: "https://async.rs/",
+      snippet: "Async version of the Rust standard library.",
+      score: 0.016,
+      sources: [{ provider: "brave", rank: 2 }],
+      snippet_source: "aggregated",
+    },
+  ],
+  providers_succeeded: [
+    { provider: "brave", duration_ms: 210, count: 2 },
+    { provider: "duckduckgo", duration_ms: 340, count: 1 },
+  ],
+  providers_failed: [{ provider: "exa", reason: "timeout", duration_ms: 10_000 }],
+  cache_hit: false,
+  trace_id: null,
+  duration_ms: 512,
+};
+
+describe("formatSearch", () => {
+  it("numbers results with title, URL, snippet and the providers that found them", () => {
+    const text = formatSearch(search);
+    expect(text).toContain('Web results for "rust async runtime": 2 in 512 ms');
+    expect(text).toContain(
+      "1. Tokio\n   https://tokio.rs/\n   An asynchronous runtime for Rust.\n   (found by brave, duckduckgo)",
+    );
+    expect(text).toContain("2. async-std\n   https://async.rs/");
+    expect(text).toContain("Providers ok: brave (2), duckduckgo (1)");
+    expect(text).toContain("Providers failed: exa (timeout)");
+    expect(text.endsWith(UNTRUSTED_NOTE)).toBe(true);
+  });
+
+  it("says so when nothing was found and when the result came from cache", () => {
+    const text = formatSearch({ ...search, results: [], providers_failed: [], cache_hit: true });
+    expect(text).toContain("0 in 512 ms, from cache");
+    expect(text).toContain("No results.");
+    expect(text).not.toContain("Providers failed");
+  });
+});
+
+describe("formatFetch", () => {
+  const page: FetchResponse = {
+    url: "https://example.com/post",
+    final_url: "https://example.com/post/",
+    title: "A post",
+    content: "# A post\n\nBody text.",
+    format: "markdown",
+    provider: "direct",
+    providers_attempted: ["direct"],
+    providers_failed: [],
+    metadata: { truncated: false, total_chars: 20 },
+    cache_hit: false,
+    trace_id: null,
+  };
+
+  it("heads the Markdown with its title and source", () => {
+    const text = formatFetch(page);
+    expect(
+      text.startsWith(
+        "# A post\nSource: https://example.com/post/\nFetched by direct as markdown\n\n# A post\n\nBody text.",
+      ),
+    ).toBe(true);
+    expect(text).not.toContain("Truncated");
+  });
+
+  it("reports truncation, failed steps and a second opinion", () => {
+    const text = formatFetch({
+      ...page,
+      title: "",
+      metadata: { truncated: true, total_chars: 120_000 },
+      providers_failed: [{ provider: "direct", reason: "bot_challenge" }],
+      provider: "jina",
+      alternative_results: [{ ...page, provider: "firecrawl", content: "Other rendering." }],
+    });
+    expect(text.startsWith("# https://example.com/post/")).toBe(true);
+    expect(text).toContain("the page has 120000 characters (raise max_chars to read more)");
+    expect(text).toContain("Providers failed: direct (bot_challenge)");
+    expect(text).toContain("Second opinion from firecrawl (https://example.com/post/):\n\nOther rendering.");
+  });
+});
+
+describe("formatAnswer", () => {
+  const answers: AnswerResponse = {
+    query: "Which async runtime?",
+    answers: [
+      {
+        provider: "perplexity",
+        model: "sonar",
+        answer: "Tokio is the most used [1].",
+        citations: [{ title: "Tokio", url: "https://tokio.rs/" }],
+        duration_ms: 1_200,
+      },
+      {
+        provider: "tavily",
+        model: "tavily-answer",
+        answer: "Most projects use Tokio [1][2].",
+        citations: [
+          { title: "Tokio", url: "https://tokio.rs/" },
+          { title: "Survey", url: "https://example.com/survey" },
+        ],
+        duration_ms: 900,
+      },
+    ],
+    agreement: {
+      answers: 2,
+      shared_citations: [{ url: "https://tokio.rs/", title: "Tokio", providers: ["perplexity", "tavily"] }],
+    },
+    providers_failed: [{ provider: "exa", reason: "bad_key", duration_ms: 80 }],
+    cache_hit: false,
+    trace_id: null,
+    duration_ms: 1_300,
+  };
+
+  it("puts the answers side by side, each with its numbered sources, then the agreement", () => {
+    const text = formatAnswer(answers);
+    expect(text).toContain('2 answer(s) to "Which async runtime?":');
+    expect(text).toContain(
+      "## perplexity (sonar)\n\nTokio is the most used [1].\n\nSources:\n[1] Tokio — https://tokio.rs/",
+    );
+    expect(text).toContain("## tavily (tavily-answer)");
+    expect(text).toContain("[2] Survey — https://example.com/survey");
+    expect(text).toContain(
+      "Sources cited by several answers:\n- Tokio — https://tokio.rs/ (perplexity, tavily)",
+    );
+    expect(text).toContain("Providers failed: exa (bad_key)");
+  });
+
+  it("says when no source is shared", () => {
+    const text = formatAnswer({ ...answers, agreement: { answers: 2, shared_citations: [] } });
+    expect(text).toContain("No source is cited by more than one of the 2 answer(s).");
+  });
+});
+
+describe("formatPapers", () => {
+  const paper: PaperSearchResponse["results"][number] = {
+    title: "Attention Is All You Need",
+    authors: [
+      "Ashish Vaswani",
+      "Noam Shazeer",
+      "Niki Parmar",
+      "Jakob Uszkoreit",
+      "Llion Jones",
+      "Aidan N. Gomez",
+    ],
+    year: 2017,
+    published: "2017-06-12",
+    venue: "NeurIPS",
+    abstract: "x".repeat(1_000),
+    doi: "10.48550/arXiv.1706.03762",
+    arxiv_id: "1706.03762",
+    pmid: null,
+    url: "https://arxiv.org/abs/1706.03762",
+    pdf_url: "https://arxiv.org/pdf/1706.03762",
+    citation_count: 100_000,
+    open_access: true,
+    score: 0.03,
+    sources: [{ provider: "arxiv", rank: 1 }],
+  };
+
+  it("shows authors, year, venue, identifiers, links and a clipped abstract", () => {
+    const text = formatPapers({
+      query: "transformers",
+      results: [paper],
+      providers_succeeded: [{ provider: "arxiv", duration_ms: 300, count: 1 }],
+      providers_failed: [],
+      cache_hit: false,
+      trace_id: null,
+      duration_ms: 400,
+    });
+    expect(text).toContain("1. Attention Is All You Need (2017)");
+    expect(text).toContain(
+      "Ashish Vaswani, Noam Shazeer, Niki Parmar, Jakob Uszkoreit, Llion Jones et al. — NeurIPS",
+    );
+    expect(text).toContain(
+      "DOI 10.48550/arXiv.1706.03762 · arXiv 1706.03762 · 100000 citations · open access",
+    );
+    expect(text).toContain("https://arxiv.org/abs/1706.03762\n   PDF: https://arxiv.org/pdf/1706.03762");
+    expect(text).toContain(`${"x".repeat(400)}…`);
+    expect(text).not.toContain("x".repeat(401));
+  });
+
+  it("copes with sparse records", () => {
+    const text = formatPapers({
+      query: "q",
+      results: [
+        {
+          ...paper,
+          authors: [],
+          year: null,
+          venue: null,
+          doi: null,
+          arxiv_id: null,
+          citation_count: null,
+          open_access: false,
+          abstract: null,
+          url: null,
+          pdf_url: null,
+        },
+      ],
+      providers_succeeded: [],
+      providers_failed: [{ provider: "pubmed", reason: "http_error", duration_ms: 5 }],
+      cache_hit: true,
+      trace_id: null,
+      duration_ms: 1,
+    });
+    expect(text).toContain("1. Attention Is All You Need (year unknown)\n   unknown authors\n");
+    expect(text).toContain("Providers failed: pubmed (http_error)");
+  });
+});
+
+describe("formatBudgetStatus", () => {
+  it("lists what is left of each budget and when it resets, usage and alerts", () => {
+    const status: BudgetStatusResponse = {
+      budgets: [
+        {
+          id: "b1",
+          provider: "*",
+          metric: "requests",
+          period: "day",
+          limit: 100,
+          soft: 80,
+          used: 85,
+          remaining: 15,
+          soft_exceeded: true,
+          resets_at: "2026-01-02T00:00:00.000Z",
+        },
+        {
+          id: "b2",
+          provider: "tavily",
+          metric: "usd",
+          period: "lifetime",
+          limit: 5,
+          soft: null,
+          used: 1.25,
+          remaining: 3.75,
+          soft_exceeded: false,
+          resets_at: null,
+        },
+      ],
+      providers: [
+        {
+          provider: "tavily",
+          requests: { today: 3, month: 40, lifetime: 90 },
+          usd: { today: 0.03, month: 0.4 },
+          free_tier: { requests: 1000, period: "month", used: 40, remaining: 960 },
+        },
+      ],
+      alerts: [{ budget_id: "b1", kind: "soft", period: "day:2026-01-01", at: "2026-01-01T12:00:00.000Z" }],
+    };
+    const text = formatBudgetStatus(status);
+    expect(text).toContain(
+      "- all providers, per day: 15 requests left of 100 requests (soft limit exceeded); resets 2026-01-02T00:00:00.000Z",
+    );
+    expect(text).toContain("- tavily, per lifetime: $3.75 left of $5.00; never resets");
+    expect(text).toContain("- tavily: 3 requests today, 40 this month ($0.40); free tier 960 of 1000 left");
+    expect(text).toContain("Recent alerts:\n- soft on budget b1 (day:2026-01-01)");
+  });
+
+  it("explains an empty workspace", () => {
+    const text = formatBudgetStatus({ budgets: [], providers: [], alerts: [] });
+    expect(text).toContain("- none set");
+    expect(text).toContain("- no calls yet");
+    expect(text).not.toContain("alerts");
+  });
+});

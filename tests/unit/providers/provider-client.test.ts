@@ -1,0 +1,159 @@
+/** The provider HTTP client on its own: pooling, caps, decoding, status and error mapping, redaction. */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ProviderError } from "@/lib/engine/shared/errors";
+import { buildUrl, parseResponse, parseRetryAfter, request, requestJson } from "@/lib/http/provider-client";
+import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+
+let fake: FakeProviders;
+let echo: http.Server;
+let echoUrl: string;
+
+beforeAll(async () => {
+  fake = await startFakeProviders();
+  // Answers 400 with an error body that echoes the credentials it received, like some APIs do.
+  echo = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    res.writeHead(Number(url.searchParams.get("status") ?? 400), { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({
+        error: `bad request for ${req.headers.authorization} ${url.searchParams.get("api_key")}`,
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+  echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  echo.closeAllConnections();
+  await new Promise<void>((resolve) => echo.close(() => resolve()));
+  await fake.close();
+});
+beforeEach(() => {
+  fake.resetScenarios();
+  fake.clearRequests();
+});
+
+const braveUrl = () => buildUrl(fake.baseUrlFor("brave"), "/res/v1/web/search", { q: "x" });
+const signal = () => AbortSignal.timeout(5_000);
+
+async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
+}
+
+describe("provider HTTP client", () => {
+  it("reuses one keep-alive connection for sequential calls", async () => {
+    await requestJson(braveUrl(), { signal: signal() });
+    // undici hands the socket back to the pool just after the body ends.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await requestJson(braveUrl(), { signal: signal() });
+    const [first, second] = fake.requests("brave");
+    expect(first?.connection).toBeDefined();
+    expect(second?.connection).toBe(first?.connection);
+  });
+
+  it("returns status, byte count and decoded JSON", async () => {
+    const response = await requestJson(braveUrl(), { signal: signal() });
+    expect(response.status).toBe(200);
+    expect(response.bytes).toBe(Buffer.byteLength(JSON.stringify(response.json)));
+    expect(response.json).toMatchObject({ web: { results: expect.any(Array) } });
+  });
+
+  it("stops reading at maxBytes", async () => {
+    const error = await failure(request(braveUrl(), { signal: signal(), maxBytes: 100 }));
+    expect(error.reason).toBe("too_large");
+  });
+
+  it("times out on a body that drips one byte per second", async () => {
+    fake.setScenario("brave", { fault: "slowDrip" });
+    const error = await failure(request(braveUrl(), { signal: AbortSignal.timeout(300) }));
+    expect(error.reason).toBe("timeout");
+  });
+
+  it("maps a refused connection to network_error", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const error = await failure(request(`http://127.0.0.1:${port}/`, { signal: signal() }));
+    expect(error.reason).toBe("network_error");
+  });
+
+  it("names HTML served instead of JSON in the error", async () => {
+    fake.setScenario("brave", { fault: "html" });
+    const error = await failure(requestJson(braveUrl(), { signal: signal() }));
+    expect(error).toMatchObject({ reason: "invalid_response", status: 200 });
+    expect(error.message).toContain("HTML page where JSON was expected");
+  });
+
+  it("keeps keys out of error messages even when the provider echoes them", async () => {
+    const key = "sk-live-abcdef123456";
+    const error = await failure(
+      request(`${echoUrl}/?api_key=${key}&status=400`, {
+        headers: { authorization: `Bearer ${key}` },
+        signal: signal(),
+      }),
+    );
+    expect(error).toMatchObject({ reason: "http_error", status: 400 });
+    expect(error.message).toContain("[redacted]");
+    expect(error.message).not.toContain(key);
+    expect(error.message).not.toContain("api_key=");
+  });
+
+  it("treats 403 as bad_key", async () => {
+    const error = await failure(request(`${echoUrl}/?status=403`, { signal: signal() }));
+    expect(error).toMatchObject({ reason: "bad_key", status: 403 });
+  });
+});
+
+describe("parseRetryAfter", () => {
+  const now = Date.parse("2025-01-01T00:00:00Z");
+  it.each([
+    ["120", 120],
+    ["0", 0],
+    ["Wed, 01 Jan 2025 00:00:30 GMT", 30],
+    ["Tue, 31 Dec 2024 23:00:00 GMT", 0],
+    ["soon", undefined],
+    [undefined, undefined],
+  ])("%s -> %s", (value, seconds) => {
+    expect(parseRetryAfter(value, now)).toBe(seconds);
+  });
+});
+
+describe("parseResponse", () => {
+  const schema = z.object({ results: z.array(z.object({ url: z.string() })) });
+
+  it("accepts extra fields", () => {
+    expect(parseResponse(schema, { results: [{ url: "u", extra: 1 }], more: true })).toEqual({
+      results: [{ url: "u" }],
+    });
+  });
+
+  it("reports the path of the first offending field", () => {
+    const error = (() => {
+      try {
+        parseResponse(schema, { results: [{ url: "ok" }, { url: 5 }] });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ reason: "invalid_response" });
+    expect((error as ProviderError).message).toContain("results.1.url");
+  });
+});
+
+describe("buildUrl", () => {
+  it("joins base and path, encodes values and skips undefined", () => {
+    expect(buildUrl("https://api.example.com/v1/", "/search", { q: "a b&c", n: 3, skip: undefined })).toBe(
+      "https://api.example.com/v1/search?q=a+b%26c&n=3",
+    );
+  });
+});

@@ -1,0 +1,405 @@
+/**
+ * runSearch end to end through the real adapters and the real provider HTTP client, against the fake
+ * provider server. Nothing inside the engine is replaced; faults are injected at the HTTP boundary.
+ */
+import { getEventListeners } from "node:events";
+import { describe, expect, it } from "vitest";
+import type { Admission } from "@/lib/engine/search/call-provider";
+import { runSearch } from "@/lib/engine/search/run-search";
+import type { ProviderId, SearchProvider } from "@/lib/engine/search/types";
+import type { FakeProviderId, FakeResult } from "@/tests/fakes/provider-server";
+import { setUpFakeProviders } from "@/tests/fakes/set-up-fake-providers";
+import { fakeEntry } from "./fake-entries";
+
+/** Deadline slack: timers, loopback and scheduling on a busy CI machine. */
+const SLACK_MS = 100;
+
+const fake = setUpFakeProviders();
+
+const page = (site: string, n: number, snippet = `About ${site} page ${n}.`): FakeResult => ({
+  title: `${site} ${n}`,
+  url: `https://${site}/page-${n}`,
+  snippet,
+});
+
+const called = (id: FakeProviderId) => fake.requests(id).length;
+
+async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await work;
+  return { value, ms: performance.now() - started };
+}
+
+describe("runSearch — fanout", () => {
+  it("calls every provider in parallel and fuses their lists with provenance", async () => {
+    const shared = page("shared.org", 1, "Shared page about rust async runtimes.");
+    fake.setScenario("brave", { latencyMs: 150, results: [shared, page("brave.com", 1)] });
+    fake.setScenario("tavily", {
+      latencyMs: 150,
+      results: [page("tavily.com", 1), { ...shared, url: "http://www.shared.org/page-1/" }],
+    });
+    fake.setScenario("serper", { latencyMs: 150, results: [page("serper.dev", 1)] });
+
+    const { value: result, ms } = await timed(
+      runSearch({
+        input: { query: "rust async" },
+        providers: [fakeEntry(fake, "brave"), fakeEntry(fake, "tavily"), fakeEntry(fake, "serper")],
+      }),
+    );
+
+    expect(ms).toBeLessThan(150 * 2);
+    expect(result.partial).toBe(false);
+    expect(result.providers_failed).toEqual([]);
+    expect(result.providers_succeeded.map((s) => [s.provider, s.count])).toEqual([
+      ["brave", 2],
+      ["tavily", 2],
+      ["serper", 1],
+    ]);
+    expect(result.results[0]).toMatchObject({
+      url: "https://shared.org/page-1",
+      sources: [
+        { provider: "brave", rank: 1 },
+        { provider: "tavily", rank: 2 },
+      ],
+      snippet_source: "aggregated",
+    });
+    expect(result.results[0]?.score).toBeCloseTo(1 / 61 + 1 / 62, 12);
+    expect(result.results).toHaveLength(4);
+    expect(result.spans.map((s) => [s.provider, s.outcome, s.status])).toEqual([
+      ["brave", "ok", 200],
+      ["tavily", "ok", 200],
+      ["serper", "ok", 200],
+    ]);
+    for (const span of result.spans) expect(span.duration_ms).toBeGreaterThanOrEqual(140);
+  });
+
+  it("returns by timeout_ms when one provider hangs, reporting it as a timeout", async () => {
+    fake.setScenario("brave", { fault: "hang" });
+    fake.setScenario("tavily", { results: [page("a.com", 1)] });
+
+    const { value: result, ms } = await timed(
+      runSearch({
+        input: { query: "q", timeout_ms: 400 },
+        providers: [fakeEntry(fake, "brave"), fakeEntry(fake, "tavily")],
+      }),
+    );
+
+    expect(ms).toBeLessThan(400 + SLACK_MS);
+    expect(result.partial).toBe(true);
+    expect(result.results.map((r) => r.url)).toEqual(["https://a.com/page-1"]);
+    expect(result.providers_failed).toEqual([
+      expect.objectContaining({ provider: "brave", reason: "timeout", duration_ms: expect.any(Number) }),
+    ]);
+    expect(result.spans.find((s) => s.provider === "brave")?.outcome).toBe("timeout");
+  });
+
+  it("returns by the deadline even when an adapter ignores its abort signal", async () => {
+    fake.setScenario("brave", { fault: "hang" });
+    const brave = fakeEntry(fake, "brave");
+    const deaf: SearchProvider = {
+      ...brave.provider,
+      search: (call) => brave.provider.search({ ...call, signal: new AbortController().signal }),
+    };
+
+    const { value: result, ms } = await timed(
+      runSearch({ input: { query: "q", timeout_ms: 300 }, providers: [{ ...brave, provider: deaf }] }),
+    );
+
+    expect(ms).toBeLessThan(300 + SLACK_MS);
+    expect(result.providers_failed.map((f) => f.reason)).toEqual(["timeout"]);
+  });
+
+  it("applies each provider's own timeout inside the overall deadline", async () => {
+    fake.setScenario("brave", { latencyMs: 1_000 });
+    fake.setScenario("tavily", { latencyMs: 300, results: [page("a.com", 1)] });
+
+    const { value: result, ms } = await timed(
+      runSearch({
+        input: { query: "q", timeout_ms: 5_000 },
+        providers: [fakeEntry(fake, "brave", { timeoutMs: 150 }), fakeEntry(fake, "tavily")],
+      }),
+    );
+
+    expect(ms).toBeLessThan(300 + SLACK_MS * 2);
+    const failure = result.providers_failed[0];
+    expect(failure).toMatchObject({ provider: "brave", reason: "timeout" });
+    expect(failure?.duration_ms).toBeGreaterThanOrEqual(140);
+    expect(failure?.duration_ms).toBeLessThan(150 + SLACK_MS);
+    expect(result.providers_succeeded.map((s) => s.provider)).toEqual(["tavily"]);
+  });
+
+  it("ignores an answer that arrives after the provider's timeout", async () => {
+    fake.setScenario("brave", { latencyMs: 250, results: [page("late.com", 1)] });
+    fake.setScenario("tavily", { results: [page("early.com", 1)] });
+
+    const result = await runSearch({
+      input: { query: "q" },
+      providers: [fakeEntry(fake, "brave", { timeoutMs: 100 }), fakeEntry(fake, "tavily")],
+    });
+    const snapshot = structuredClone(result);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+
+    expect(called("brave")).toBe(1);
+    expect(result).toEqual(snapshot);
+    expect(result.results.map((r) => r.url)).toEqual(["https://early.com/page-1"]);
+    expect(result.providers_failed.map((f) => [f.provider, f.reason])).toEqual([["brave", "timeout"]]);
+  });
+
+  it("reports every failure with its own reason and never throws when all providers fail", async () => {
+    fake.setScenario("tavily", { status: 500 });
+    fake.setScenario("brave", { status: 429, retryAfter: "30" });
+    fake.setScenario("exa", { fault: "garbage" });
+    fake.setScenario("serper", { fault: "html" });
+    fake.setScenario("serpapi", { expectedApiKey: "another-key" });
+    fake.setScenario("kagi", { fault: "hang" });
+    fake.setScenario("searxng", { fault: "reset" });
+    fake.setScenario("jina", { fault: "huge", hugeBytes: 6 * 1024 * 1024 });
+    fake.setScenario("you", { fault: "slowDrip" });
+
+    const result = await runSearch({
+      input: { query: "q", timeout_ms: 1_500 },
+      providers: [
+        fakeEntry(fake, "tavily"),
+        fakeEntry(fake, "brave"),
+        fakeEntry(fake, "exa"),
+        fakeEntry(fake, "serper"),
+        fakeEntry(fake, "serpapi"),
+        fakeEntry(fake, "kagi"),
+        fakeEntry(fake, "searxng"),
+        fakeEntry(fake, "jina"),
+        fakeEntry(fake, "you"),
+        fakeEntry(fake, "linkup", { apiKey: undefined }),
+      ],
+    });
+
+    expect(result.results).toEqual([]);
+    expect(result.providers_succeeded).toEqual([]);
+    expect(result.partial).toBe(true);
+    const byProvider = Object.fromEntries(result.providers_failed.map((f) => [f.provider, f]));
+    expect(byProvider.tavily).toMatchObject({ reason: "http_error", status: 500 });
+    expect(byProvider.brave).toMatchObject({ reason: "rate_limited", status: 429, retryAfter: 30 });
+    expect(byProvider.exa).toMatchObject({ reason: "invalid_response" });
+    expect(byProvider.serper).toMatchObject({ reason: "invalid_response" });
+    expect(byProvider.serpapi).toMatchObject({ reason: "bad_key", status: 401 });
+    expect(byProvider.kagi).toMatchObject({ reason: "timeout" });
+    expect(byProvider.searxng).toMatchObject({ reason: "network_error" });
+    expect(byProvider.jina).toMatchObject({ reason: "too_large" });
+    expect(byProvider.you).toMatchObject({ reason: "timeout" });
+    expect(byProvider.linkup).toMatchObject({ reason: "not_configured", duration_ms: 0 });
+    expect(called("linkup")).toBe(0);
+    expect(result.spans).toHaveLength(10);
+    for (const failure of result.providers_failed) {
+      expect(failure.message ?? "").not.toContain("sk-test");
+    }
+  });
+
+  it("reports a provider with no results as an empty success", async () => {
+    fake.setScenario("brave", { results: [] });
+    const result = await runSearch({ input: { query: "q" }, providers: [fakeEntry(fake, "brave")] });
+    expect(result.providers_succeeded).toEqual([expect.objectContaining({ provider: "brave", count: 0 })]);
+    expect(result.spans[0]?.outcome).toBe("empty");
+    expect(result.partial).toBe(false);
+  });
+
+  it("stops waiting when the caller aborts", async () => {
+    fake.setScenario("brave", { fault: "hang" });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const { value: result, ms } = await timed(
+      runSearch({ input: { query: "q" }, providers: [fakeEntry(fake, "brave")], signal: controller.signal }),
+    );
+    expect(ms).toBeLessThan(100 + SLACK_MS);
+    expect(result.providers_failed).toEqual([
+      expect.objectContaining({ reason: "timeout", message: "search cancelled" }),
+    ]);
+  });
+
+  it("leaves no listener on the caller's signal", async () => {
+    const controller = new AbortController();
+    fake.setScenario("tavily", { status: 500 });
+    await runSearch({
+      input: { query: "q" },
+      providers: [fakeEntry(fake, "brave"), fakeEntry(fake, "tavily")],
+      signal: controller.signal,
+    });
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("calls each provider id once even if listed twice", async () => {
+    await runSearch({
+      input: { query: "q" },
+      providers: [fakeEntry(fake, "brave"), fakeEntry(fake, "brave")],
+    });
+    expect(called("brave")).toBe(1);
+  });
+});
+
+describe("runSearch — admission", () => {
+  it("skips refused providers without calling them and reports why", async () => {
+    const asked: ProviderId[] = [];
+    const admit = async (id: ProviderId): Promise<Admission> => {
+      asked.push(id);
+      if (id === "brave") return { ok: false, reason: "budget_exhausted" };
+      if (id === "tavily") return { ok: false, reason: "breaker_open" };
+      return { ok: true };
+    };
+    const result = await runSearch({
+      input: { query: "q" },
+      providers: [fakeEntry(fake, "brave"), fakeEntry(fake, "tavily"), fakeEntry(fake, "serper")],
+      admit,
+    });
+
+    expect(asked.sort()).toEqual(["brave", "serper", "tavily"]);
+    expect(called("brave")).toBe(0);
+    expect(called("tavily")).toBe(0);
+    expect(called("serper")).toBe(1);
+    expect(result.providers_failed).toEqual([
+      expect.objectContaining({ provider: "brave", reason: "budget_exhausted", duration_ms: 0 }),
+      expect.objectContaining({ provider: "tavily", reason: "breaker_open", duration_ms: 0 }),
+    ]);
+    expect(result.spans.map((s) => [s.provider, s.outcome])).toEqual([
+      ["brave", "skipped_budget"],
+      ["tavily", "skipped_breaker"],
+      ["serper", "ok"],
+    ]);
+    expect(result.partial).toBe(true);
+  });
+
+  it("does not admit providers that are not configured", async () => {
+    const asked: ProviderId[] = [];
+    await runSearch({
+      input: { query: "q" },
+      providers: [fakeEntry(fake, "brave", { apiKey: "" })],
+      admit: async (id) => {
+        asked.push(id);
+        return { ok: true };
+      },
+    });
+    expect(asked).toEqual([]);
+  });
+
+  it("treats a failing admission hook as a refusal, not a crash", async () => {
+    const result = await runSearch({
+      input: { query: "q" },
+      providers: [fakeEntry(fake, "brave")],
+      admit: async () => {
+        throw new Error("database unavailable");
+      },
+    });
+    expect(called("brave")).toBe(0);
+    expect(result.providers_failed).toEqual([
+      expect.objectContaining({
+        provider: "brave",
+        reason: "network_error",
+        message: "admission check failed: database unavailable",
+      }),
+    ]);
+  });
+});
+
+describe("runSearch — budget and single modes", () => {
+  const three = (site: string) => [page(site, 1), page(site, 2), page(site, 3)];
+
+  it("budget: walks the ladder cheapest first and stops once max_results distinct URLs are in", async () => {
+    fake.setScenario("searxng", { results: [page("free.org", 1), page("free.org", 2)] });
+    fake.setScenario("serper", { results: three("serper.dev") });
+
+    const result = await runSearch({
+      input: { query: "q", mode: "budget", max_results: 4 },
+      // Caller order deliberately expensive first.
+      providers: [
+        fakeEntry(fake, "kagi"),
+        fakeEntry(fake, "brave"),
+        fakeEntry(fake, "serper"),
+        fakeEntry(fake, "searxng"),
+      ],
+    });
+
+    expect([called("searxng"), called("serper"), called("brave"), called("kagi")]).toEqual([1, 1, 0, 0]);
+    expect(result.spans.map((s) => s.provider)).toEqual(["searxng", "serper"]);
+    expect(result.results).toHaveLength(4);
+    expect(result.partial).toBe(false);
+  });
+
+  it("budget: a refused or failing rung is skipped and the next one is tried", async () => {
+    fake.setScenario("serper", { status: 503 });
+    fake.setScenario("brave", { results: three("brave.com") });
+
+    const result = await runSearch({
+      input: { query: "q", mode: "budget", max_results: 3 },
+      providers: [
+        fakeEntry(fake, "kagi"),
+        fakeEntry(fake, "brave"),
+        fakeEntry(fake, "serper"),
+        fakeEntry(fake, "searxng"),
+      ],
+      admit: async (id) => (id === "searxng" ? { ok: false, reason: "budget_exhausted" } : { ok: true }),
+    });
+
+    expect(result.spans.map((s) => [s.provider, s.outcome])).toEqual([
+      ["searxng", "skipped_budget"],
+      ["serper", "error"],
+      ["brave", "ok"],
+    ]);
+    expect(called("kagi")).toBe(0);
+    expect(result.results).toHaveLength(3);
+  });
+
+  it("single: falls through failing and empty providers to the first one that answers", async () => {
+    fake.setScenario("tavily", { status: 500 });
+    fake.setScenario("brave", { results: [] });
+    fake.setScenario("exa", { results: three("exa.ai") });
+
+    const result = await runSearch({
+      input: { query: "q", mode: "single" },
+      providers: [
+        fakeEntry(fake, "tavily"),
+        fakeEntry(fake, "brave"),
+        fakeEntry(fake, "exa"),
+        fakeEntry(fake, "serper"),
+      ],
+    });
+
+    expect(result.spans.map((s) => [s.provider, s.outcome])).toEqual([
+      ["tavily", "error"],
+      ["brave", "empty"],
+      ["exa", "ok"],
+    ]);
+    expect(called("serper")).toBe(0);
+    expect(result.results.every((r) => r.sources.every((s) => s.provider === "exa"))).toBe(true);
+  });
+});
+
+describe("runSearch — operators and post-filters", () => {
+  it("maps operators to each adapter and post-filters only where a provider could not apply them", async () => {
+    const results = [
+      page("docs.rs", 1),
+      page("blog.docs.rs", 2),
+      page("reddit.com", 3),
+      page("other.org", 4),
+    ];
+    fake.setScenario("brave", { results });
+    fake.setScenario("tavily", { results });
+    fake.setScenario("jina", { results });
+
+    const result = await runSearch({
+      input: { query: "tokio site:docs.rs", exclude_domains: ["reddit.com"] },
+      providers: [fakeEntry(fake, "brave"), fakeEntry(fake, "tavily"), fakeEntry(fake, "jina")],
+    });
+
+    // Brave takes the domains as query operators, Tavily as parameters: both are trusted.
+    expect(fake.requests("brave")[0]?.query.q).toBe("tokio site:docs.rs -site:reddit.com");
+    expect(fake.requests("tavily")[0]?.body).toMatchObject({
+      query: "tokio",
+      include_domains: ["docs.rs"],
+      exclude_domains: ["reddit.com"],
+    });
+    // Jina applies neither, so only its in-domain results count.
+    const jinaUrls = result.results
+      .filter((r) => r.sources.some((s) => s.provider === "jina"))
+      .map((r) => r.url);
+    expect(jinaUrls).toEqual(["https://docs.rs/page-1", "https://blog.docs.rs/page-2"]);
+    const reddit = result.results.find((r) => r.url.includes("reddit"));
+    expect(reddit?.sources.map((s) => s.provider)).toEqual(["brave", "tavily"]);
+  });
+});
