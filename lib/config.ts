@@ -26,6 +26,9 @@ const envSchema = z.object({
   GITHUB_SECRET: optional,
   GOOGLE_ID: optional,
   GOOGLE_SECRET: optional,
+  SEARCHMUX_OPERATOR_EMAILS: optional,
+  SEARCHMUX_OPERATOR_TOKEN: optional,
+  LOG_LEVEL: optional,
 });
 
 export type DatabaseDriver = "embedded" | "pg" | "neon";
@@ -41,6 +44,13 @@ export interface Config {
     github?: { clientId: string; clientSecret: string };
     google?: { clientId: string; clientSecret: string };
   };
+  operator: {
+    /** Signed-in users with these emails see the cross-tenant admin pages. */
+    emails: readonly string[];
+    /** Bearer token for /api/metrics; without one the endpoint is closed. */
+    token?: string;
+  };
+  logLevel: string;
 }
 
 /** Neon hosts are recognised by name; SEARCHMUX_DB_DRIVER=neon forces the driver for proxies and tests. */
@@ -74,6 +84,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       github: pair(e.GITHUB_ID, e.GITHUB_SECRET),
       google: pair(e.GOOGLE_ID, e.GOOGLE_SECRET),
     },
+    operator: {
+      emails: (e.SEARCHMUX_OPERATOR_EMAILS ?? "")
+        .split(",")
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+      token: e.SEARCHMUX_OPERATOR_TOKEN,
+    },
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
   };
 }
 
