@@ -5,7 +5,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import packageJson from "../../package.json";
 import type { TenantContext } from "../services/context";
-import { PROVIDERS_RESOURCE_URI, providerStatus } from "./provider-status";
+import { providerStatus } from "../services/providers/provider-status";
 import { toolsForScopes } from "./tools";
 
 /** Far above any valid input (100 domains, 50 providers); refuses 10k-element arrays before zod runs. */
@@ -27,7 +27,7 @@ export function createMcpServer(ctx: TenantContext): McpServer {
   for (const tool of toolsForScopes(ctx.scopes)) tool.register(server, ctx);
   server.registerResource(
     "providers",
-    PROVIDERS_RESOURCE_URI,
+    "searchmux://providers",
     {
       title: "Provider status",
       description:
@@ -39,7 +39,7 @@ export function createMcpServer(ctx: TenantContext): McpServer {
         {
           uri: uri.href,
           mimeType: "application/json",
-          text: JSON.stringify(await providerStatus(ctx), null, 2),
+          text: JSON.stringify(await providerStatus({ ctx }), null, 2),
         },
       ],
     }),

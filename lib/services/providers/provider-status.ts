@@ -1,23 +1,19 @@
 /**
- * MCP resource `searchmux://providers`: which providers this workspace can use now, for which tools,
- * whose key pays (its own, the operator's, or none needed), and what its budgets leave.
- *
- * Interim home: this belongs in lib/services/providers as a verb (it reads the provider registries,
- * which transports should not import); it reuses tenantProviders so availability is decided exactly as
- * for a real call.
+ * Which providers this workspace can use now, for which tools, whose key pays (its own, the
+ * operator's, or none needed), and what its budgets leave. Served by the MCP resource
+ * `searchmux://providers`, `GET /api/v1/providers` and the dashboard. It reuses tenantProviders so
+ * availability is decided exactly as for a real call.
  */
-import type { ProviderRegistration } from "../engine/shared/types";
-import { answerProviders } from "../providers/answer";
-import { fetchProviders } from "../providers/fetch";
-import { paperProviders } from "../providers/papers";
-import { searchProviders } from "../providers/search";
-import { budgetStatus } from "../services/budgets/budget-status";
-import type { TenantContext } from "../services/context";
-import { type ProviderKind, providerCatalog } from "../services/providers/catalog";
-import { operatorKey } from "../services/providers/operator-providers";
-import { tenantProviders } from "../services/providers/tenant-providers";
-
-export const PROVIDERS_RESOURCE_URI = "searchmux://providers";
+import type { ProviderRegistration } from "../../engine/shared/types";
+import { answerProviders } from "../../providers/answer";
+import { fetchProviders } from "../../providers/fetch";
+import { paperProviders } from "../../providers/papers";
+import { searchProviders } from "../../providers/search";
+import { budgetStatus } from "../budgets/budget-status";
+import type { TenantContext } from "../context";
+import { type ProviderKind, providerCatalog } from "./catalog";
+import { operatorKey } from "./operator-providers";
+import { tenantProviders } from "./tenant-providers";
 
 const TOOL_OF_KIND: Readonly<Record<ProviderKind, string>> = {
   search: "web_search",
@@ -61,7 +57,7 @@ async function availabilityByProvider(ctx: TenantContext): Promise<Map<string, A
   return byId;
 }
 
-export async function providerStatus(ctx: TenantContext) {
+export async function providerStatus({ ctx }: { ctx: TenantContext }) {
   const [status, availability] = await Promise.all([budgetStatus({ ctx }), availabilityByProvider(ctx)]);
   const budgetsOf = (provider: string) =>
     status.budgets
