@@ -1,4 +1,5 @@
 import { after } from "next/server";
+import { log } from "../observability/logger";
 
 /**
  * Runs `task` once the response is sent (Next.js `after()`, which the platform keeps alive for it).
@@ -8,8 +9,6 @@ export function afterResponse(task: () => Promise<void>): void {
   try {
     after(task);
   } catch {
-    void task().catch((error: unknown) =>
-      console.error("after-response task failed:", error instanceof Error ? error.message : error),
-    );
+    void task().catch((error: unknown) => log().error(error, "after-response task failed"));
   }
 }

@@ -2,6 +2,7 @@
  * Transport: the one mapping from service errors to HTTP. Body `{error: {code, message, details?}}`.
  */
 import { ZodError } from "zod";
+import { log } from "../observability/logger";
 import { ServiceError, type ServiceErrorCode } from "../services/errors";
 
 const STATUS: Readonly<Record<ServiceErrorCode, number>> = {
@@ -34,7 +35,7 @@ export function toErrorResponse(error: unknown, requestId: string): Response {
     const details = error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }));
     return errorResponse("invalid_input", "invalid input", details);
   }
-  console.error(`request ${requestId} failed:`, error instanceof Error ? error.message : error);
+  log().error({ err: error, request_id: requestId }, "request failed");
   return Response.json(
     { error: { code: "internal", message: `internal error (request ${requestId})` } },
     { status: 500 },

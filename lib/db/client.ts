@@ -15,6 +15,7 @@ import type { ExtractTablesWithRelations } from "drizzle-orm/relations";
 import pg from "pg";
 import ws from "ws";
 import type { DatabaseDriver } from "../config";
+import { log } from "../observability/logger";
 import { embeddedDatabaseUrl } from "./embedded";
 import * as schema from "./schema";
 
@@ -62,7 +63,7 @@ function connectPg(url: string, poolSize: number, embedded: boolean): Connection
     idleTimeoutMillis: embedded ? 0 : 30_000,
     allowExitOnIdle: true,
   });
-  pool.on("error", (error) => console.error("database pool error:", error.message));
+  pool.on("error", (error) => log().error(error, "database pool error"));
   const db = drizzlePg(pool, { schema });
   return { db, migrate: () => migratePg(db, MIGRATIONS), end: () => pool.end() };
 }
@@ -76,7 +77,7 @@ function connectNeon(url: string, poolSize: number, wsProxy: string | undefined)
     neonConfig.pipelineConnect = false;
   }
   const pool = new NeonPool({ connectionString: url, max: poolSize });
-  pool.on("error", (error: Error) => console.error("database pool error:", error.message));
+  pool.on("error", (error: Error) => log().error(error, "database pool error"));
   const db = drizzleNeon(pool, { schema });
   return { db, migrate: () => migrateNeon(db, MIGRATIONS), end: () => pool.end() };
 }

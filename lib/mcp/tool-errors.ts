@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { log } from "../observability/logger";
 import { ServiceError, type ServiceErrorCode } from "../services/errors";
 
 /** What the model can do next, by error class. */
@@ -33,7 +34,7 @@ export function toolErrorFrom(error: unknown, tool: string): CallToolResult {
     return toolError(`${tool} failed (${error.code}): ${error.message}. ${NEXT_STEP[error.code]}`);
   }
   const reference = randomUUID();
-  console.error(`mcp ${tool} failed (${reference}):`, error instanceof Error ? error.message : error);
+  log().error({ err: error, tool, reference }, "mcp tool failed");
   return toolError(
     `${tool} failed with an internal error (reference ${reference}). Retry once; if it fails again, report the reference.`,
   );

@@ -3,6 +3,8 @@
  * not wait, refunds every minute the budget reservations of calls that never settled (a crashed
  * instance), prunes traces past their tenant's retention every hour, and writes pending traces on exit.
  */
+
+import { log } from "../observability/logger";
 import { sweepExpiredReservations } from "./budgets/admission";
 import { flushTraces, platform } from "./platform";
 import { pruneTraces } from "./traces/prune-traces";
@@ -10,8 +12,7 @@ import { pruneTraces } from "./traces/prune-traces";
 const SWEEP_INTERVAL_MS = 60_000;
 const PRUNE_INTERVAL_MS = 3_600_000;
 
-const report = (what: string) => (error: unknown) =>
-  console.error(`${what}:`, error instanceof Error ? error.message : error);
+const report = (what: string) => (error: unknown) => log().error(error, `${what} failed`);
 
 export async function startBackgroundTasks(): Promise<void> {
   await platform().catch(report("database unavailable at start"));

@@ -6,6 +6,7 @@
 import type { Database } from "../db";
 import type { Kv } from "../kv";
 import { ServiceError } from "./errors";
+import type { CircuitBreakers } from "./health/circuit-breaker";
 import type { Keyring } from "./keys/key-encryption";
 import type { Surface, TraceSink } from "./traces/trace-sink";
 
@@ -31,6 +32,8 @@ export interface Platform {
   env: Env;
   /** Where tool calls leave their traces. */
   traces: TraceSink;
+  /** Per (key, provider) circuit breakers of this process. */
+  breakers: CircuitBreakers;
   now(): Date;
 }
 

@@ -2,18 +2,23 @@ import { config } from "../config";
 import { getDatabase } from "../db";
 import { getKv } from "../kv";
 import type { Actor, Platform, Scope, SystemContext, TenantContext } from "./context";
+import { type CircuitBreakers, createCircuitBreakers } from "./health/circuit-breaker";
 import { type Keyring, loadKeyring } from "./keys/key-encryption";
 import { createTraceSink, type Surface, type TraceSink } from "./traces/trace-sink";
 
 let keyring: Keyring | undefined;
 let traces: TraceSink | undefined;
+// On globalThis: Next.js bundles each route separately, and a provider's health is one fact per process.
+const shared = globalThis as typeof globalThis & { searchmuxBreakers?: CircuitBreakers };
+shared.searchmuxBreakers ??= createCircuitBreakers();
+const breakers = shared.searchmuxBreakers;
 
-/** The process-wide platform: database, KV, keyring (SEARCHMUX_SECRET_KEY), trace sink and env. */
+/** The process-wide platform: database, KV, keyring (SEARCHMUX_SECRET_KEY), trace sink, breakers and env. */
 export async function platform(): Promise<Platform> {
   keyring ??= loadKeyring(process.env, config().dataDir);
   const db = await getDatabase();
   traces ??= createTraceSink(db);
-  return { db, kv: getKv(), keyring, traces, env: process.env, now: () => new Date() };
+  return { db, kv: getKv(), keyring, traces, breakers, env: process.env, now: () => new Date() };
 }
 
 /** Writes pending traces now (before a CLI exits, on shutdown). */

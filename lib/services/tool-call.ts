@@ -14,10 +14,11 @@ import type {
   ProviderSpan,
   ResolvedProvider,
 } from "../engine/shared/types";
-import { admit, type ExhaustedBudget, release, settle } from "./budgets/admission";
-import { usdToMicros } from "./budgets/units";
+import { metrics } from "../observability/metrics";
+import { release, settle } from "./budgets/admission";
 import { cacheTtlSeconds, readCached, resultCacheKey, writeCached } from "./cache/result-cache";
 import type { TenantContext } from "./context";
+import { attemptLedger, type OnProgress } from "./provider-attempts";
 import { selectProviders, throwIfNothingSucceeded } from "./providers/selection";
 import { tenantProviders } from "./providers/tenant-providers";
 import { type CallTrace, recordCallTrace } from "./traces/call-trace";
@@ -42,6 +43,8 @@ export interface ToolCallSpec<P extends ProviderRegistration, R> {
   /** The normalised input that identifies the result (without the provider subset and no_cache). */
   cacheInput: unknown;
   run(entries: ResolvedProvider<P>[], admit: AdmitHook): Promise<R>;
+  /** Told of each provider attempt as it finishes (the playground's live timeline). */
+  onProgress?: OnProgress;
   /** How many providers produced something usable. */
   succeeded(result: R): number;
   /** Counts and top URLs for the trace. */
@@ -94,7 +97,15 @@ export async function runToolCall<P extends ProviderRegistration, R extends Tool
     });
     if (!spec.noCache) {
       const hit = await readCached<R>(ctx.kv, cacheKey);
+      metrics().cacheLookups.inc({ tool: spec.tool, result: hit ? "hit" : "miss" });
       if (hit) {
+        spec.onProgress?.({
+          provider: "*",
+          kind: spec.spanKind,
+          start_offset_ms: 0,
+          duration_ms: 0,
+          outcome: "cache_hit",
+        });
         recordCallTrace(ctx, trace, {
           status: "ok",
           cacheHit: true,
@@ -105,24 +116,16 @@ export async function runToolCall<P extends ProviderRegistration, R extends Tool
       }
     }
 
-    const reservations = new Map<string, { id: string; costMicros: number }>();
-    const exhausted: ExhaustedBudget[] = [];
-    const admitHook: AdmitHook = async (providerId) => {
-      const entry = entries.find((e) => e.provider.id === providerId);
-      const costMicros = usdToMicros(entry?.provider.costPerRequestUsd ?? 0);
-      const admission = await admit(ctx, {
-        provider: providerId,
-        costMicros,
-        idempotencyKey: `${trace.id}:${providerId}`,
-      });
-      if (!admission.ok) {
-        exhausted.push(...admission.exhausted);
-        return { ok: false, reason: "budget_exhausted" };
-      }
-      reservations.set(providerId, { id: admission.reservationId, costMicros });
-      return { ok: true };
-    };
-
+    const {
+      admit: admitHook,
+      reservations,
+      exhausted,
+    } = attemptLedger(ctx, {
+      traceId: trace.id,
+      kind: spec.spanKind,
+      entries,
+      onProgress: spec.onProgress,
+    });
     const outcome = await spec.run(entries, admitHook);
     result = outcome;
     await Promise.all(

@@ -12,6 +12,7 @@ import { createDatabase } from "@/lib/db/client";
 import { createRedisKv } from "@/lib/kv/redis";
 import { admit } from "@/lib/services/budgets/admission";
 import { SCOPES } from "@/lib/services/context";
+import { createCircuitBreakers } from "@/lib/services/health/circuit-breaker";
 import { parseKeyring } from "@/lib/services/keys/key-encryption";
 import { slidingWindow } from "@/lib/services/rate-limit/sliding-window";
 import { verifyToken } from "@/lib/services/tokens/verify-token";
@@ -30,6 +31,7 @@ const platform = {
   kv,
   keyring: parseKeyring(process.env.SEARCHMUX_SECRET_KEY ?? ""),
   traces: createTraceSink(db),
+  breakers: createCircuitBreakers(),
   env: {},
   now: () => new Date(),
 };

@@ -10,6 +10,7 @@ import {
   type SystemContext,
   type TenantContext,
 } from "@/lib/services/context";
+import { createCircuitBreakers } from "@/lib/services/health/circuit-breaker";
 import { parseKeyring } from "@/lib/services/keys/key-encryption";
 import { createTraceSink, type Surface } from "@/lib/services/traces/trace-sink";
 
@@ -21,6 +22,7 @@ export function testPlatform(db: Database, overrides: Partial<Platform> = {}): P
     kv,
     keyring: parseKeyring(`1:${randomBytes(32).toString("base64")}`),
     traces: overrides.traces ?? createTraceSink(db),
+    breakers: createCircuitBreakers(),
     env: {},
     now: () => new Date(),
     ...overrides,

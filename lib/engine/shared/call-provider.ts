@@ -8,6 +8,7 @@ import { classifyFailure, sanitizeMessage } from "./failures";
 import type {
   Admission,
   AdmitHook,
+  AttemptReport,
   FailureReason,
   ProviderFailure,
   ProviderId,
@@ -67,8 +68,26 @@ export async function callIsolated<
     });
   }
 
-  const refusal = await admissionRefusal(provider.id, context);
-  if (refusal !== undefined) return failed(entry, context, queued, refusal, 0);
+  const admission = await admitAttempt(provider.id, context);
+  if ("refusal" in admission) return failed(entry, context, queued, admission.refusal, 0);
+  const outcome = await attempt(call, context);
+  try {
+    admission.settled?.(
+      outcome.ok ? { span: outcome.span } : { span: outcome.span, failure: outcome.failure },
+    );
+  } catch {
+    // An observer's failure must not change the call's outcome.
+  }
+  return outcome;
+}
+
+async function attempt<
+  E extends ResolvedProvider<ProviderRegistration>,
+  R extends TransportFacts,
+  Kind extends string,
+>(call: IsolatedCall<E, R>, context: IsolationContext<Kind>): Promise<IsolatedOutcome<E, R, Kind>> {
+  const { entry } = call;
+  const { provider } = entry;
 
   const started = performance.now();
   const timeoutMs = entry.timeoutMs ?? provider.defaultTimeoutMs;
@@ -100,28 +119,34 @@ export async function callIsolated<
   }
 }
 
-/** Undefined when admitted; otherwise why not. A hook that fails or outlasts the deadline refuses. */
-async function admissionRefusal(
+type AdmissionCheck = { refusal: FailureDetails } | { settled?: (report: AttemptReport) => void };
+
+/** Admitted (with the hook's observer) or why not. A hook that fails or outlasts the deadline refuses. */
+async function admitAttempt(
   providerId: ProviderId,
   context: IsolationContext<string>,
-): Promise<FailureDetails | undefined> {
+): Promise<AdmissionCheck> {
   const { admit, deadline } = context;
-  if (admit === undefined) return undefined;
+  if (admit === undefined) return {};
   try {
     const admission = await raceAbort(
       new Promise<Admission>((resolve) => resolve(admit(providerId))),
       deadline,
     );
-    if (admission.ok) return undefined;
+    if (admission.ok) return { settled: admission.settled };
     return {
-      reason: admission.reason,
-      message: admission.reason === "budget_exhausted" ? "budget exhausted" : "circuit breaker open",
+      refusal: {
+        reason: admission.reason,
+        message: admission.reason === "budget_exhausted" ? "budget exhausted" : "circuit breaker open",
+      },
     };
   } catch (error) {
     if (deadline.aborted)
-      return { reason: "timeout", message: "admission did not finish before the deadline" };
+      return { refusal: { reason: "timeout", message: "admission did not finish before the deadline" } };
     const detail = error instanceof Error ? error.message : "non-error value thrown";
-    return { reason: "network_error", message: sanitizeMessage(`admission check failed: ${detail}`, []) };
+    return {
+      refusal: { reason: "network_error", message: sanitizeMessage(`admission check failed: ${detail}`, []) },
+    };
   }
 }
 

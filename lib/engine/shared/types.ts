@@ -51,8 +51,19 @@ export interface ProviderSpan<Kind extends string = string> {
   error?: string;
 }
 
-export type Admission = { ok: true } | { ok: false; reason: "budget_exhausted" | "breaker_open" };
-/** Called right before each provider call (atomic budget admission, circuit breaker). */
+/** What a provider attempt came to, told to whoever admitted it. */
+export interface AttemptReport {
+  span: ProviderSpan;
+  failure?: ProviderFailure;
+}
+
+export type Admission =
+  | { ok: true; settled?: (report: AttemptReport) => void }
+  | { ok: false; reason: "budget_exhausted" | "breaker_open" };
+/**
+ * Called right before each provider call (atomic budget admission, circuit breaker); an admitted call
+ * reports its outcome to `settled` (breaker, health, metrics, live progress).
+ */
 export type AdmitHook = (providerId: ProviderId) => Promise<Admission>;
 
 export interface FreeTier {

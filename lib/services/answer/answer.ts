@@ -4,6 +4,7 @@ import { runAnswer } from "../../engine/answer/run-answer";
 import type { GroundingSearch } from "../../engine/answer/types";
 import { answerProviders } from "../../providers/answer";
 import { assertScope, type TenantContext } from "../context";
+import type { OnProgress } from "../provider-attempts";
 import { webSearch } from "../search/web-search";
 import { runToolCall } from "../tool-call";
 import { parseInput } from "../validate";
@@ -22,10 +23,20 @@ const tenantGrounding =
   };
 
 /** answer for a tenant: every configured answer provider side by side, with budgets, cache and refunds. */
-export async function answer({ ctx, input }: { ctx: TenantContext; input: z.input<typeof answerToolInput> }) {
+export async function answer({
+  ctx,
+  input,
+  onProgress,
+}: {
+  ctx: TenantContext;
+  input: z.input<typeof answerToolInput>;
+  /** Told of each provider attempt as it finishes. */
+  onProgress?: OnProgress;
+}) {
   assertScope(ctx, "answer");
   const { no_cache, ...parsed } = parseInput(answerToolInput, input);
   return runToolCall(ctx, {
+    onProgress,
     tool: "answer",
     spanKind: "answer",
     registry: answerProviders,

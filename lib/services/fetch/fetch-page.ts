@@ -7,6 +7,7 @@ import { SsrfBlocked } from "../../http/ssrf";
 import { fetchProviders } from "../../providers/fetch";
 import { assertScope, type TenantContext } from "../context";
 import { ServiceError } from "../errors";
+import type { OnProgress } from "../provider-attempts";
 import { runToolCall } from "../tool-call";
 import { parseInput } from "../validate";
 import { fetchAllowlistFromEnv, withProviderSettings } from "./fetch-as-operator";
@@ -27,15 +28,19 @@ interface NoPage {
 export async function fetchPage({
   ctx,
   input,
+  onProgress,
 }: {
   ctx: TenantContext;
   input: z.input<typeof fetchToolInput>;
+  /** Told of each provider attempt as it finishes. */
+  onProgress?: OnProgress;
 }) {
   assertScope(ctx, "fetch");
   const { no_cache, ...parsed } = parseInput(fetchToolInput, input);
   const result = await runToolCall<(typeof fetchProviders)[number], FetchResult | NoPage>(ctx, {
     tool: "fetch",
     spanKind: "fetch",
+    onProgress,
     registry: fetchProviders,
     // The waterfall applies `providers` / `skip_providers` itself; every available step is offered.
     cacheInput: parsed,

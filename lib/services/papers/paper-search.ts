@@ -3,6 +3,7 @@ import { paperSearchInputSchema } from "../../engine/papers/input";
 import { runPaperSearch } from "../../engine/papers/run-paper-search";
 import { paperProviders } from "../../providers/papers";
 import { assertScope, type TenantContext } from "../context";
+import type { OnProgress } from "../provider-attempts";
 import { runToolCall } from "../tool-call";
 import { parseInput } from "../validate";
 import { withPoliteMailto } from "./papers-as-operator";
@@ -15,13 +16,17 @@ export const paperSearchToolInput = paperSearchInputSchema
 export async function paperSearch({
   ctx,
   input,
+  onProgress,
 }: {
   ctx: TenantContext;
   input: z.input<typeof paperSearchToolInput>;
+  /** Told of each provider attempt as it finishes. */
+  onProgress?: OnProgress;
 }) {
   assertScope(ctx, "papers");
   const { no_cache, providers, ...rest } = parseInput(paperSearchToolInput, input);
   return runToolCall(ctx, {
+    onProgress,
     tool: "paper_search",
     spanKind: "papers",
     registry: paperProviders,

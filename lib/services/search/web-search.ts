@@ -3,6 +3,7 @@ import { searchInputSchema } from "../../engine/search/input";
 import { runSearch } from "../../engine/search/run-search";
 import { searchProviders } from "../../providers/search";
 import { assertScope, type TenantContext } from "../context";
+import type { OnProgress } from "../provider-attempts";
 import { runToolCall } from "../tool-call";
 import { parseInput } from "../validate";
 
@@ -17,13 +18,17 @@ export const webSearchInput = searchInputSchema
 export async function webSearch({
   ctx,
   input,
+  onProgress,
 }: {
   ctx: TenantContext;
   input: z.input<typeof webSearchInput>;
+  /** Told of each provider attempt as it finishes. */
+  onProgress?: OnProgress;
 }) {
   assertScope(ctx, "search");
   const { providers, no_cache, ...engineInput } = parseInput(webSearchInput, input);
   return runToolCall(ctx, {
+    onProgress,
     tool: "web_search",
     spanKind: "search",
     registry: searchProviders,

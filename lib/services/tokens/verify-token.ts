@@ -1,5 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { apiTokens, tenants } from "../../db/schema";
+import { log } from "../../observability/logger";
 import type { Platform, Scope } from "../context";
 import { hashToken, hasValidChecksum } from "./token-format";
 
@@ -74,7 +75,5 @@ function touchLastUsed(ctx: Platform, tokenId: string): void {
           )
         : undefined,
     )
-    .catch((error: unknown) =>
-      console.error("token last-used update failed:", error instanceof Error ? error.message : error),
-    );
+    .catch((error: unknown) => log().warn(error, "token last-used update failed"));
 }

@@ -3,9 +3,11 @@
  * to the sink. Everything free-form (input, error text) goes through redaction with the call's keys.
  */
 import type { ProviderSpan } from "../../engine/shared/types";
+import { metrics } from "../../observability/metrics";
+import { redactText, redactValue } from "../../observability/redact";
+import { exportCall } from "../../observability/tracing";
 import type { TenantContext } from "../context";
 import { ServiceError } from "../errors";
-import { redactText, redactValue } from "./redact";
 import type { SpanKind, SpanOutcome, TraceRecord } from "./trace-sink";
 
 export interface CallTrace {
@@ -35,6 +37,43 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Prometheus counters and the OpenTelemetry spans of a recorded call. */
+function observe(record: TraceRecord): void {
+  const m = metrics();
+  m.toolCalls.inc({
+    tool: record.tool,
+    surface: record.surface,
+    status: record.status,
+    cache_hit: String(record.cacheHit),
+  });
+  m.toolCallSeconds.observe({ tool: record.tool, surface: record.surface }, record.durationMs / 1000);
+  exportCall({
+    name: "searchmux.tool_call",
+    startedAt: record.createdAt,
+    durationMs: record.durationMs,
+    error: record.status === "error",
+    attributes: {
+      "searchmux.tool": record.tool,
+      "searchmux.surface": record.surface,
+      "searchmux.tenant_id": record.tenantId,
+      "searchmux.trace_id": record.id,
+      "searchmux.status": record.status,
+      "searchmux.cache_hit": record.cacheHit,
+    },
+    children: record.spans.map((span) => ({
+      name: `searchmux.provider.${span.kind}`,
+      startOffsetMs: span.startOffsetMs,
+      durationMs: span.durationMs,
+      error: span.outcome === "error" || span.outcome === "timeout",
+      attributes: {
+        "searchmux.provider": span.provider,
+        "searchmux.outcome": span.outcome,
+        ...(span.httpStatus === undefined ? {} : { "http.response.status_code": span.httpStatus }),
+      },
+    })),
+  });
+}
+
 export function recordCallTrace(ctx: TenantContext, call: CallTrace, outcome: CallOutcome): void {
   const durationMs = Math.round(performance.now() - call.started);
   const spans = outcome.cacheHit
@@ -59,7 +98,7 @@ export function recordCallTrace(ctx: TenantContext, call: CallTrace, outcome: Ca
         error: span.error === undefined ? undefined : redactText(span.error, call.secrets),
         costMicros: call.charged.get(span.provider) ?? 0,
       }));
-  ctx.traces.record({
+  const record: TraceRecord = {
     id: call.id,
     tenantId: ctx.tenantId,
     tool: call.tool,
@@ -75,5 +114,7 @@ export function recordCallTrace(ctx: TenantContext, call: CallTrace, outcome: Ca
     error: outcome.error === undefined ? null : redactText(errorText(outcome.error), call.secrets),
     createdAt: call.createdAt,
     spans,
-  });
+  };
+  ctx.traces.record(record);
+  observe(record);
 }

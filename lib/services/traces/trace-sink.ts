@@ -6,6 +6,7 @@
  */
 import type { Database } from "../../db";
 import { traceSpans, traces } from "../../db/schema";
+import { log } from "../../observability/logger";
 
 export type Surface = "mcp" | "rest" | "playground" | "cli";
 export type SpanKind = "search" | "fetch" | "answer" | "papers" | "llm";
@@ -84,7 +85,7 @@ export function createTraceSink(db: Database): TraceSink {
 
   async function drain(): Promise<void> {
     if (db.closed && queue.length > 0) {
-      console.error(`traces: database closed, ${queue.length} traces not written`);
+      log().error({ lost: queue.length }, "traces: database closed, traces not written");
       queue = [];
     }
     while (queue.length > 0) {
@@ -95,10 +96,10 @@ export function createTraceSink(db: Database): TraceSink {
       } catch (error) {
         queue = [...batch, ...queue];
         if (queue.length > MAX_QUEUE) {
-          console.error(`traces: dropping ${queue.length - MAX_QUEUE} oldest queued traces`);
+          log().error({ dropped: queue.length - MAX_QUEUE }, "traces: dropping the oldest queued traces");
           queue = queue.slice(queue.length - MAX_QUEUE);
         }
-        console.error("traces: write failed, will retry:", error instanceof Error ? error.message : error);
+        log().warn(error, "traces: write failed, will retry");
         void schedule(FLUSH_DELAY_MS * 10);
         return;
       }

@@ -1,0 +1,26 @@
+import { cva, type VariantProps } from "class-variance-authority";
+import type { ComponentProps } from "react";
+import { cn } from "./cn";
+
+const badgeVariants = cva(
+  "inline-flex items-center gap-1 whitespace-nowrap rounded-full border px-2 py-0.5 text-xs font-medium",
+  {
+    variants: {
+      tone: {
+        neutral: "border-border bg-muted text-foreground",
+        primary: "border-transparent bg-primary/10 text-primary",
+        success: "border-transparent bg-success/15 text-success",
+        warning: "border-transparent bg-warning/15 text-warning",
+        danger: "border-transparent bg-destructive/15 text-destructive",
+        outline: "border-border text-muted-foreground",
+      },
+    },
+    defaultVariants: { tone: "neutral" },
+  },
+);
+
+export type BadgeTone = NonNullable<VariantProps<typeof badgeVariants>["tone"]>;
+
+export function Badge({ className, tone, ...props }: ComponentProps<"span"> & VariantProps<typeof badgeVariants>) {
+  return <span className={cn(badgeVariants({ tone }), className)} {...props} />;
+}

@@ -1,0 +1,54 @@
+/**
+ * Structured JSON logs (pino). Each line carries the request id of the work it belongs to. Every
+ * argument goes through the same redaction as traces (secret-named fields, token and key shapes in
+ * any string, error messages and stacks included), so a header object or an upstream error message
+ * cannot leak a credential.
+ */
+import pino, { type DestinationStream, type Logger } from "pino";
+import { config } from "../config";
+import { redactText, redactValue } from "./redact";
+import { currentRequestScope } from "./request-scope";
+
+const describeError = (error: Error) => ({ type: error.name, message: error.message, stack: error.stack });
+
+function redactArgument(arg: unknown): unknown {
+  if (typeof arg === "string") return redactText(arg);
+  if (arg instanceof Error) return redactValue({ err: describeError(arg) });
+  if (arg && typeof arg === "object" && "err" in arg && arg.err instanceof Error) {
+    return redactValue({ ...arg, err: describeError(arg.err) });
+  }
+  return redactValue(arg);
+}
+
+export function createLogger(destination?: DestinationStream, level = config().logLevel): Logger {
+  return pino(
+    {
+      level,
+      base: { service: "searchmux" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      mixin() {
+        const scope = currentRequestScope();
+        return scope ? { request_id: scope.requestId, tenant_id: scope.tenantId } : {};
+      },
+      hooks: {
+        logMethod(args, method) {
+          method.apply(this, args.map(redactArgument) as typeof args);
+        },
+      },
+    },
+    destination,
+  );
+}
+
+const shared = globalThis as typeof globalThis & { searchmuxLogger?: Logger };
+
+/** The process logger. */
+export function log(): Logger {
+  shared.searchmuxLogger ??= createLogger();
+  return shared.searchmuxLogger;
+}
+
+/** Replaces the process logger (tests capture lines with their own destination). */
+export function useLogger(logger: Logger): void {
+  shared.searchmuxLogger = logger;
+}

@@ -1,0 +1,97 @@
+/**
+ * What happens around each provider attempt of a tenant's tool call, apart from the call itself:
+ * the circuit breaker (refuse, then learn from the outcome), the budget admission (reserve), metrics,
+ * marking a refused tenant key invalid, and the caller's live progress.
+ */
+import type { AdmitHook, ProviderRegistration, ProviderSpan, ResolvedProvider } from "../engine/shared/types";
+import { log } from "../observability/logger";
+import { metrics } from "../observability/metrics";
+import { admit, type ExhaustedBudget } from "./budgets/admission";
+import { usdToMicros } from "./budgets/units";
+import type { TenantContext } from "./context";
+import { breakerKey, verdictOf } from "./health/circuit-breaker";
+import { markKeyInvalid } from "./keys/mark-key-invalid";
+import { operatorKey } from "./providers/operator-providers";
+import type { SpanOutcome } from "./traces/trace-sink";
+
+/** One provider's attempt as the caller watches it live (the span the trace will store), or a cache hit. */
+export type ProviderProgress = Omit<ProviderSpan, "outcome"> & { outcome: SpanOutcome };
+export type OnProgress = (event: ProviderProgress) => void;
+
+export interface AttemptLedger {
+  admit: AdmitHook;
+  /** Reservations of admitted attempts, by provider, to settle or release once the call is done. */
+  reservations: Map<string, { id: string; costMicros: number }>;
+  exhausted: ExhaustedBudget[];
+}
+
+const skipped = (provider: string, kind: string, outcome: ProviderSpan["outcome"]): ProviderSpan => ({
+  provider,
+  kind,
+  start_offset_ms: 0,
+  duration_ms: 0,
+  outcome,
+});
+
+export function attemptLedger(
+  ctx: TenantContext,
+  call: {
+    traceId: string;
+    kind: string;
+    entries: readonly ResolvedProvider<ProviderRegistration>[];
+    onProgress?: OnProgress;
+  },
+): AttemptLedger {
+  const reservations = new Map<string, { id: string; costMicros: number }>();
+  const exhausted: ExhaustedBudget[] = [];
+  const m = metrics();
+  const report = (span: ProviderProgress) => {
+    m.providerCalls.inc({ provider: span.provider, kind: call.kind, outcome: span.outcome });
+    try {
+      call.onProgress?.(span);
+    } catch (error) {
+      log().warn(error, "progress listener failed");
+    }
+  };
+
+  const admitHook: AdmitHook = async (providerId) => {
+    const entry = call.entries.find((e) => e.provider.id === providerId);
+    const breaker = breakerKey(providerId, entry?.apiKey);
+    if (!ctx.breakers.allow(breaker)) {
+      report(skipped(providerId, call.kind, "skipped_breaker"));
+      return { ok: false, reason: "breaker_open" };
+    }
+    const costMicros = usdToMicros(entry?.provider.costPerRequestUsd ?? 0);
+    const admission = await admit(ctx, {
+      provider: providerId,
+      costMicros,
+      idempotencyKey: `${call.traceId}:${providerId}`,
+    }).catch((error: unknown) => {
+      ctx.breakers.record(breaker, "neutral"); // give back a half-open probe slot
+      throw error;
+    });
+    if (!admission.ok) {
+      ctx.breakers.record(breaker, "neutral");
+      exhausted.push(...admission.exhausted);
+      m.budgetRejections.inc({ provider: providerId });
+      report(skipped(providerId, call.kind, "skipped_budget"));
+      return { ok: false, reason: "budget_exhausted" };
+    }
+    reservations.set(providerId, { id: admission.reservationId, costMicros });
+    return {
+      ok: true,
+      settled: ({ span, failure }) => {
+        ctx.breakers.record(breaker, verdictOf(failure));
+        m.providerCallSeconds.observe({ provider: providerId, kind: call.kind }, span.duration_ms / 1000);
+        report(span);
+        const ownKey = entry?.apiKey && entry.apiKey !== operatorKey(entry.provider.keyEnv, ctx.env);
+        if (failure?.reason === "bad_key" && ownKey) {
+          markKeyInvalid({ ctx, input: { provider: providerId } }).catch((error: unknown) =>
+            log().warn(error, "marking a refused key invalid failed"),
+          );
+        }
+      },
+    };
+  };
+  return { admit: admitHook, reservations, exhausted };
+}
