@@ -1,6 +1,14 @@
-/** Next.js calls this once per server instance; the work itself is Node-only (lib/services/background.ts). */
+/**
+ * Next.js calls this once per server instance. With an OTLP endpoint configured, tool calls and
+ * requests are exported through OpenTelemetry (@vercel/otel reads the standard OTEL_* variables);
+ * then the Node-only background work starts (lib/services/background.ts).
+ */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    const { registerOTel } = await import("@vercel/otel");
+    registerOTel({ serviceName: process.env.OTEL_SERVICE_NAME ?? "searchmux" });
+  }
   const { startBackgroundTasks } = await import("./lib/services/background");
   await startBackgroundTasks();
 }

@@ -76,6 +76,20 @@ export const OPERATIONS: readonly Operation[] = [
     scope: "any",
     response: budgetStatusResponse,
   },
+  {
+    method: "get",
+    path: "/api/v1/usage/history",
+    summary: "Requests, spend, tool calls and cache hits per UTC day (oldest first, no gaps)",
+    scope: "any",
+    query: { days: "how many days back, 1–90 (default 30)" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/providers",
+    summary:
+      "Every provider: tools it serves now, whose key pays and its verdict, budgets left, breaker, success rate and p50/p95",
+    scope: "any",
+  },
   { method: "get", path: "/api/v1/budgets", summary: "The workspace's budgets", scope: "admin" },
   {
     method: "put",

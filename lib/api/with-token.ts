@@ -5,6 +5,9 @@
  * the route's scope (403), run the handler, and map whatever it throws to `{error: {code, message}}`.
  */
 import { randomUUID } from "node:crypto";
+import { log } from "../observability/logger";
+import { metrics } from "../observability/metrics";
+import { inRequestScope, type RequestScope } from "../observability/request-scope";
 import type { Scope, TenantContext } from "../services/context";
 import { platform, tracesSettled } from "../services/platform";
 import { countFailedAuth, failedAuthBlocked, limitToken } from "../services/rate-limit/limits";
@@ -52,8 +55,12 @@ export function withToken<P = Record<string, never>>(
   handler: (request: Request, context: TokenRequest<P>) => Promise<Response>,
   options: WithTokenOptions<P> = {},
 ) {
-  return async (request: Request, route: { params: Promise<P> }): Promise<Response> => {
-    const requestId = randomUUID();
+  const run = async (
+    request: Request,
+    route: { params: Promise<P> },
+    scope: RequestScope,
+  ): Promise<Response> => {
+    const { requestId } = scope;
     try {
       const base = await platform();
       const ip = clientIp(request);
@@ -98,6 +105,7 @@ export function withToken<P = Record<string, never>>(
           limitHeaders,
         );
       }
+      scope.tenantId = token.tenantId;
       const ctx: TenantContext = {
         ...base,
         actor: { kind: "token", tokenId: token.tokenId, tokenName: token.name },
@@ -114,4 +122,38 @@ export function withToken<P = Record<string, never>>(
       return toErrorResponse(error, requestId);
     }
   };
+
+  return async (request: Request, route: { params: Promise<P> }): Promise<Response> => {
+    const started = performance.now();
+    const scope: RequestScope = { requestId: randomUUID() };
+    const response = await inRequestScope(scope, () => run(request, route, scope));
+    response.headers.set("x-request-id", scope.requestId);
+    observeRequest(request, response.status, performance.now() - started, scope);
+    return response;
+  };
+}
+
+/** The route as a metric label and log field: no token (MCP URL tokens) and no ids in it. */
+function routeLabel(request: Request): string {
+  return new URL(request.url).pathname
+    .replace(/\/t\/[^/]+/, "/t/[token]")
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "[id]");
+}
+
+function observeRequest(request: Request, status: number, durationMs: number, scope: RequestScope): void {
+  const route = routeLabel(request);
+  const m = metrics();
+  m.httpRequests.inc({ route, status: String(status) });
+  m.httpRequestSeconds.observe({ route }, durationMs / 1000);
+  log().info(
+    {
+      request_id: scope.requestId,
+      tenant_id: scope.tenantId,
+      method: request.method,
+      route,
+      status,
+      duration_ms: Math.round(durationMs),
+    },
+    "request",
+  );
 }

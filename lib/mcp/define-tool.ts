@@ -1,14 +1,16 @@
 /**
  * MCP: how a tool is declared once (name, scope, model-facing description, input and output schemas,
  * verb, text rendering) and registered on a per-request server. Every tool gets the same annotations
- * policy, the same error mapping and, when it is slow, the same progress heartbeat.
+ * policy, the same error mapping and the same progress reporting (per provider, plus a heartbeat when
+ * it is slow).
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { Scope, TenantContext } from "../services/context";
-import { withHeartbeat } from "./progress";
+import type { OnProgress } from "../services/provider-attempts";
+import { withProgress } from "./progress";
 import { toolErrorFrom } from "./tool-errors";
 
 export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
@@ -24,7 +26,7 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   openWorld: boolean;
   /** Calls that can take tens of seconds send progress heartbeats. */
   slow?: boolean;
-  run(ctx: TenantContext, input: z.output<I>): Promise<z.output<O>>;
+  run(ctx: TenantContext, input: z.output<I>, onProgress?: OnProgress): Promise<z.output<O>>;
   format(output: z.output<O>): string;
 }
 
@@ -41,8 +43,9 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: T
     try {
       // The SDK validated `args` already but hands them over untyped; parsing again is idempotent.
       const input = spec.inputSchema.parse(args);
-      const run = () => spec.run(ctx, input);
-      const output = spec.slow ? await withHeartbeat(extra, spec.name, run) : await run();
+      const output = await withProgress(extra, spec.name, (onProgress) => spec.run(ctx, input, onProgress), {
+        heartbeat: spec.slow === true,
+      });
       return { content: [{ type: "text", text: spec.format(output) }], structuredContent: output };
     } catch (error) {
       return toolErrorFrom(error, spec.name);

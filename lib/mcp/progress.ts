@@ -1,41 +1,53 @@
 /**
- * MCP: keeps a long tool call (answer, fetch) visibly alive. When the client sent a progressToken, a
- * progress notification goes out every few seconds until the call settles, so clients that reset their
- * request timeout on progress do not give up on a two-minute answer. (The transport's SSE keep-alive
- * comments cover proxies either way.) The answer verb does not expose runAnswer's per-provider
- * `onProgress`, so these are heartbeats rather than "provider X answered".
+ * MCP progress: when the client sent a progressToken, each provider attempt that finishes is reported
+ * ("brave: ok in 212 ms"), and a slow call (answer, fetch) also sends a heartbeat every few seconds, so
+ * clients that reset their request timeout on progress do not give up on a two-minute answer. (The
+ * transport's SSE keep-alive comments cover proxies either way.)
  */
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { OnProgress, ProviderProgress } from "../services/provider-attempts";
 
 export const HEARTBEAT_MS = 5_000;
 
 type Extra = Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, "_meta" | "sendNotification">;
 
-export async function withHeartbeat<T>(
+const describe = (event: ProviderProgress) =>
+  event.outcome === "cache_hit"
+    ? "answered from the cache"
+    : `${event.provider}: ${event.outcome.replace("_", " ")} in ${Math.round(event.duration_ms)} ms`;
+
+export async function withProgress<T>(
   extra: Extra,
   tool: string,
-  run: () => Promise<T>,
-  intervalMs = HEARTBEAT_MS,
+  run: (onProgress?: OnProgress) => Promise<T>,
+  options: { heartbeat: boolean; intervalMs?: number },
 ): Promise<T> {
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return run();
   const started = Date.now();
-  let beats = 0;
-  const timer = setInterval(() => {
-    beats += 1;
-    const seconds = Math.round((Date.now() - started) / 1000);
+  let progress = 0;
+  let open = true;
+  const notify = (message: string) => {
+    if (!open) return;
+    progress += 1;
     extra
-      .sendNotification({
-        method: "notifications/progress",
-        params: { progressToken, progress: beats, message: `${tool} still running after ${seconds} s` },
-      })
+      .sendNotification({ method: "notifications/progress", params: { progressToken, progress, message } })
       // A closed stream only means the client left; the call itself carries on to settle its charges.
-      .catch(() => clearInterval(timer));
-  }, intervalMs);
+      .catch(() => {
+        open = false;
+      });
+  };
+  const timer = options.heartbeat
+    ? setInterval(
+        () => notify(`${tool} still running after ${Math.round((Date.now() - started) / 1000)} s`),
+        options.intervalMs ?? HEARTBEAT_MS,
+      )
+    : undefined;
   try {
-    return await run();
+    return await run((event) => notify(describe(event)));
   } finally {
     clearInterval(timer);
+    open = false;
   }
 }

@@ -39,7 +39,7 @@ const webSearchTool = defineTool({
   inputSchema: webSearchInput,
   outputSchema: searchResponse,
   openWorld: true,
-  run: async (ctx, input) => toSearchResponse(await webSearch({ ctx, input })),
+  run: async (ctx, input, onProgress) => toSearchResponse(await webSearch({ ctx, input, onProgress })),
   format: formatSearch,
 });
 
@@ -59,7 +59,7 @@ const fetchTool = defineTool({
   outputSchema: fetchResponse,
   openWorld: true,
   slow: true,
-  run: async (ctx, input) => toFetchResponse(await fetchPage({ ctx, input })),
+  run: async (ctx, input, onProgress) => toFetchResponse(await fetchPage({ ctx, input, onProgress })),
   format: formatFetch,
 });
 
@@ -78,7 +78,7 @@ const answerTool = defineTool({
   outputSchema: answerResponse,
   openWorld: true,
   slow: true,
-  run: async (ctx, input) => toAnswerResponse(await answer({ ctx, input })),
+  run: async (ctx, input, onProgress) => toAnswerResponse(await answer({ ctx, input, onProgress })),
   format: formatAnswer,
 });
 
@@ -96,7 +96,7 @@ const paperSearchTool = defineTool({
   inputSchema: paperSearchToolInput,
   outputSchema: paperSearchResponse,
   openWorld: true,
-  run: async (ctx, input) => toPaperSearchResponse(await paperSearch({ ctx, input })),
+  run: async (ctx, input, onProgress) => toPaperSearchResponse(await paperSearch({ ctx, input, onProgress })),
   format: formatPapers,
 });
 

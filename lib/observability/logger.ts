@@ -26,6 +26,9 @@ export function createLogger(destination?: DestinationStream, level = config().l
       level,
       base: { service: "searchmux" },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // Errors arrive already described and redacted (redactArgument); pino's own serializer would
+      // re-describe the plain object.
+      serializers: { err: (err: unknown) => err },
       mixin() {
         const scope = currentRequestScope();
         return scope ? { request_id: scope.requestId, tenant_id: scope.tenantId } : {};

@@ -8,6 +8,7 @@ const UNDOCUMENTED = new Map([
   ["/api/auth/{nextauth}", "next-auth's own sign-in routes"],
   ["/api/mcp/t/{token}", "the URL-token form of /api/mcp (the token is a secret path segment)"],
   ["/api/mcp/oauth-protected-resource", "MCP authorization metadata, linked from 401s"],
+  ["/api/metrics", "the operator's Prometheus scrape (operator token), not part of the workspace API"],
 ]);
 /** Methods that only answer 405. */
 const REFUSED = new Set(["get /api/mcp", "delete /api/mcp"]);

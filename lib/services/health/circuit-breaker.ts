@@ -26,6 +26,8 @@ export interface CircuitBreakers {
   /** The outcome of an admitted call: healthy, unhealthy, or neutral (says nothing about health). */
   record(key: string, verdict: Verdict): void;
   state(key: string): BreakerState;
+  /** Breakers that are not closed, by key (`provider:keyhash`). */
+  notClosed(): Array<{ key: string; state: Exclude<BreakerState, "closed"> }>;
 }
 
 export type Verdict = "healthy" | "unhealthy" | "neutral";
@@ -90,5 +92,13 @@ export function createCircuitBreakers(options: Partial<BreakerOptions> = {}): Ci
       entries.set(key, next);
     },
     state: (key) => stateOf(entries.get(key)),
+    notClosed() {
+      const out: Array<{ key: string; state: Exclude<BreakerState, "closed"> }> = [];
+      for (const [key, entry] of entries) {
+        const state = stateOf(entry);
+        if (state !== "closed") out.push({ key, state });
+      }
+      return out;
+    },
   };
 }

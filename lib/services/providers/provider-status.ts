@@ -1,9 +1,12 @@
 /**
  * Which providers this workspace can use now, for which tools, whose key pays (its own, the
- * operator's, or none needed), and what its budgets leave. Served by the MCP resource
+ * operator's, or none needed) and its last verdict, what its budgets leave, its circuit breaker on this
+ * instance, and its success rate and latency over the last day. Served by the MCP resource
  * `searchmux://providers`, `GET /api/v1/providers` and the dashboard. It reuses tenantProviders so
  * availability is decided exactly as for a real call.
  */
+
+import { providerKeys } from "../../db/schema";
 import type { ProviderRegistration } from "../../engine/shared/types";
 import { answerProviders } from "../../providers/answer";
 import { fetchProviders } from "../../providers/fetch";
@@ -11,6 +14,8 @@ import { paperProviders } from "../../providers/papers";
 import { searchProviders } from "../../providers/search";
 import { budgetStatus } from "../budgets/budget-status";
 import type { TenantContext } from "../context";
+import { breakerKey } from "../health/circuit-breaker";
+import { providerHealth } from "../health/provider-health";
 import { type ProviderKind, providerCatalog } from "./catalog";
 import { operatorKey } from "./operator-providers";
 import { tenantProviders } from "./tenant-providers";
@@ -57,8 +62,21 @@ async function availabilityByProvider(ctx: TenantContext): Promise<Map<string, A
   return byId;
 }
 
+/** The tenant's stored keys' last verdicts (ok, invalid, unknown), by provider. */
+async function keyStatuses(ctx: TenantContext): Promise<Map<string, string>> {
+  const rows = await ctx.db.withTenant(ctx.tenantId, (tx) =>
+    tx.select({ provider: providerKeys.provider, status: providerKeys.status }).from(providerKeys),
+  );
+  return new Map(rows.map((row) => [row.provider, row.status]));
+}
+
 export async function providerStatus({ ctx }: { ctx: TenantContext }) {
-  const [status, availability] = await Promise.all([budgetStatus({ ctx }), availabilityByProvider(ctx)]);
+  const [status, availability, health, keys] = await Promise.all([
+    budgetStatus({ ctx }),
+    availabilityByProvider(ctx),
+    providerHealth({ ctx }),
+    keyStatuses(ctx),
+  ]);
   const budgetsOf = (provider: string) =>
     status.budgets
       .filter((b) => b.provider === provider)
@@ -88,6 +106,9 @@ export async function providerStatus({ ctx }: { ctx: TenantContext }) {
       tools: found.tools,
       unavailable_reason: found.tools.length > 0 ? null : (found.unavailable ?? null),
       key_source: keySource,
+      key_status: keySource === "tenant" ? (keys.get(catalog.id) ?? null) : null,
+      breaker: ctx.breakers.state(breakerKey(catalog.id, found.apiKey)),
+      health: health.get(catalog.id) ?? null,
       free_tier:
         usage?.free_tier ??
         (catalog.freeTier && { ...catalog.freeTier, used: 0, remaining: catalog.freeTier.requests }),

@@ -132,6 +132,23 @@ describe("the MCP server for one tenant", () => {
     expect(fake.requests(ANSWER_PREFIX.perplexity)[0]?.headers.authorization).toBe("Bearer pplx-tenant-key");
   });
 
+  it("reports each provider as it finishes to a client that asked for progress", async () => {
+    const messages: string[] = [];
+    const result = await (await connect()).callTool(
+      {
+        name: "web_search",
+        arguments: { query: "progress per provider", providers: ["brave", "duckduckgo"] },
+      },
+      undefined,
+      { onprogress: (progress) => messages.push(progress.message ?? "") },
+    );
+    expect(result.isError).toBeFalsy();
+    expect(messages.sort()).toEqual([
+      expect.stringMatching(/^brave: ok in \d+ ms$/),
+      expect.stringMatching(/^duckduckgo: ok in \d+ ms$/),
+    ]);
+  });
+
   it("paper_search returns merged papers with authors and identifiers", async () => {
     const result = await (await connect()).callTool({
       name: "paper_search",

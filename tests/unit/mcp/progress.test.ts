@@ -1,47 +1,86 @@
 import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { withHeartbeat } from "@/lib/mcp/progress";
+import { withProgress } from "@/lib/mcp/progress";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe("withHeartbeat", () => {
-  it("sends increasing progress for the client's token until the call settles", async () => {
-    const sent: ServerNotification[] = [];
-    const extra = {
-      _meta: { progressToken: "p-1" },
+function recorder(progressToken?: string | number) {
+  const sent: ServerNotification[] = [];
+  return {
+    sent,
+    extra: {
+      _meta: progressToken === undefined ? undefined : { progressToken },
       sendNotification: async (notification: ServerNotification) => {
         sent.push(notification);
       },
-    };
-    const result = await withHeartbeat(extra, "answer", () => sleep(75).then(() => "done"), 20);
+    },
+  };
+}
+const messages = (sent: ServerNotification[]) => sent.map((n) => (n.params as { message: string }).message);
+
+describe("withProgress", () => {
+  it("reports each provider attempt as it finishes, with increasing progress", async () => {
+    const { sent, extra } = recorder("p-1");
+    const result = await withProgress(
+      extra,
+      "web_search",
+      async (onProgress) => {
+        onProgress?.({
+          provider: "brave",
+          kind: "search",
+          start_offset_ms: 0,
+          duration_ms: 212.4,
+          outcome: "ok",
+        });
+        onProgress?.({
+          provider: "exa",
+          kind: "search",
+          start_offset_ms: 0,
+          duration_ms: 0,
+          outcome: "skipped_budget",
+        });
+        return "done";
+      },
+      { heartbeat: false },
+    );
     expect(result).toBe("done");
+    expect(messages(sent)).toEqual(["brave: ok in 212 ms", "exa: skipped budget in 0 ms"]);
+    expect(sent.map((n) => n.params)).toMatchObject([
+      { progressToken: "p-1", progress: 1 },
+      { progressToken: "p-1", progress: 2 },
+    ]);
+  });
+
+  it("sends heartbeats for slow tools until the call settles", async () => {
+    const { sent, extra } = recorder("p-2");
+    await withProgress(extra, "answer", () => sleep(75), { heartbeat: true, intervalMs: 20 });
     expect(sent.length).toBeGreaterThanOrEqual(2);
-    expect(sent[0]).toMatchObject({
-      method: "notifications/progress",
-      params: { progressToken: "p-1", progress: 1, message: expect.stringMatching(/^answer still running/) },
-    });
-    expect(sent.map((n) => (n.params as { progress: number }).progress)).toEqual(sent.map((_, i) => i + 1));
+    expect(messages(sent)[0]).toMatch(/^answer still running/);
     const count = sent.length;
     await sleep(60);
     expect(sent).toHaveLength(count);
   });
 
   it("sends nothing without a progress token, and stops when the call fails", async () => {
-    const sent: ServerNotification[] = [];
-    const sendNotification = async (notification: ServerNotification) => {
-      sent.push(notification);
-    };
-    await withHeartbeat({ sendNotification }, "fetch", () => sleep(50), 10);
-    expect(sent).toEqual([]);
+    const silent = recorder();
+    await withProgress(
+      silent.extra,
+      "fetch",
+      async (onProgress) => {
+        expect(onProgress).toBeUndefined();
+        await sleep(30);
+      },
+      { heartbeat: true, intervalMs: 10 },
+    );
+    expect(silent.sent).toEqual([]);
+    const failing = recorder(1);
     await expect(
-      withHeartbeat(
-        { _meta: { progressToken: 1 }, sendNotification },
-        "fetch",
-        () => Promise.reject(new Error("boom")),
-        10,
-      ),
+      withProgress(failing.extra, "fetch", () => Promise.reject(new Error("boom")), {
+        heartbeat: true,
+        intervalMs: 10,
+      }),
     ).rejects.toThrow("boom");
     await sleep(30);
-    expect(sent).toEqual([]);
+    expect(failing.sent).toEqual([]);
   });
 });

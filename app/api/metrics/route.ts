@@ -1,0 +1,21 @@
+import { randomUUID } from "node:crypto";
+import { toErrorResponse } from "@/lib/api/errors";
+import { bearerToken } from "@/lib/api/with-token";
+import { config } from "@/lib/config";
+import { metricsText } from "@/lib/services/health/metrics-text";
+import { platform } from "@/lib/services/platform";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/metrics — Prometheus text for the operator (Bearer SEARCHMUX_OPERATOR_TOKEN); 404 when unset. */
+export async function GET(request: Request) {
+  try {
+    const { contentType, body } = await metricsText({
+      ctx: await platform(),
+      input: { token: bearerToken(request), operatorToken: config().operator.token },
+    });
+    return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store" } });
+  } catch (error) {
+    return toErrorResponse(error, randomUUID());
+  }
+}

@@ -1,0 +1,34 @@
+import { timingSafeEqual } from "node:crypto";
+import { metrics } from "../../observability/metrics";
+import type { Platform } from "../context";
+import { ServiceError } from "../errors";
+
+/** Whether `presented` is the operator token; constant time, and false when none is configured. */
+export function isOperatorToken(presented: string | null, configured: string | undefined): boolean {
+  if (!configured || !presented) return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(configured);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * This process's metrics in Prometheus text format, for the operator only. Breaker states are
+ * read at scrape time, grouped by provider (never by key).
+ */
+export async function metricsText({
+  ctx,
+  input,
+}: {
+  ctx: Platform;
+  input: { token: string | null; operatorToken: string | undefined };
+}) {
+  if (!input.operatorToken) throw new ServiceError("not_found", "metrics are not enabled");
+  if (!isOperatorToken(input.token, input.operatorToken))
+    throw new ServiceError("unauthorized", "the operator token is required");
+  const m = metrics();
+  m.openBreakers.reset();
+  for (const { key, state } of ctx.breakers.notClosed()) {
+    m.openBreakers.inc({ provider: key.slice(0, key.indexOf(":")), state });
+  }
+  return { contentType: m.registry.contentType, body: await m.registry.metrics() };
+}

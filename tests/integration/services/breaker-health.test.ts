@@ -1,0 +1,172 @@
+/**
+ * Circuit breakers and provider health through the real call path (webSearch → tool-call → engine),
+ * with fake providers failing and recovering (RELIABILITY C1, C2), and what providerStatus reports.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { providerKeys } from "@/lib/db/schema";
+import { budgetStatus } from "@/lib/services/budgets/budget-status";
+import type { Platform, TenantContext } from "@/lib/services/context";
+import { createCircuitBreakers } from "@/lib/services/health/circuit-breaker";
+import { setKey } from "@/lib/services/keys/set-key";
+import type { ProviderProgress } from "@/lib/services/provider-attempts";
+import { providerStatus } from "@/lib/services/providers/provider-status";
+import { webSearch } from "@/lib/services/search/web-search";
+import { createTenant } from "@/lib/services/tenants/create-tenant";
+import { getTrace } from "@/lib/services/traces/get-trace";
+import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
+import { databaseTargets, type TestDatabase } from "../../support/database";
+import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+
+const THRESHOLD = 3;
+const COOLDOWN_MS = 400;
+
+describe.each(databaseTargets())("circuit breakers and provider health on $name", (target) => {
+  let t: TestDatabase;
+  let fake: FakeProviders;
+  let platform: Platform;
+  let a: TenantContext;
+  let b: TenantContext;
+
+  beforeAll(async () => {
+    t = await target.create();
+    fake = await startFakeProviders();
+    const env: Record<string, string> = { BRAVE_API_KEY: "operator-brave-key" };
+    for (const id of ["duckduckgo", "brave", "tavily"])
+      env[`${id.toUpperCase()}_BASE_URL`] = fake.baseUrlFor(id);
+    platform = testPlatform(t.db, {
+      env,
+      breakers: createCircuitBreakers({ threshold: THRESHOLD, cooldownMs: COOLDOWN_MS }),
+    });
+    const [ta, tb] = await Promise.all(
+      ["A", "B"].map((name) => createTenant({ ctx: systemCtx(platform), input: { name } })),
+    );
+    a = tenantCtx(platform, ta?.id ?? "");
+    b = tenantCtx(platform, tb?.id ?? "");
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await t?.cleanup();
+  });
+  beforeEach(() => {
+    fake.resetScenarios();
+    fake.clearRequests();
+  });
+
+  const search = (ctx: TenantContext, query: string, providers = ["brave", "duckduckgo"]) =>
+    webSearch({ ctx, input: { query, providers, no_cache: true } });
+  const requestsBy = (ctx: TenantContext) => async (provider: string) =>
+    (await budgetStatus({ ctx })).providers.find((p) => p.provider === provider)?.requests.lifetime ?? 0;
+
+  it("opens on repeated 5xx, skips the provider for free while open, and closes after it recovers", async () => {
+    fake.setScenario("brave", { status: 503 });
+    for (let i = 0; i < THRESHOLD; i++) {
+      const result = await search(a, `failing ${i}`);
+      expect(result.providers_failed).toEqual([
+        expect.objectContaining({ provider: "brave", reason: "http_error" }),
+      ]);
+    }
+    expect(fake.requests("brave")).toHaveLength(THRESHOLD);
+    const charged = await requestsBy(a)("brave");
+
+    const whileOpen = await search(a, "while open");
+    expect(whileOpen.providers_failed).toEqual([
+      expect.objectContaining({ provider: "brave", reason: "breaker_open" }),
+    ]);
+    expect(whileOpen.providers_succeeded.map((p) => p.provider)).toEqual(["duckduckgo"]);
+    expect(fake.requests("brave")).toHaveLength(THRESHOLD); // no call went out
+    expect(await requestsBy(a)("brave")).toBe(charged); // and nothing was charged
+    await platform.traces.flush();
+    const trace = await getTrace({ ctx: a, input: { id: whileOpen.trace_id } });
+    expect(trace.spans.find((s) => s.provider === "brave")?.outcome).toBe("skipped_breaker");
+    const status = await providerStatus({ ctx: a });
+    expect(status.providers.find((p) => p.provider === "brave")?.breaker).toBe("open");
+
+    fake.resetScenarios(); // the provider recovers
+    await sleep(COOLDOWN_MS);
+    const probe = await search(a, "after recovery");
+    expect(probe.providers_succeeded.map((p) => p.provider).sort()).toEqual(["brave", "duckduckgo"]);
+    expect((await providerStatus({ ctx: a })).providers.find((p) => p.provider === "brave")?.breaker).toBe(
+      "closed",
+    );
+  });
+
+  it("never opens on refused keys, and one tenant's bad key leaves other tenants alone", async () => {
+    await setKey({ ctx: a, input: { provider: "tavily", key: "tvly-a-revoked-key" } });
+    await setKey({ ctx: b, input: { provider: "tavily", key: "tvly-b-good-key" } });
+    fake.setScenario("tavily", { expectedApiKey: "tvly-b-good-key" });
+    for (let i = 0; i < THRESHOLD * 3; i++) {
+      const result = await search(a, `bad key ${i}`, ["tavily", "duckduckgo"]);
+      expect(result.providers_failed).toEqual([
+        expect.objectContaining({ provider: "tavily", reason: "bad_key" }),
+      ]);
+    }
+    expect(fake.requests("tavily")).toHaveLength(THRESHOLD * 3); // every call still went out
+    const good = await search(b, "good key", ["tavily", "duckduckgo"]);
+    expect(good.providers_succeeded.map((p) => p.provider).sort()).toEqual(["duckduckgo", "tavily"]);
+
+    // A refused tenant key is marked invalid for the dashboard, without a key test.
+    await expect
+      .poll(
+        async () =>
+          (
+            await a.db.withTenant(a.tenantId, (tx) =>
+              tx
+                .select({ status: providerKeys.status })
+                .from(providerKeys)
+                .where(eq(providerKeys.provider, "tavily")),
+            )
+          )[0]?.status,
+      )
+      .toBe("invalid");
+    const status = await providerStatus({ ctx: a });
+    expect(status.providers.find((p) => p.provider === "tavily")).toMatchObject({
+      key_source: "tenant",
+      key_status: "invalid",
+      breaker: "closed",
+    });
+  });
+
+  it("reports each provider attempt live, and success rate and latency from the traces", async () => {
+    const created = await createTenant({ ctx: systemCtx(platform), input: { name: "C" } });
+    const c = tenantCtx(platform, created.id);
+    fake.setScenario("brave", { status: 500 });
+    fake.setScenario("duckduckgo", { latencyMs: 30 });
+    const events: ProviderProgress[] = [];
+    const result = await webSearch({
+      ctx: c,
+      input: { query: "live progress", providers: ["brave", "duckduckgo"], no_cache: true },
+      onProgress: (event) => events.push(event),
+    });
+    expect(events.map((e) => [e.provider, e.outcome]).sort()).toEqual([
+      ["brave", "error"],
+      ["duckduckgo", "ok"],
+    ]);
+    expect(events.find((e) => e.provider === "duckduckgo")?.duration_ms).toBeGreaterThanOrEqual(30);
+
+    const cached = await webSearch({
+      ctx: c,
+      input: { query: "live progress", providers: ["duckduckgo"] },
+    });
+    const hitEvents: ProviderProgress[] = [];
+    await webSearch({
+      ctx: c,
+      input: { query: "live progress", providers: ["duckduckgo"] },
+      onProgress: (event) => hitEvents.push(event),
+    });
+    expect(cached.cache_hit).toBe(false);
+    expect(hitEvents.map((e) => e.outcome)).toEqual(["cache_hit"]);
+
+    await platform.traces.flush();
+    const health = (await providerStatus({ ctx: c })).providers;
+    const brave = health.find((p) => p.provider === "brave")?.health;
+    const ddg = health.find((p) => p.provider === "duckduckgo")?.health;
+    expect(brave).toMatchObject({ calls: 1, success_rate: 0 });
+    expect(ddg?.calls).toBe(2);
+    expect(ddg?.success_rate).toBe(1);
+    expect(ddg?.p50_ms).toBeGreaterThanOrEqual(0);
+    expect(ddg?.p95_ms).toBeGreaterThanOrEqual(ddg?.p50_ms ?? 0);
+    expect(result.trace_id).toBeTruthy();
+  });
+});
