@@ -12,7 +12,7 @@ import { pruneTraces } from "./traces/prune-traces";
 const SWEEP_INTERVAL_MS = 60_000;
 const PRUNE_INTERVAL_MS = 3_600_000;
 
-const report = (what: string) => (error: unknown) => log().error(error, `${what} failed`);
+const report = (what: string) => (error: unknown) => log().error(error, what);
 
 export async function startBackgroundTasks(): Promise<void> {
   await platform().catch(report("database unavailable at start"));
@@ -27,4 +27,7 @@ export async function startBackgroundTasks(): Promise<void> {
       .catch(report("trace pruning failed"));
   }, PRUNE_INTERVAL_MS).unref();
   process.once("beforeExit", () => void flushTraces());
+  // `next start` closes the server on SIGTERM, awaiting responses and their after() tasks (which write
+  // their traces); this starts writing whatever else is queued at once, alongside.
+  process.once("SIGTERM", () => void flushTraces().catch(report("trace flush on shutdown failed")));
 }

@@ -6,29 +6,38 @@ import { type CircuitBreakers, createCircuitBreakers } from "./health/circuit-br
 import { type Keyring, loadKeyring } from "./keys/key-encryption";
 import { createTraceSink, type Surface, type TraceSink } from "./traces/trace-sink";
 
-let keyring: Keyring | undefined;
-let traces: TraceSink | undefined;
-// On globalThis: Next.js bundles each route separately, and a provider's health is one fact per process.
-const shared = globalThis as typeof globalThis & { searchmuxBreakers?: CircuitBreakers };
-shared.searchmuxBreakers ??= createCircuitBreakers();
-const breakers = shared.searchmuxBreakers;
+// On globalThis: Next.js bundles routes (and instrumentation) separately, and a process must have one
+// trace queue (flushed on shutdown), one keyring and one set of breakers.
+const shared = globalThis as typeof globalThis & {
+  searchmuxPlatform?: { keyring?: Keyring; traces?: TraceSink; breakers: CircuitBreakers };
+};
+shared.searchmuxPlatform ??= { breakers: createCircuitBreakers() };
+const singletons = shared.searchmuxPlatform;
 
 /** The process-wide platform: database, KV, keyring (SEARCHMUX_SECRET_KEY), trace sink, breakers and env. */
 export async function platform(): Promise<Platform> {
-  keyring ??= loadKeyring(process.env, config().dataDir);
+  singletons.keyring ??= loadKeyring(process.env, config().dataDir);
   const db = await getDatabase();
-  traces ??= createTraceSink(db);
-  return { db, kv: getKv(), keyring, traces, breakers, env: process.env, now: () => new Date() };
+  singletons.traces ??= createTraceSink(db);
+  return {
+    db,
+    kv: getKv(),
+    keyring: singletons.keyring,
+    traces: singletons.traces,
+    breakers: singletons.breakers,
+    env: process.env,
+    now: () => new Date(),
+  };
 }
 
 /** Writes pending traces now (before a CLI exits, on shutdown). */
 export async function flushTraces(): Promise<void> {
-  await traces?.flush();
+  await singletons.traces?.flush();
 }
 
 /** Waits for the batch that will write the traces pending now (after a response). */
 export async function tracesSettled(): Promise<void> {
-  await traces?.settled();
+  await singletons.traces?.settled();
 }
 
 export async function systemContext(actor: Actor): Promise<SystemContext> {
