@@ -24,6 +24,8 @@ export function createRedisKv(url: string): Kv {
     commandTimeout: COMMAND_TIMEOUT_MS,
     // Keep reconnecting for as long as the process lives, with a capped delay.
     retryStrategy: (attempt) => Math.min(attempt * 200, MAX_RECONNECT_DELAY_MS),
+    // Commands issued in the same tick (by concurrent requests) go out in one write.
+    enableAutoPipelining: true,
   });
   // Failures reach callers as rejected commands and ping(); without a listener ioredis would also
   // print every failed reconnect as an "Unhandled error event".
@@ -32,14 +34,18 @@ export function createRedisKv(url: string): Kv {
   return kvFromDriver({
     name: "redis",
     async execute(commands) {
-      const replies = (await client.pipeline(commands.map(toRedisArgs)).exec()) ?? [];
+      // Sent as one auto-pipelined write; each command settles on its own.
+      const replies = await Promise.allSettled(
+        commands.map((command) => client.call(...toRedisArgs(command))),
+      );
       return commands.map((command, index) => {
-        const [error, raw] = replies[index] ?? [new Error("redis: missing pipeline reply"), null];
-        if (!error) return { ok: true, reply: toKvReply(command, raw) };
+        const reply = replies[index] as PromiseSettledResult<unknown>;
+        if (reply.status === "fulfilled") return { ok: true, reply: toKvReply(command, reply.value) };
         // Only a reply error is the command's own failure; anything else (timeout, connection lost)
         // means the batch did not go through.
-        if (error.name === "ReplyError") return { ok: false, error };
-        throw error;
+        if (reply.reason instanceof Error && reply.reason.name === "ReplyError")
+          return { ok: false, error: reply.reason };
+        throw reply.reason;
       });
     },
     async ping() {

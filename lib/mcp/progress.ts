@@ -12,7 +12,7 @@ export const HEARTBEAT_MS = 5_000;
 
 type Extra = Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, "_meta" | "sendNotification">;
 
-const describe = (event: ProviderProgress) =>
+const progressMessage = (event: ProviderProgress) =>
   event.outcome === "cache_hit"
     ? "answered from the cache"
     : `${event.provider}: ${event.outcome.replace("_", " ")} in ${Math.round(event.duration_ms)} ms`;
@@ -45,7 +45,7 @@ export async function withProgress<T>(
       )
     : undefined;
   try {
-    return await run((event) => notify(describe(event)));
+    return await run((event) => notify(progressMessage(event)));
   } finally {
     clearInterval(timer);
     open = false;

@@ -20,7 +20,10 @@ function redactArgument(arg: unknown): unknown {
   return redactValue(arg);
 }
 
-export function createLogger(destination?: DestinationStream, level = config().logLevel): Logger {
+/** Buffered, asynchronous stdout: a log line must not cost a request a write syscall. pino flushes it on exit. */
+const stdout = () => pino.destination({ dest: 1, sync: false, minLength: 4096 });
+
+export function createLogger(destination: DestinationStream = stdout(), level = config().logLevel): Logger {
   return pino(
     {
       level,

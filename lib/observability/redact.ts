@@ -12,11 +12,16 @@ const BEARER = /\b(Bearer|Bot|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 /** Secrets shorter than this are not searched for (they would redact ordinary words). */
 const MIN_SECRET_LENGTH = 8;
 
+/** A cheap first look: text without any of these cannot match the patterns above. */
+const MAYBE_SECRET = /smx_|Bearer|Bot\s|Basic|[?&][\w-]*(?:key|token|app_id|auth)=/i;
+
 export function redactText(text: string, secrets: readonly string[] = []): string {
-  let out = text
-    .replace(OUR_TOKEN, REDACTED)
-    .replace(BEARER, `$1 ${REDACTED}`)
-    .replace(SECRET_QUERY, `$1${REDACTED}`);
+  let out = MAYBE_SECRET.test(text)
+    ? text
+        .replace(OUR_TOKEN, REDACTED)
+        .replace(BEARER, `$1 ${REDACTED}`)
+        .replace(SECRET_QUERY, `$1${REDACTED}`)
+    : text;
   for (const secret of secrets) {
     if (secret.length >= MIN_SECRET_LENGTH) out = out.split(secret).join(REDACTED);
   }

@@ -64,8 +64,18 @@ async function lookupAndCache(ctx: Platform, hash: string): Promise<VerifiedToke
   return found;
 }
 
-/** Records last use at most once a minute per token, without making the caller wait. */
+/** When this process last recorded each token's use; bounded by the tokens in use within a minute. */
+const lastTouched = new Map<string, number>();
+
+/**
+ * Records last use at most once a minute per token, without making the caller wait: this process asks
+ * KV (which arbitrates between instances) only when it has not itself recorded the token this minute.
+ */
 function touchLastUsed(ctx: Platform, tokenId: string): void {
+  const now = Date.now();
+  if (now - (lastTouched.get(tokenId) ?? 0) < LAST_USED_INTERVAL_SECONDS * 1000) return;
+  lastTouched.set(tokenId, now);
+  if (lastTouched.size > 10_000) lastTouched.clear();
   void ctx.kv
     .set(`smx:token-used:${tokenId}`, "1", { ttlSeconds: LAST_USED_INTERVAL_SECONDS, onlyIfAbsent: true })
     .then((first) =>

@@ -4,8 +4,9 @@
  * timer catches the rest (CLI, tests), and a failed write is retried rather than dropped. `flush()` on
  * shutdown writes whatever is pending.
  */
+
+import { sql } from "drizzle-orm";
 import type { Database } from "../../db";
-import { traceSpans, traces } from "../../db/schema";
 import { log } from "../../observability/logger";
 
 export type Surface = "mcp" | "rest" | "playground" | "cli";
@@ -66,6 +67,54 @@ const MAX_BATCH = 200;
 /** Beyond this many queued traces (a long database outage) the oldest are dropped, loudly. */
 const MAX_QUEUE = 20_000;
 
+/**
+ * Rows as JSON for json_populate_recordset: a whole batch travels as one parameter, which costs the
+ * app one JSON.stringify instead of building a statement with a placeholder per column and row.
+ */
+const traceRow = (t: TraceRecord) => ({
+  id: t.id,
+  tenant_id: t.tenantId,
+  tool: t.tool,
+  surface: t.surface,
+  token_id: t.tokenId,
+  token_name: t.tokenName,
+  status: t.status,
+  duration_ms: t.durationMs,
+  cache_hit: t.cacheHit,
+  input: t.input,
+  result_summary: t.resultSummary,
+  cost_micros: t.costMicros,
+  error: t.error,
+  created_at: t.createdAt.toISOString(),
+});
+
+const spanRow = (t: TraceRecord, s: SpanRecord) => ({
+  tenant_id: t.tenantId,
+  trace_id: t.id,
+  provider: s.provider,
+  kind: s.kind,
+  start_offset_ms: s.startOffsetMs,
+  duration_ms: s.durationMs,
+  http_status: s.httpStatus ?? null,
+  bytes: s.bytes ?? null,
+  outcome: s.outcome,
+  error: s.error ?? null,
+  cost_micros: s.costMicros,
+});
+
+/** Postgres text cannot hold NUL characters; hostile input may contain them. */
+const asJson = (rows: unknown[]) =>
+  JSON.stringify(rows, (_key, value: unknown) =>
+    typeof value === "string" && value.includes("\0") ? value.replaceAll("\0", "") : value,
+  );
+
+/** A data error (class 22) or constraint violation (23): retrying the same rows cannot succeed. */
+function isDataError(error: unknown): boolean {
+  // drizzle wraps the driver's error (which carries the SQLSTATE) as its cause.
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
+  return /^2[23]/.test(String(code ?? cause?.code ?? ""));
+}
+
 export function createTraceSink(db: Database): TraceSink {
   let queue: TraceRecord[] = [];
   let writing: Promise<void> = Promise.resolve();
@@ -74,13 +123,31 @@ export function createTraceSink(db: Database): TraceSink {
   let nextBatch: { done: Promise<void>; resolve: () => void } | undefined;
 
   async function writeBatch(batch: TraceRecord[]): Promise<void> {
+    const spans = batch.flatMap((trace) => trace.spans.map((span) => spanRow(trace, span)));
     await db.withSystem(async (tx) => {
-      await tx.insert(traces).values(batch.map(({ spans: _, ...trace }) => trace));
-      const spans = batch.flatMap((trace) =>
-        trace.spans.map((span) => ({ ...span, tenantId: trace.tenantId, traceId: trace.id })),
-      );
-      if (spans.length > 0) await tx.insert(traceSpans).values(spans);
+      await tx.execute(sql`
+        insert into traces (id, tenant_id, tool, surface, token_id, token_name, status, duration_ms,
+                            cache_hit, input, result_summary, cost_micros, error, created_at)
+        select id, tenant_id, tool, surface, token_id, token_name, status, duration_ms,
+               cache_hit, input, result_summary, cost_micros, error, created_at
+        from json_populate_recordset(null::traces, ${asJson(batch.map(traceRow))}::json)`);
+      if (spans.length === 0) return;
+      await tx.execute(sql`
+        insert into trace_spans (tenant_id, trace_id, provider, kind, start_offset_ms, duration_ms,
+                                 http_status, bytes, outcome, error, cost_micros)
+        select tenant_id, trace_id, provider, kind, start_offset_ms, duration_ms,
+               http_status, bytes, outcome, error, cost_micros
+        from json_populate_recordset(null::trace_spans, ${asJson(spans)}::json)`);
     });
+  }
+
+  /** Isolates the rows a batch was refused for: the others are written, those are dropped, loudly. */
+  async function writeOneByOne(batch: TraceRecord[]): Promise<void> {
+    for (const trace of batch) {
+      await writeBatch([trace]).catch((error: unknown) =>
+        log().error({ err: error, trace_id: trace.id }, "traces: dropping a trace the database refuses"),
+      );
+    }
   }
 
   async function drain(): Promise<void> {
@@ -94,6 +161,10 @@ export function createTraceSink(db: Database): TraceSink {
       try {
         await writeBatch(batch);
       } catch (error) {
+        if (isDataError(error)) {
+          await writeOneByOne(batch);
+          continue;
+        }
         queue = [...batch, ...queue];
         if (queue.length > MAX_QUEUE) {
           log().error({ dropped: queue.length - MAX_QUEUE }, "traces: dropping the oldest queued traces");

@@ -192,6 +192,54 @@ describe.each(databaseTargets())("traces on $name", (target) => {
     expect(stored).toHaveLength(1000);
   });
 
+  it("stores hostile text (NUL characters) and drops only a trace the database refuses", async () => {
+    const ctx = tenantCtx(
+      platform,
+      (await createTenant({ ctx: systemCtx(platform), input: { name: "hostile" } })).id,
+    );
+    const trace = (id: string, tenantId: string, query: string) => ({
+      id,
+      tenantId,
+      tool: "web_search",
+      surface: "rest" as const,
+      tokenId: null,
+      tokenName: null,
+      status: "error" as const,
+      durationMs: 1,
+      cacheHit: false,
+      input: { query },
+      resultSummary: {},
+      costMicros: 0,
+      error: "upstream\u0000said no",
+      createdAt: new Date(),
+      spans: [
+        {
+          provider: "duckduckgo",
+          kind: "search" as const,
+          startOffsetMs: 0,
+          durationMs: 1,
+          outcome: "error" as const,
+          error: "bad\u0000byte",
+          costMicros: 0,
+        },
+      ],
+    });
+    const kept = [randomUUID(), randomUUID()];
+    ctx.traces.record(trace(kept[0] as string, ctx.tenantId, "nul\u0000query"));
+    ctx.traces.record(trace(randomUUID(), randomUUID(), "no such tenant")); // violates the foreign key
+    ctx.traces.record(trace(kept[1] as string, ctx.tenantId, "after the refused one"));
+    await ctx.traces.flush();
+    expect(ctx.traces.pending()).toBe(0);
+    const stored = await ctx.db.withTenant(ctx.tenantId, (tx) =>
+      tx.select({ id: traces.id, input: traces.input, error: traces.error }).from(traces),
+    );
+    expect(stored.map((row) => row.id).sort()).toEqual([...kept].sort());
+    expect(stored.find((row) => row.id === kept[0])).toMatchObject({
+      input: { query: "nulquery" },
+      error: "upstreamsaid no",
+    });
+  });
+
   it("prunes traces past the tenant's retention, and only those", async () => {
     const ctx = tenantCtx(
       platform,
