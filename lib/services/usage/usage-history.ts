@@ -61,7 +61,8 @@ export async function usageHistory({ ctx, input }: { ctx: TenantContext; input: 
   for (const counter of counters) {
     const day = byDate.get(counter.periodKey.slice("day:".length));
     if (!day || counter.provider === "*") continue;
-    const figures = (day.providers[counter.provider] ??= { requests: 0, usd: 0 });
+    const figures = day.providers[counter.provider] ?? { requests: 0, usd: 0 };
+    day.providers[counter.provider] = figures;
     if (counter.metric === "requests") {
       figures.requests += counter.used;
       day.requests += counter.used;
