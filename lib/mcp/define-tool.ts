@@ -30,45 +30,70 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   format(output: z.output<O>): string;
 }
 
-export interface McpTool {
+/**
+ * What answers a call: the tenant's verb, or (the stdio bridge's local mode) the operator's engine.
+ * `signal` is the client's cancellation; `onProgress` is set when the client asked for progress.
+ */
+export type ToolRunner<I extends z.ZodObject, O extends z.ZodObject> = (
+  input: z.output<I>,
+  call: { signal: AbortSignal; onProgress?: OnProgress },
+) => Promise<z.output<O>>;
+
+export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;
   scope: Scope | null;
+  /** Registers the tool for one tenant: its verb, as that tenant. */
   register(server: McpServer, ctx: TenantContext): void;
+  /** Registers the same tool (name, description, schemas, annotations, text) answered by `run`. */
+  registerRunner(server: McpServer, run: ToolRunner<I, O>, format?: (output: z.output<O>) => string): void;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: ToolSpec<I, O>): McpTool {
-  async function call(ctx: TenantContext, args: unknown, extra: Extra): Promise<CallToolResult> {
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  spec: ToolSpec<I, O>,
+): McpTool<I, O> {
+  async function call(
+    run: ToolRunner<I, O>,
+    format: (output: z.output<O>) => string,
+    args: unknown,
+    extra: Extra,
+  ): Promise<CallToolResult> {
     try {
       // The SDK validated `args` already but hands them over untyped; parsing again is idempotent.
       const input = spec.inputSchema.parse(args);
-      const output = await withProgress(extra, spec.name, (onProgress) => spec.run(ctx, input, onProgress), {
-        heartbeat: spec.slow === true,
-      });
-      return { content: [{ type: "text", text: spec.format(output) }], structuredContent: output };
+      const output = await withProgress(
+        extra,
+        spec.name,
+        (onProgress) => run(input, { signal: extra.signal, onProgress }),
+        { heartbeat: spec.slow === true },
+      );
+      return { content: [{ type: "text", text: format(output) }], structuredContent: output };
     } catch (error) {
       return toolErrorFrom(error, spec.name);
     }
   }
+  function registerRunner(server: McpServer, run: ToolRunner<I, O>, format = spec.format): void {
+    // Widened so the SDK's callback type does not depend on this function's type parameter.
+    const inputSchema: z.ZodObject = spec.inputSchema;
+    server.registerTool(
+      spec.name,
+      {
+        title: spec.title,
+        description: spec.description,
+        inputSchema,
+        outputSchema: spec.outputSchema,
+        // Every tool only reads: searching, fetching and answering change nothing the caller owns.
+        annotations: { title: spec.title, readOnlyHint: true, openWorldHint: spec.openWorld },
+      },
+      (input, extra) => call(run, format, input, extra),
+    );
+  }
   return {
     name: spec.name,
     scope: spec.scope,
-    register(server, ctx) {
-      // Widened so the SDK's callback type does not depend on this function's type parameter.
-      const inputSchema: z.ZodObject = spec.inputSchema;
-      server.registerTool(
-        spec.name,
-        {
-          title: spec.title,
-          description: spec.description,
-          inputSchema,
-          outputSchema: spec.outputSchema,
-          // Every tool only reads: searching, fetching and answering change nothing the caller owns.
-          annotations: { title: spec.title, readOnlyHint: true, openWorldHint: spec.openWorld },
-        },
-        (input, extra) => call(ctx, input, extra),
-      );
-    },
+    register: (server, ctx) =>
+      registerRunner(server, (input, { onProgress }) => spec.run(ctx, input, onProgress)),
+    registerRunner,
   };
 }

@@ -23,7 +23,7 @@ import { webSearch, webSearchInput } from "../services/search/web-search";
 import { defineTool, type McpTool } from "./define-tool";
 import { formatAnswer, formatBudgetStatus, formatFetch, formatPapers, formatSearch } from "./format";
 
-const webSearchTool = defineTool({
+export const webSearchTool = defineTool({
   name: "web_search",
   title: "Web search",
   scope: "search",
@@ -35,20 +35,29 @@ const webSearchTool = defineTool({
     "and snippet. Usually 1–5 s (timeout_ms caps it). Each provider call counts against the workspace budgets;",
     "repeated queries are served from cache (no_cache: true forces a fresh search). `providers` restricts the",
     "search to given provider ids; mode 'budget' asks the cheapest providers first.",
+    "Research depth: `lens` keeps results to a named domain set (docs, academic, news, forums, code, or the",
+    "workspace's own). `grounded_snippets: true` reads the top `grounded_results` pages (default 10) and has a",
+    "model write each snippet from what the page actually says (snippet_source 'grounded'; 'fallback' when the",
+    "page was unusable) — slower (often 5–30 s) and one model call per page. `include_content: true` returns",
+    "the Markdown of the top `content_results` pages (default 3, `max_chars` each) in the same call, within",
+    "timeout_ms (raise it to 20000–30000); a page that fails has `content_error` instead.",
   ].join(" "),
   inputSchema: webSearchInput,
   outputSchema: searchResponse,
   openWorld: true,
+  // Grounded snippets and page contents can take tens of seconds.
+  slow: true,
   run: async (ctx, input, onProgress) => toSearchResponse(await webSearch({ ctx, input, onProgress })),
   format: formatSearch,
 });
 
-const fetchTool = defineTool({
+export const fetchTool = defineTool({
   name: "fetch",
   title: "Fetch a page",
   scope: "fetch",
   description: [
-    "Read one web page or PDF as clean Markdown (or text / html): the main content without navigation or ads.",
+    "Read one web page, PDF, Word or PowerPoint document as clean Markdown (or text / html): the main content",
+    "without navigation or ads; PDF pages are marked <!-- page N -->, slides are '## Slide N' sections.",
     "Use it to read a web_search result in full or any URL the user gives. GitHub, YouTube, Reddit and arXiv",
     "links are handled natively; pages that block plain fetching (bot challenges, JavaScript-only pages) fall",
     "back to the workspace's scraping providers, which may cost budget. Typically 1–10 s, at most timeout_ms",
@@ -63,7 +72,7 @@ const fetchTool = defineTool({
   format: formatFetch,
 });
 
-const answerTool = defineTool({
+export const answerTool = defineTool({
   name: "answer",
   title: "Answer a question",
   scope: "answer",
@@ -82,7 +91,7 @@ const answerTool = defineTool({
   format: formatAnswer,
 });
 
-const paperSearchTool = defineTool({
+export const paperSearchTool = defineTool({
   name: "paper_search",
   title: "Search scholarly papers",
   scope: "papers",
@@ -100,7 +109,7 @@ const paperSearchTool = defineTool({
   format: formatPapers,
 });
 
-const budgetStatusTool = defineTool({
+export const budgetStatusTool = defineTool({
   name: "budget_status",
   title: "Budget status",
   scope: null,

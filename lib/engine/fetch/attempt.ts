@@ -7,7 +7,7 @@ import { callIsolated } from "@/lib/engine/shared/call-provider";
 import type { AdmitHook } from "@/lib/engine/shared/types";
 import { SsrfBlocked } from "@/lib/http/ssrf";
 import { checkContent } from "./content-checks";
-import { UnsupportedContent } from "./extract/document";
+import { UnsupportedContent } from "./errors";
 import type {
   FetchedDocument,
   FetchFailure,

@@ -1,3 +1,4 @@
+import { ProviderError } from "@/lib/engine/shared/errors";
 import type { FetchFailure, FetchSpan } from "./types";
 
 /** No step produced a usable page; every attempt and its reason travel with the error. */
@@ -13,5 +14,22 @@ export class FetchFailed extends Error {
         : `every fetch step failed (${providersFailed.map((f) => `${f.provider}: ${f.reason}`).join("; ")})`,
     );
     this.name = "FetchFailed";
+  }
+}
+
+/**
+ * Thrown for bodies that are not text, HTML, PDF or a Word / PowerPoint document; the engine reports
+ * "unsupported_content_type". `detail` says why when the type alone does not (an encrypted document).
+ */
+export class UnsupportedContent extends ProviderError {
+  constructor(
+    readonly contentType: string,
+    detail?: string,
+  ) {
+    super(
+      "invalid_response",
+      `unsupported content type: ${contentType || "unknown binary"}${detail ? ` (${detail})` : ""}`,
+    );
+    this.name = "UnsupportedContent";
   }
 }

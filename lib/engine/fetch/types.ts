@@ -24,8 +24,10 @@ export interface PageMetadata {
   site_name?: string;
   description?: string;
   content_type?: string;
-  /** PDF page count. */
+  /** PDF page count; for a Word document, the count Word last saved. */
   pages?: number;
+  /** Presentation slide count. */
+  slides?: number;
   /** The target's HTTP status when the provider reports it. */
   status?: number;
 }

@@ -1,6 +1,7 @@
 /**
  * The direct fetcher: the free default step. The target URL itself is fetched through the SSRF-guarded
- * client (lib/http/safe-fetch.ts) and extracted here (HTML → article Markdown, PDF → text, text as is).
+ * client (lib/http/safe-fetch.ts) and extracted here (HTML → article Markdown, PDF → text, DOCX/PPTX →
+ * Markdown, text as is).
  * An HTTP error status fails the step, except a bot challenge page, which the content checks name.
  */
 import { checkContent } from "@/lib/engine/fetch/content-checks";
@@ -36,6 +37,7 @@ export const direct: FetchProvider = {
       body: response.body,
       contentType: response.contentType,
       url: response.finalUrl,
+      maxBytes: call.network.maxBytes,
     });
     document.finalUrl = response.finalUrl;
     document.httpStatus = response.status;

@@ -1,4 +1,9 @@
-/** PDF bytes → text per page (unpdf, a serverless pdf.js build), page count and title in metadata. */
+/**
+ * PDF bytes → text per page (unpdf, a serverless pdf.js build), page count and title in metadata.
+ * Each page starts with a `<!-- page N -->` line (invisible when the Markdown is rendered, kept in the
+ * text format), so an agent can cite pages and a truncated document says where it stopped. A PDF
+ * without any text (a scan) yields no content at all, so the content checks fail it over.
+ */
 import { extractText, getDocumentProxy, getMeta } from "unpdf";
 import type { FetchedDocument } from "../types";
 
@@ -9,12 +14,8 @@ export async function documentFromPdf(body: Buffer): Promise<FetchedDocument> {
     const { totalPages, text } = await extractText(pdf, { mergePages: false });
     const { info } = await getMeta(pdf);
     const title = typeof info.Title === "string" && info.Title.trim() !== "" ? info.Title.trim() : undefined;
-    const markdown = text
-      .map((page) => page.replace(/[ \t]+\n/g, "\n").trim())
-      .filter((page) => page !== "")
-      .join("\n\n");
     const document: FetchedDocument = {
-      markdown,
+      markdown: withPageMarkers(text.map((page) => page.replace(/[ \t]+\n/g, "\n").trim())),
       metadata: { content_type: "application/pdf", pages: totalPages },
     };
     if (title) {
@@ -25,4 +26,12 @@ export async function documentFromPdf(body: Buffer): Promise<FetchedDocument> {
   } finally {
     await pdf.destroy();
   }
+}
+
+/** Every page behind its marker, empty pages included so the numbers stay right; no text, no markers. */
+function withPageMarkers(pages: readonly string[]): string {
+  if (pages.every((page) => page === "")) return "";
+  return pages
+    .map((page, index) => `<!-- page ${index + 1} -->${page === "" ? "" : `\n\n${page}`}`)
+    .join("\n\n");
 }

@@ -1,0 +1,317 @@
+/**
+ * `searchmux mcp` (bin/searchmux.mjs) driven by the official MCP client over stdio, as a local client
+ * would run it:
+ * - local mode: the engine in the bridge's process with providers faked at the HTTP level (base URLs in
+ *   its environment), no database (its data directory stays empty);
+ * - forwarding mode: the hosted MCP server (createMcpServer for a tenant on the embedded database) behind
+ *   a Streamable HTTP endpoint that checks a Bearer token, as `/api/mcp` does;
+ * - configuration errors and a refused token: a clear message on stderr, an exit code, nothing on stdout.
+ * (Against `next start` the forwarding case is the same with SEARCHMUX_URL pointing at the app and a
+ * token from `npm run smx -- token create`; the e2e suite owns that server.)
+ */
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpServer } from "@/lib/mcp/server";
+import { DEFAULT_TOKEN_SCOPES } from "@/lib/services/context";
+import { createTenant } from "@/lib/services/tenants/create-tenant";
+import { type FakeProviders, startFakeProviders } from "../fakes/provider-server";
+import { databaseTargets, type TestDatabase } from "../support/database";
+import { systemCtx, tenantCtx, testPlatform } from "../support/platform";
+import { docx, numbered, style, wp } from "../unit/fetch/documents-fixtures";
+import { type Site, startSite } from "../unit/fetch/site-server";
+
+const BIN = path.resolve("bin/searchmux.mjs");
+const TOKEN = "smx_test_bridge_token";
+const run = promisify(execFile);
+
+type ToolResult = Awaited<ReturnType<Client["callTool"]>>;
+const text = (result: ToolResult) =>
+  (result.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("\n");
+
+let fake: FakeProviders;
+let providerEnv: Record<string, string>;
+
+type BridgeEnv = Record<string, string> & NodeJS.ProcessEnv;
+
+/** The parent's environment without provider keys or a Searchmux URL, plus `extra`. */
+function bridgeEnv(extra: Record<string, string>): BridgeEnv {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value === undefined || /_API_KEY$|^SEARCHMUX_|^SEARXNG_URL$|^DATABASE_URL$/.test(name)) continue;
+    env[name] = value;
+  }
+  // A filtered copy of process.env: NODE_ENV, which the type insists on, is in it.
+  return { ...env, ...extra } as BridgeEnv;
+}
+
+async function startBridge(env: BridgeEnv): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "mcp"],
+    env,
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: "stdio-bridge-test", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+/** The bridge run to its end without a client: exit code and both streams. */
+async function runBridgeToExit(env: BridgeEnv) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, "mcp"], { env, timeout: 30_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+beforeAll(async () => {
+  fake = await startFakeProviders();
+  providerEnv = {
+    DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
+    WIKIPEDIA_BASE_URL: fake.baseUrlFor("wikipedia"),
+  };
+});
+afterAll(async () => fake?.close());
+
+describe("local mode", () => {
+  let bridge: Awaited<ReturnType<typeof startBridge>>;
+  let site: Site;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    site = await startSite({
+      "/handbook.docx": {
+        headers: { "content-type": "application/octet-stream" },
+        body: docx({
+          title: "Team handbook",
+          body: [
+            wp("Onboarding", style("Heading1")),
+            wp("Every new member gets a laptop, an account and a mentor in the first week. ".repeat(4)),
+            wp("Read the security policy", numbered(0)),
+          ].join(""),
+        }),
+      },
+    });
+    dataDir = mkdtempSync(path.join(tmpdir(), "smx-bridge-local-"));
+    bridge = await startBridge(
+      bridgeEnv({ ...providerEnv, SEARCHMUX_DATA_DIR: dataDir, SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1" }),
+    );
+  });
+  afterAll(async () => {
+    await bridge?.client.close();
+    await site?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("lists the five tools with the hosted server's schemas", async () => {
+    const { tools } = await bridge.client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "answer",
+      "budget_status",
+      "fetch",
+      "paper_search",
+      "web_search",
+    ]);
+    expect(tools.find((tool) => tool.name === "web_search")?.annotations).toMatchObject({
+      readOnlyHint: true,
+    });
+    expect(bridge.stderr()).toContain("searchmux: local mode");
+  });
+
+  it("web_search returns results fused from the keyless providers, untraced", async () => {
+    const result = await bridge.client.callTool({ name: "web_search", arguments: { query: "rust async" } });
+    expect(result.isError).toBeFalsy();
+    const structured = result.structuredContent as {
+      results: Array<{ url: string; sources: Array<{ provider: string }> }>;
+      providers_succeeded: Array<{ provider: string }>;
+      trace_id: string | null;
+      cache_hit: boolean;
+    };
+    expect(structured.providers_succeeded.map((p) => p.provider).sort()).toEqual(["duckduckgo", "wikipedia"]);
+    expect(structured.results.length).toBeGreaterThan(0);
+    expect(structured).toMatchObject({ trace_id: null, cache_hit: false });
+    expect(text(result)).toMatch(/^Web results for "rust async": \d+ in \d+ ms/);
+  });
+
+  it("fetch reads a Word document from the allowed loopback site", async () => {
+    const result = await bridge.client.callTool({
+      name: "fetch",
+      arguments: { url: `${site.url}/handbook.docx` },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ title: "Team handbook", provider: "direct" });
+    expect(text(result)).toContain("# Onboarding\n\nEvery new member gets a laptop");
+    expect(text(result)).toContain("-   Read the security policy");
+  });
+
+  it("reports a provider without a key as a tool error", async () => {
+    const result = await bridge.client.callTool({
+      name: "web_search",
+      arguments: { query: "x", providers: ["brave"] },
+    });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain("brave");
+  });
+
+  it("budget_status says budgets are not tracked and lists the providers", async () => {
+    const result = await bridge.client.callTool({ name: "budget_status", arguments: {} });
+    expect(result.structuredContent).toEqual({ budgets: [], providers: [], alerts: [] });
+    expect(text(result)).toMatch(/^Budgets are not tracked here/);
+    expect(text(result)).toMatch(/- web_search: .*duckduckgo/);
+  });
+
+  it("never touches a database", () => {
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+
+  it("writes nothing but JSON-RPC messages to stdout, and exits 0 when stdin closes", async () => {
+    const child = spawn(process.execPath, [BIN, "mcp"], { env: bridgeEnv(providerEnv) });
+    let stdout = "";
+    const answered = new Promise<void>((resolve) =>
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('"id":3')) resolve();
+      }),
+    );
+    const send = (message: object) =>
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+    send({
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
+    send({ method: "notifications/initialized" });
+    send({ id: 2, method: "tools/list" });
+    send({
+      id: 3,
+      method: "tools/call",
+      params: { name: "web_search", arguments: { query: "stdout purity" } },
+    });
+    await answered;
+    child.stdin.end();
+    const [code] = await once(child, "exit");
+    expect(code).toBe(0);
+    const lines = stdout.split("\n").filter((line) => line !== "");
+    expect(lines.map((line) => JSON.parse(line).id)).toEqual([1, 2, 3]);
+  });
+});
+
+describe("forwarding mode", () => {
+  let database: TestDatabase;
+  let remote: http.Server;
+  let remoteUrl: string;
+  let bridge: Awaited<ReturnType<typeof startBridge>>;
+
+  beforeAll(async () => {
+    const [pglite] = databaseTargets();
+    if (!pglite) throw new Error("no database target");
+    database = await pglite.create();
+    const platform = testPlatform(database.db, { env: providerEnv });
+    const tenantId = (await createTenant({ ctx: systemCtx(platform), input: { name: "bridge" } })).id;
+    const ctx = { ...tenantCtx(platform, tenantId, DEFAULT_TOKEN_SCOPES), surface: "mcp" as const };
+    // What /api/mcp does, with a fixed token instead of the token table: stateless, one server per POST.
+    remote = http.createServer(async (req, res) => {
+      if (req.headers.authorization !== `Bearer ${TOKEN}`) {
+        res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" });
+        res.end(JSON.stringify({ error: { code: "unauthorized", message: "invalid token" } }));
+        return;
+      }
+      if (req.method !== "POST") {
+        res.writeHead(405, { allow: "POST" }).end();
+        return;
+      }
+      const server = createMcpServer(ctx);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on("close", () => void server.close());
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    });
+    await new Promise<void>((resolve) => remote.listen(0, "127.0.0.1", resolve));
+    remoteUrl = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+    bridge = await startBridge(bridgeEnv({ SEARCHMUX_URL: remoteUrl, SEARCHMUX_TOKEN: TOKEN }));
+  });
+  afterAll(async () => {
+    await bridge?.client.close();
+    remote?.close();
+    await database?.cleanup();
+  });
+
+  it("shows the remote server's tools and instructions", async () => {
+    const { tools } = await bridge.client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("web_search");
+    expect(bridge.client.getInstructions()).toMatch(/^Searchmux is a search gateway/);
+    expect(bridge.stderr()).toContain(`searchmux: forwarding to ${remoteUrl}/api/mcp`);
+  });
+
+  it("forwards a call, traced by the remote, with its progress", async () => {
+    const progress: string[] = [];
+    const result = await bridge.client.callTool(
+      { name: "web_search", arguments: { query: "forwarded query", providers: ["duckduckgo"] } },
+      undefined,
+      { onprogress: (event) => progress.push(event.message ?? "") },
+    );
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      query: "forwarded query",
+      trace_id: expect.any(String),
+    });
+    expect(progress).toEqual([expect.stringMatching(/^duckduckgo: ok in \d+ ms$/)]);
+  });
+
+  it("forwards resources", async () => {
+    const { resources } = await bridge.client.listResources();
+    expect(resources.map((resource) => resource.uri)).toEqual(["searchmux://providers"]);
+    const read = await bridge.client.readResource({ uri: "searchmux://providers" });
+    expect(read.contents[0]).toMatchObject({ uri: "searchmux://providers", mimeType: "application/json" });
+  });
+
+  it("exits with 1 and says why when the remote refuses the token", async () => {
+    const { code, stdout, stderr } = await runBridgeToExit(
+      bridgeEnv({ SEARCHMUX_URL: remoteUrl, SEARCHMUX_TOKEN: "smx_wrong" }),
+    );
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toContain(`searchmux: ${remoteUrl} refused the token (HTTP 401): check SEARCHMUX_TOKEN`);
+  });
+});
+
+describe("configuration errors", () => {
+  it.each([
+    [{ SEARCHMUX_URL: "https://searchmux.example" }, "searchmux: SEARCHMUX_TOKEN is not set"],
+    [
+      { SEARCHMUX_URL: "not a url", SEARCHMUX_TOKEN: TOKEN },
+      "searchmux: SEARCHMUX_URL is not a URL: not a url",
+    ],
+  ])("exits with 2 for %o", async (env, message) => {
+    const { code, stdout, stderr } = await runBridgeToExit(bridgeEnv(env));
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toContain(message);
+  });
+
+  it("prints its usage for an unknown command", async () => {
+    const failed = await run(process.execPath, [BIN, "serve"]).catch((error: unknown) => error);
+    expect(failed).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: expect.stringContaining("usage: searchmux mcp"),
+    });
+  });
+});
