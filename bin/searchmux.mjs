@@ -28,7 +28,7 @@ try {
   ({ tsImport } = await import("tsx/esm/api"));
 } catch {
   process.stderr.write(
-    "searchmux: tsx is not installed; run `npm ci` in the searchmux checkout (it needs the dev dependencies)\n",
+    "searchmux: tsx is not installed; run `npm ci` in the searchmux checkout\n",
   );
   process.exit(1);
 }
