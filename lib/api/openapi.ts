@@ -9,6 +9,7 @@ import { setBudgetInput } from "../services/budgets/set-budget";
 import type { Scope } from "../services/context";
 import { fetchToolInput } from "../services/fetch/fetch-page";
 import { setKeyInput } from "../services/keys/set-key";
+import { setLensInput } from "../services/lenses/set-lens";
 import { paperSearchToolInput } from "../services/papers/paper-search";
 import { webSearchInput } from "../services/search/web-search";
 import { createTokenInput } from "../services/tokens/create-token";
@@ -17,6 +18,8 @@ import {
   answerResponse,
   budgetStatusResponse,
   fetchResponse,
+  lensListResponse,
+  lensResponse,
   paperSearchResponse,
   searchResponse,
 } from "./responses";
@@ -124,6 +127,28 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "Delete a provider key",
     scope: "admin",
     query: { provider: "provider id" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/lenses",
+    summary: "Lenses for web_search's `lens`: the workspace's own and the built-in ones",
+    scope: "any",
+    response: lensListResponse,
+  },
+  {
+    method: "put",
+    path: "/api/v1/lenses",
+    summary: "Create or replace a lens (a built-in name makes it the workspace's own)",
+    scope: "admin",
+    body: setLensInput,
+    response: lensResponse,
+  },
+  {
+    method: "delete",
+    path: "/api/v1/lenses",
+    summary: "Delete a workspace lens (a built-in lens it replaced comes back)",
+    scope: "admin",
+    query: { name: "lens name" },
   },
   {
     method: "get",

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { answer } from "../services/answer/answer";
 import type { fetchPage } from "../services/fetch/fetch-page";
+import type { Lens } from "../services/lenses/lens";
 import type { paperSearch } from "../services/papers/paper-search";
 import type { WebSearchResult } from "../services/search/web-search";
 
@@ -29,7 +30,13 @@ export const searchResponse = z.object({
       snippet: z.string(),
       score: z.number(),
       sources: z.array(source),
-      snippet_source: z.enum(["aggregated", "grounded", "fallback"]),
+      snippet_source: z
+        .enum(["aggregated", "grounded", "fallback"])
+        .describe(
+          "aggregated: merged from the providers' snippets; grounded: written by the model from the page; fallback: grounding found no usable page, aggregated snippet kept",
+        ),
+      content: z.string().optional().describe("The page as Markdown (include_content)"),
+      content_error: z.string().optional().describe("Why the page's content is missing (include_content)"),
     }),
   ),
   providers_succeeded: z.array(providerSucceeded),
@@ -117,6 +124,21 @@ export const paperSearchResponse = z.object({
 });
 export type PaperSearchResponse = z.infer<typeof paperSearchResponse>;
 
+export const lensResponse = z.object({
+  name: z.string(),
+  description: z.string(),
+  domains: z.array(z.string()),
+  defaults: z.object({
+    time_range: z.enum(["day", "week", "month", "year"]).optional(),
+    region: z.string().optional(),
+    safesearch: z.enum(["off", "moderate", "strict"]).optional(),
+  }),
+  source: z
+    .enum(["built_in", "tenant"])
+    .describe("tenant: the workspace's own (replaces a built-in of that name)"),
+});
+export const lensListResponse = z.object({ lenses: z.array(lensResponse) });
+
 const period = z.enum(["day", "month", "lifetime"]);
 
 export const budgetStatusResponse = z.object({
@@ -167,12 +189,24 @@ export function toSearchResponse(result: WebSearchResult): SearchResponse {
       score: r.score,
       sources: sources(r.sources),
       snippet_source: r.snippet_source,
+      ...(r.content !== undefined && { content: r.content }),
+      ...(r.content_error !== undefined && { content_error: r.content_error }),
     })),
     providers_succeeded: succeeded(result.providers_succeeded),
     providers_failed: failedWithDuration(result.providers_failed),
     cache_hit: result.cache_hit,
     trace_id: result.trace_id,
     duration_ms: result.duration_ms,
+  };
+}
+
+export function toLensResponse(lens: Lens): z.infer<typeof lensResponse> {
+  return {
+    name: lens.name,
+    description: lens.description,
+    domains: [...lens.domains],
+    defaults: { ...lens.defaults },
+    source: lens.source,
   };
 }
 

@@ -132,6 +132,8 @@ export const tenants = pgTable(
     traceRetentionDays: integer("trace_retention_days").notNull().default(30),
     /** Per-token requests per minute; null = the operator default (SEARCHMUX_RATE_LIMIT_RPM). */
     rateLimitRpm: integer("rate_limit_rpm"),
+    /** web_search writes grounded snippets unless a call says otherwise. */
+    groundedSnippets: boolean("grounded_snippets").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -326,6 +328,29 @@ export const invitations = pgTable(
     index("invitations_tenant_idx").on(t.tenantId, t.createdAt),
     ...tenantPolicies(t.tenantId),
   ],
+);
+
+/** Search options a lens sets unless the call sets them itself. */
+export interface LensDefaults {
+  time_range?: "day" | "week" | "month" | "year";
+  region?: string;
+  safesearch?: "off" | "moderate" | "strict";
+}
+
+/** A tenant's named domain set for web_search (`lens: "name"`); overrides a built-in lens of the same name. */
+export const lenses = pgTable(
+  "lenses",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    domains: text("domains").array().notNull(),
+    defaults: jsonb("defaults").$type<LensDefaults>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("lenses_tenant_name_idx").on(t.tenantId, t.name), ...tenantPolicies(t.tenantId)],
 );
 
 // ---------------------------------------------------------------------------------------------

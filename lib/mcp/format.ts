@@ -34,7 +34,12 @@ export function formatSearch(response: SearchResponse): string {
   const header = `Web results for "${response.query}": ${response.results.length} in ${response.duration_ms} ms${cacheNote(response.cache_hit)}`;
   const results = response.results.map((r, i) => {
     const from = r.sources.map((s) => s.provider).join(", ");
-    return `${i + 1}. ${r.title}\n   ${r.url}\n   ${r.snippet}\n   (found by ${from})`;
+    const page = r.content
+      ? `\n\n   Page content:\n\n${r.content}\n`
+      : r.content_error
+        ? `\n   (page content unavailable: ${r.content_error})`
+        : "";
+    return `${i + 1}. ${r.title}\n   ${r.url}\n   ${r.snippet}\n   (found by ${from})${page}`;
   });
   return [
     header,

@@ -25,7 +25,7 @@ import { type CallTrace, recordCallTrace } from "./traces/call-trace";
 import type { SpanKind } from "./traces/trace-sink";
 
 /** Failures a provider does not bill for: the charge is refunded. Anything else (timeouts included) is kept. */
-const NOT_BILLED: ReadonlySet<string> = new Set<FailureReason>([
+export const NOT_BILLED: ReadonlySet<string> = new Set<FailureReason>([
   "bad_key",
   "rate_limited",
   "network_error",

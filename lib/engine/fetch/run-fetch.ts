@@ -142,10 +142,11 @@ export async function runFetch(args: RunFetchArgs): Promise<FetchResult> {
 }
 
 /** Domain routes that handle the URL first, then the waterfall cheapest first; filters applied. */
-function planSteps(
+/** The steps tried for `url`, in order: routes that handle it, then the waterfall cheapest first. */
+export function planSteps(
   entries: readonly FetchProviderEntry[],
   url: URL,
-  input: FetchInput,
+  input: Pick<FetchInput, "providers" | "skip_providers">,
 ): FetchProviderEntry[] {
   const byId = new Map<string, FetchProviderEntry>();
   for (const entry of entries) if (!byId.has(entry.provider.id)) byId.set(entry.provider.id, entry);

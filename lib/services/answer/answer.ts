@@ -18,7 +18,11 @@ const GROUNDING_RESULTS = 10;
 const tenantGrounding =
   (ctx: TenantContext): GroundingSearch =>
   async (query) => {
-    const search = await webSearch({ ctx, input: { query, max_results: GROUNDING_RESULTS } });
+    // Snippets are enough to ground an answer; the tenant's grounded-snippets default would only add latency.
+    const search = await webSearch({
+      ctx,
+      input: { query, max_results: GROUNDING_RESULTS, grounded_snippets: false },
+    });
     return search.results.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet }));
   };
 

@@ -1,20 +1,68 @@
 import { z } from "zod";
 import { searchInputSchema } from "../../engine/search/input";
 import { runSearch } from "../../engine/search/run-search";
+import { resultCountField } from "../../engine/shared/input-fields";
 import { searchProviders } from "../../providers/search";
 import { assertScope, type TenantContext } from "../context";
+import { lensName } from "../lenses/lens";
+import { resolveLens } from "../lenses/resolve-lens";
 import type { OnProgress } from "../provider-attempts";
 import { runToolCall } from "../tool-call";
 import { parseInput } from "../validate";
+import { applyLens } from "./apply-lens";
+import { planResearch, researchSummary } from "./research";
+import { withStageTrace } from "./stage-trace";
+
+const DEFAULT_GROUNDED_TIMEOUT_MS = 15_000;
+const DEFAULT_CONTENT_CHARS = 10_000;
+
+const clampedMs = (defaultMs: number, minMs: number, maxMs: number) =>
+  z
+    .number()
+    .int()
+    .positive()
+    .default(defaultMs)
+    .transform((ms) => Math.min(Math.max(ms, minMs), maxMs));
 
 export const webSearchInput = searchInputSchema
   .extend({
     providers: z.array(z.string().trim().toLowerCase().min(1).max(40)).min(1).max(30).optional(),
     no_cache: z.boolean().optional(),
+    lens: lensName
+      .optional()
+      .describe(
+        "A named domain set to search within (built-in: docs, academic, news, forums, code; or the workspace's own); GET /api/v1/lenses lists them",
+      ),
+    grounded_snippets: z
+      .boolean()
+      .optional()
+      .describe(
+        "Read the top results' pages and let the workspace's model write each snippet from what the page says (slower; costs a model call per page). Default: the workspace setting",
+      ),
+    grounded_results: resultCountField({ defaultCount: 10, cap: 20 }, "top results to ground"),
+    grounded_timeout_ms: clampedMs(DEFAULT_GROUNDED_TIMEOUT_MS, 1_000, 60_000).describe(
+      `Deadline per grounded page in ms, fetch and model together (default ${DEFAULT_GROUNDED_TIMEOUT_MS}, clamped to 1000–60000)`,
+    ),
+    include_content: z
+      .boolean()
+      .optional()
+      .describe("Also return the Markdown of the top results' pages (fetched within timeout_ms)"),
+    content_results: resultCountField({ defaultCount: 3, cap: 10 }, "top results whose content is returned"),
+    max_chars: z
+      .number()
+      .int()
+      .positive()
+      .default(DEFAULT_CONTENT_CHARS)
+      .transform((n) => Math.min(Math.max(n, 100), 100_000))
+      .describe(`Maximum characters of content per page (default ${DEFAULT_CONTENT_CHARS}, at most 100000)`),
   })
   .strict();
 
-/** web_search for a tenant: fan-out over its providers with budgets, cache and refunds (tool-call.ts). */
+/**
+ * web_search for a tenant: fan-out over its providers with budgets, cache and refunds (tool-call.ts),
+ * optionally scoped by a lens, then the research stages (grounded snippets, include_content) inside the
+ * same call, trace and cache entry.
+ */
 export async function webSearch({
   ctx,
   input,
@@ -26,20 +74,49 @@ export async function webSearch({
   onProgress?: OnProgress;
 }) {
   assertScope(ctx, "search");
-  const { providers, no_cache, ...engineInput } = parseInput(webSearchInput, input);
-  return runToolCall(ctx, {
+  const {
+    providers,
+    no_cache,
+    lens,
+    grounded_snippets,
+    grounded_results,
+    grounded_timeout_ms,
+    include_content,
+    content_results,
+    max_chars,
+    ...searchInput
+  } = parseInput(webSearchInput, input);
+  const engineInput = lens ? applyLens(searchInput, await resolveLens(ctx, lens)) : searchInput;
+  const research = await planResearch(ctx, {
+    grounded_snippets,
+    grounded_results,
+    grounded_timeout_ms,
+    include_content,
+    content_results,
+    max_chars,
+  });
+  const trace = withStageTrace(ctx);
+  const origin = performance.now();
+  return runToolCall(trace.ctx, {
     onProgress,
     tool: "web_search",
     spanKind: "search",
     registry: searchProviders,
     wanted: providers,
     noCache: no_cache,
-    cacheInput: engineInput,
-    run: (entries, admit) => runSearch({ input: engineInput, providers: entries, admit }),
+    cacheInput: { ...engineInput, ...(lens && { lens }), ...research.cacheInput },
+    run: async (entries, admit) =>
+      research.run(await runSearch({ input: engineInput, providers: entries, admit }), {
+        origin,
+        timeoutMs: engineInput.timeout_ms,
+        onProgress,
+        trace,
+      }),
     succeeded: (result) => result.providers_succeeded.length,
     summarize: (result) => ({
       results: result.results.length,
       top_urls: result.results.slice(0, 5).map((r) => r.url),
+      ...researchSummary(result),
     }),
   });
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { tenants } from "../../db/schema";
 import { writeAudit } from "../audit";
 import { assertScope, type TenantContext } from "../context";
+import { forgetSearchSettings } from "../search/search-settings";
 import { parseInput } from "../validate";
 
 export const updateTenantInput = z
@@ -11,6 +12,8 @@ export const updateTenantInput = z
     /** Requests per minute per token; null returns to the operator default. */
     rateLimitRpm: z.number().int().min(1).max(100_000).nullable().optional(),
     traceRetentionDays: z.number().int().min(1).max(3650).optional(),
+    /** web_search writes grounded snippets unless a call sets grounded_snippets itself. */
+    groundedSnippets: z.boolean().optional(),
   })
   .refine((v) => Object.values(v).some((value) => value !== undefined), { message: "nothing to change" });
 
@@ -23,12 +26,13 @@ export async function updateTenant({
 }) {
   assertScope(ctx, "admin");
   const changes = parseInput(updateTenantInput, input);
-  return ctx.db.withTenant(ctx.tenantId, async (tx) => {
+  const updated = await ctx.db.withTenant(ctx.tenantId, async (tx) => {
     const [row] = await tx.update(tenants).set(changes).where(eq(tenants.id, ctx.tenantId)).returning({
       id: tenants.id,
       name: tenants.name,
       rateLimitRpm: tenants.rateLimitRpm,
       traceRetentionDays: tenants.traceRetentionDays,
+      groundedSnippets: tenants.groundedSnippets,
     });
     if (!row) throw new Error("tenant disappeared during update");
     await writeAudit(tx, {
@@ -41,4 +45,6 @@ export async function updateTenant({
     });
     return row;
   });
+  forgetSearchSettings(ctx.tenantId);
+  return updated;
 }

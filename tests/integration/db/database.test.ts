@@ -19,8 +19,9 @@ const TABLES = [
   "audit_log",
   "budget_alerts",
   "invitations",
+  "lenses",
 ];
-const MIGRATIONS = 4;
+const MIGRATIONS = 5;
 
 describe.each(databaseTargets())("database on $name", (target) => {
   let t: TestDatabase;

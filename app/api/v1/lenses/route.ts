@@ -1,0 +1,29 @@
+import { readJsonBody } from "@/lib/api/body";
+import { toLensResponse } from "@/lib/api/responses";
+import { withToken } from "@/lib/api/with-token";
+import { deleteLens } from "@/lib/services/lenses/delete-lens";
+import { listLenses } from "@/lib/services/lenses/list-lenses";
+import { setLens } from "@/lib/services/lenses/set-lens";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/v1/lenses — the workspace's lenses and the built-in ones (any token). */
+export const GET = withToken(async (_request, { ctx }) =>
+  Response.json({ lenses: (await listLenses({ ctx })).map(toLensResponse) }),
+);
+
+/** PUT /api/v1/lenses — create or replace a lens: `{name, domains, description?, time_range?, region?, safesearch?}`. */
+export const PUT = withToken(
+  async (request, { ctx }) =>
+    Response.json(toLensResponse(await setLens({ ctx, input: await readJsonBody(request) }))),
+  { scope: "admin" },
+);
+
+/** DELETE /api/v1/lenses?name=… */
+export const DELETE = withToken(
+  async (request, { ctx }) =>
+    Response.json(
+      await deleteLens({ ctx, input: { name: new URL(request.url).searchParams.get("name") ?? "" } }),
+    ),
+  { scope: "admin" },
+);

@@ -1,0 +1,119 @@
+/**
+ * One result's grounded snippet: fetch its page with the first fetch step, let the model describe what
+ * the page says about the query, and when the page is unusable — rejected by the fetch engine's content
+ * checks (challenge, login, cookie or paywall, JS shell) before the model call, or NO_CONTENT from the
+ * model after it — try once more through the next fetch step. Otherwise the fused snippet stays.
+ */
+import type { FusedResult } from "@/lib/engine/search/types";
+import type { AdmitHook } from "@/lib/engine/shared/types";
+import { PAGE_CHARS, snippetPrompt } from "./prompt";
+import { fetchForStage, fetchStepOrder, INVALID_URL, isTransient } from "./stage-fetch";
+import type { GroundedPage, ModelEntry, PageAccess, PageProblem, StageSpan } from "./types";
+import { writeSnippet } from "./write-snippet";
+
+/** The first fetch step, then one retry through a different one. */
+const MAX_ATTEMPTS = 2;
+
+export interface GroundingCall extends PageAccess {
+  query: string;
+  model: ModelEntry;
+  admitModel?: AdmitHook;
+  pageTimeoutMs: number;
+}
+
+export interface PageGrounding {
+  page: GroundedPage;
+  snippet?: string;
+  spans: StageSpan[];
+}
+
+const NO_CONTENT_PROBLEM: PageProblem = {
+  reason: "no_content",
+  message: "the model found no usable content on the page",
+  transient: false,
+};
+
+export async function groundPage(
+  result: FusedResult,
+  call: GroundingCall,
+  deadline: AbortSignal,
+): Promise<PageGrounding> {
+  const spans: StageSpan[] = [];
+  const fallback = (attempts: number, problem: PageProblem): PageGrounding => ({
+    page: { url: result.url, snippet_source: "fallback", attempts, problem },
+    spans,
+  });
+  let url: URL;
+  try {
+    url = new URL(result.url);
+  } catch {
+    return fallback(0, INVALID_URL);
+  }
+  const steps = fetchStepOrder(call.fetchEntries, url).slice(0, MAX_ATTEMPTS);
+  let problem: PageProblem = {
+    reason: "no_fetch_provider",
+    message: "no fetch step handles this URL",
+    transient: false,
+  };
+  let attempts = 0;
+  for (const step of steps) {
+    if (deadline.aborted) {
+      problem = {
+        reason: "timeout",
+        message: "no grounded snippet before the page's deadline",
+        transient: true,
+      };
+      break;
+    }
+    attempts += 1;
+    const fetched = await fetchForStage(
+      {
+        url: result.url,
+        format: "text",
+        maxChars: PAGE_CHARS,
+        step,
+        signal: deadline,
+        timeoutMs: call.pageTimeoutMs,
+      },
+      call,
+    );
+    spans.push(...fetched.spans);
+    if (!fetched.outcome.ok) {
+      problem = fetched.outcome.problem;
+      // A refused target (SSRF policy) is never tried elsewhere, as in the fetch engine.
+      if (problem.reason === "blocked") break;
+      continue;
+    }
+    const { page } = fetched.outcome;
+    const written = await writeSnippet(
+      call.model,
+      snippetPrompt({
+        query: call.query,
+        url: page.final_url,
+        title: page.title || result.title,
+        text: page.content,
+      }),
+      { deadline, admit: call.admitModel, origin: call.origin },
+    );
+    spans.push(written.span);
+    if (!written.ok) {
+      // The model itself failed: another copy of the page would not help.
+      const { failure } = written;
+      return fallback(attempts, {
+        reason: `llm_${failure.reason}`,
+        message: failure.message ?? failure.reason,
+        transient: isTransient(failure),
+      });
+    }
+    if ("noContent" in written) {
+      problem = NO_CONTENT_PROBLEM;
+      continue;
+    }
+    return {
+      page: { url: result.url, snippet_source: "grounded", fetched_by: page.provider, attempts },
+      snippet: written.snippet,
+      spans,
+    };
+  }
+  return fallback(attempts, problem);
+}

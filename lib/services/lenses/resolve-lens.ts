@@ -1,0 +1,23 @@
+import { and, eq } from "drizzle-orm";
+import { lenses } from "../../db/schema";
+import type { TenantContext } from "../context";
+import { ServiceError } from "../errors";
+import { BUILT_IN_LENSES } from "./built-in-lenses";
+import { type Lens, lensFromRow } from "./lens";
+import { listLenses } from "./list-lenses";
+
+/** The lens a search names: the tenant's own, else the built-in one; unknown names are input errors. */
+export async function resolveLens(ctx: TenantContext, name: string): Promise<Lens> {
+  const [row] = await ctx.db.withTenant(ctx.tenantId, (tx) =>
+    tx
+      .select()
+      .from(lenses)
+      .where(and(eq(lenses.tenantId, ctx.tenantId), eq(lenses.name, name))),
+  );
+  const lens = row ? lensFromRow(row) : BUILT_IN_LENSES.find((builtIn) => builtIn.name === name);
+  if (lens) return lens;
+  const available = (await listLenses({ ctx })).map((known) => known.name);
+  throw new ServiceError("invalid_input", `unknown lens '${name}'; available: ${available.join(", ")}`, {
+    available,
+  });
+}

@@ -1,0 +1,168 @@
+/**
+ * The research-depth stages of web_search, after fusion: grounded snippets (on per call, or by the
+ * tenant's default) and include_content. Everything a stage needs from the tenant — its model, its
+ * fetch steps — is resolved before the search, so a misconfiguration costs nothing; the stages then run
+ * in parallel inside the tool call, their calls budgeted (stage-budget.ts) and traced (stage-trace.ts).
+ */
+import { fetchPageContents } from "../../engine/grounding/page-contents";
+import { runGrounding } from "../../engine/grounding/run-grounding";
+import type {
+  ContentPage,
+  GroundedPage,
+  ModelEntry,
+  PageAccess,
+  ResearchResult,
+} from "../../engine/grounding/types";
+import type { SearchResult } from "../../engine/search/run-search";
+import { operatorLlm } from "../../providers/answer/openai-compatible";
+import { fetchProviders } from "../../providers/fetch";
+import { withOperatorModel } from "../answer/answer-as-operator";
+import type { TenantContext } from "../context";
+import { ServiceError } from "../errors";
+import { fetchAllowlistFromEnv, withProviderSettings } from "../fetch/fetch-as-operator";
+import type { OnProgress } from "../provider-attempts";
+import { tenantProviders } from "../providers/tenant-providers";
+import { tenantSearchSettings } from "./search-settings";
+import { stageBudget } from "./stage-budget";
+import { type StageTrace, stageSpanRecords } from "./stage-trace";
+
+export interface ResearchRequest {
+  /** Undefined: the tenant's default. */
+  grounded_snippets?: boolean;
+  grounded_results: number;
+  grounded_timeout_ms: number;
+  include_content?: boolean;
+  content_results: number;
+  max_chars: number;
+}
+
+export type ResearchedSearch = Omit<SearchResult, "results"> & {
+  results: ResearchResult[];
+  /** What each stage did per page, for the trace. */
+  research?: { grounded?: GroundedPage[]; content?: ContentPage[] };
+};
+
+export interface CallFacts {
+  /** performance.now() when the call started. */
+  origin: number;
+  /** The call's deadline (timeout_ms), which include_content keeps to. */
+  timeoutMs: number;
+  onProgress?: OnProgress;
+  trace: StageTrace;
+}
+
+export interface Research {
+  /** The stage options that shape the result, for the cache key: empty when no stage runs. */
+  cacheInput: Record<string, unknown>;
+  run(search: SearchResult, call: CallFacts): Promise<ResearchedSearch>;
+}
+
+/** The tenant's `llm`: the operator's endpoint and model, with the tenant's own key when it stored one. */
+async function tenantModel(ctx: TenantContext): Promise<ModelEntry | undefined> {
+  const { available } = await tenantProviders(ctx, [operatorLlm]);
+  const [entry] = withOperatorModel(available, ctx.env);
+  return entry?.model ? { ...entry, model: entry.model } : undefined;
+}
+
+export async function planResearch(ctx: TenantContext, request: ResearchRequest): Promise<Research> {
+  const wantsGrounding = request.grounded_snippets ?? (await tenantSearchSettings(ctx)).groundedSnippets;
+  const model = wantsGrounding ? await tenantModel(ctx) : undefined;
+  // A tenant default without a model configured leaves snippets aggregated; an explicit request fails.
+  if (request.grounded_snippets === true && model === undefined) {
+    throw new ServiceError(
+      "no_provider_configured",
+      "grounded snippets need the operator model (SEARCHMUX_LLM_BASE_URL and SEARCHMUX_LLM_MODEL)",
+    );
+  }
+  const grounding = model && { results: request.grounded_results, timeout_ms: request.grounded_timeout_ms };
+  const content = request.include_content
+    ? { results: request.content_results, max_chars: request.max_chars }
+    : undefined;
+  if (!grounding && !content) return { cacheInput: {}, run: async (search) => search };
+
+  const { available } = await tenantProviders(ctx, fetchProviders);
+  const fetchEntries = withProviderSettings(available, ctx.env);
+  const secrets = [...fetchEntries, ...(model ? [model] : [])].flatMap((e) => (e.apiKey ? [e.apiKey] : []));
+
+  return {
+    cacheInput: {
+      ...(grounding && { grounded_snippets: grounding }),
+      ...(content && { include_content: content }),
+    },
+    async run(search, call) {
+      const budget = stageBudget(ctx, call.onProgress);
+      const access: PageAccess = {
+        fetchEntries,
+        ssrf: { allowlist: fetchAllowlistFromEnv(ctx.env) },
+        admitFetch: budget.admitter("fetch", fetchEntries),
+        origin: call.origin,
+      };
+      const [grounded, contents] = await Promise.all([
+        grounding && model
+          ? runGrounding({
+              ...access,
+              query: search.query,
+              model,
+              admitModel: budget.admitter("llm", [model]),
+              pageTimeoutMs: grounding.timeout_ms,
+              results: search.results,
+              count: grounding.results,
+            })
+          : undefined,
+        content
+          ? fetchPageContents({
+              ...access,
+              results: search.results,
+              count: content.results,
+              maxChars: content.max_chars,
+              remainingMs: Math.max(0, Math.round(call.timeoutMs - (performance.now() - call.origin))),
+            })
+          : undefined,
+      ]);
+
+      const kept = await budget.close();
+      call.trace.add(
+        stageSpanRecords([...(grounded?.spans ?? []), ...(contents?.spans ?? [])], kept, secrets),
+      );
+      const pages = [...(grounded?.pages ?? []), ...(contents?.pages ?? [])];
+      return {
+        ...search,
+        results: search.results.map((result, index) => ({
+          ...(grounded?.results[index] ?? result),
+          ...contentFields(contents?.results[index]),
+        })),
+        partial: search.partial || pages.some((page) => page.problem?.transient === true),
+        research: { grounded: grounded?.pages, content: contents?.pages },
+      };
+    },
+  };
+}
+
+const contentFields = (result: ResearchResult | undefined) => {
+  if (result?.content !== undefined) return { content: result.content };
+  if (result?.content_error !== undefined) return { content_error: result.content_error };
+  return {};
+};
+
+/** Per-page outcomes for the trace summary. */
+export function researchSummary(result: ResearchedSearch): Record<string, unknown> {
+  const { grounded, content } = result.research ?? {};
+  return {
+    ...(grounded && {
+      grounded: grounded.map((page) => ({
+        url: page.url,
+        snippet_source: page.snippet_source,
+        fetched_by: page.fetched_by,
+        attempts: page.attempts,
+        reason: page.problem?.reason,
+      })),
+    }),
+    ...(content && {
+      content: content.map((page) => ({
+        url: page.url,
+        provider: page.provider,
+        reason: page.problem?.reason,
+      })),
+    }),
+  };
+}

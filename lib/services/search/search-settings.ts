@@ -1,0 +1,44 @@
+/**
+ * A tenant's web_search defaults (today: grounded snippets on or off). Read on every search, so they are
+ * kept in process for a few seconds like decrypted keys: a cache hit stays free of database round
+ * trips. updateTenant drops the entry at once; other instances see a change within the TTL.
+ */
+import { eq } from "drizzle-orm";
+import { tenants } from "../../db/schema";
+import type { TenantContext } from "../context";
+
+export interface SearchSettings {
+  groundedSnippets: boolean;
+}
+
+const SETTINGS_TTL_MS = 10_000;
+const holder = globalThis as typeof globalThis & {
+  searchmuxSearchSettings?: Map<string, { expires: number; settings: Promise<SearchSettings> }>;
+};
+holder.searchmuxSearchSettings ??= new Map();
+const cache = holder.searchmuxSearchSettings;
+
+async function loadSettings(ctx: TenantContext): Promise<SearchSettings> {
+  const [row] = await ctx.db.withTenant(ctx.tenantId, (tx) =>
+    tx
+      .select({ groundedSnippets: tenants.groundedSnippets })
+      .from(tenants)
+      .where(eq(tenants.id, ctx.tenantId)),
+  );
+  return { groundedSnippets: row?.groundedSnippets ?? false };
+}
+
+export function tenantSearchSettings(ctx: TenantContext): Promise<SearchSettings> {
+  const now = Date.now();
+  const cached = cache.get(ctx.tenantId);
+  if (cached && cached.expires > now) return cached.settings;
+  const settings = loadSettings(ctx);
+  cache.set(ctx.tenantId, { expires: now + SETTINGS_TTL_MS, settings });
+  settings.catch(() => cache.delete(ctx.tenantId));
+  return settings;
+}
+
+/** Called when a tenant's settings change, so this instance uses them at once. */
+export function forgetSearchSettings(tenantId: string): void {
+  cache.delete(tenantId);
+}

@@ -1,0 +1,58 @@
+/**
+ * One trace per web_search call, research stages included. runToolCall records the call's trace with the
+ * search spans and charges; the stages' fetch and model spans (their own kinds, their charges) are added
+ * to that same record on its way to the trace sink.
+ */
+import type { StageSpan } from "../../engine/grounding/types";
+import { redactText } from "../../observability/redact";
+import type { TenantContext } from "../context";
+import type { SpanRecord, TraceSink } from "../traces/trace-sink";
+
+export interface StageTrace {
+  /** The context to run the tool call with: its trace passes through here. */
+  ctx: TenantContext;
+  add(spans: readonly SpanRecord[]): void;
+}
+
+export function withStageTrace(ctx: TenantContext): StageTrace {
+  const added: SpanRecord[] = [];
+  const sink = ctx.traces;
+  const traces: TraceSink = {
+    record: (trace) =>
+      sink.record({
+        ...trace,
+        spans: [...trace.spans, ...added],
+        costMicros: trace.costMicros + added.reduce((sum, span) => sum + span.costMicros, 0),
+      }),
+    flush: () => sink.flush(),
+    settled: () => sink.settled(),
+    pending: () => sink.pending(),
+  };
+  return { ctx: { ...ctx, traces }, add: (spans) => added.push(...spans) };
+}
+
+/**
+ * Span records for the trace. Each kept charge goes to a span of its provider, in attempt order (spans of
+ * keyless steps, refused or refunded attempts cost nothing); errors are redacted with the stage's keys.
+ */
+export function stageSpanRecords(
+  spans: readonly StageSpan[],
+  kept: ReadonlyMap<string, readonly number[]>,
+  secrets: readonly string[],
+): SpanRecord[] {
+  const charges = new Map([...kept].map(([provider, costs]) => [provider, [...costs]]));
+  return spans.map((span) => {
+    const billable = span.outcome !== "skipped_budget" && span.outcome !== "skipped_breaker";
+    return {
+      provider: span.provider,
+      kind: span.kind,
+      startOffsetMs: Math.round(span.start_offset_ms),
+      durationMs: Math.round(span.duration_ms),
+      httpStatus: span.status,
+      bytes: span.bytes,
+      outcome: span.outcome,
+      error: span.error === undefined ? undefined : redactText(span.error, secrets),
+      costMicros: (billable ? charges.get(span.provider)?.shift() : undefined) ?? 0,
+    };
+  });
+}

@@ -1,0 +1,244 @@
+/**
+ * REST contract of the research-depth features: /api/v1/lenses (GET any token, PUT/DELETE admin) and the
+ * new /api/v1/search fields (lens, grounded_snippets, include_content), through the real route handlers,
+ * token wrapper and verbs, an embedded database, the fake providers and a fake OpenAI-compatible model.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FETCH_WIRES, fetchWireId } from "../../fakes/fetch-wires";
+import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
+import { SNIPPET_MODEL, SNIPPET_MODEL_WIRES } from "../../fakes/snippet-model-wire";
+import { stopEmbeddedServer } from "../../support/database";
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "smx-lenses-rest-"));
+let fake: FakeProviders;
+let site: http.Server;
+let origin: string;
+
+type Route = (request: Request, context: { params: Promise<Record<string, never>> }) => Promise<Response>;
+const routes: Record<string, Record<string, Route>> = {};
+
+async function call(
+  route: string,
+  method: string,
+  { token, body, query = "" }: { token?: string; body?: unknown; query?: string } = {},
+) {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-forwarded-for": "192.0.2.11",
+  };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const request = new Request(`http://localhost/api/v1/${route}${query}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const handler = routes[route]?.[method];
+  if (!handler) throw new Error(`no ${method} /api/v1/${route}`);
+  const response = await handler(request, { params: Promise.resolve({}) });
+  return { status: response.status, body: await response.json() };
+}
+
+let admin: string;
+let searchOnly: string;
+let otherAdmin: string;
+
+beforeAll(async () => {
+  fake = await startFakeProviders({ ...FETCH_WIRES, ...SNIPPET_MODEL_WIRES });
+  site = http.createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(
+      `<!DOCTYPE html><html><head><title>Local page</title></head><body><article><h1>Local page</h1>${"<p>Ripgrep respects gitignore rules and searches recursively by default.</p>".repeat(5)}</article></body></html>`,
+    );
+  });
+  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  Object.assign(process.env, {
+    SEARCHMUX_DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    REDIS_URL: "",
+    KV_REST_API_URL: "",
+    KV_REST_API_TOKEN: "",
+    DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
+    JINA_READER_BASE_URL: fake.baseUrlFor(fetchWireId("jina")),
+    SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1",
+    SEARCHMUX_LLM_BASE_URL: fake.baseUrlFor(SNIPPET_MODEL),
+    SEARCHMUX_LLM_MODEL: "snippet-writer",
+    SEARCHMUX_RATE_LIMIT_RPM: "1000",
+  });
+  for (const name of ["search", "lenses"]) {
+    routes[name] = (await import(`@/app/api/v1/${name}/route`)) as Record<string, Route>;
+  }
+  const { systemContext, tenantContext } = await import("@/lib/services/platform");
+  const { createTenant } = await import("@/lib/services/tenants/create-tenant");
+  const { createToken } = await import("@/lib/services/tokens/create-token");
+  const { SCOPES } = await import("@/lib/services/context");
+  const operator = { kind: "operator" } as const;
+  const tenant = await createTenant({ ctx: await systemContext(operator), input: { name: "lenses" } });
+  const other = await createTenant({ ctx: await systemContext(operator), input: { name: "other" } });
+  const ctx = await tenantContext(operator, tenant.id, SCOPES, "rest");
+  admin = (await createToken({ ctx, input: { name: "admin", scopes: [...SCOPES] } })).token;
+  searchOnly = (await createToken({ ctx, input: { name: "search-only", scopes: ["search"] } })).token;
+  otherAdmin = (
+    await createToken({
+      ctx: await tenantContext(operator, other.id, SCOPES, "rest"),
+      input: { name: "b", scopes: [...SCOPES] },
+    })
+  ).token;
+});
+
+afterAll(async () => {
+  const { closeDatabase } = await import("@/lib/db");
+  await closeDatabase();
+  site?.close();
+  await fake?.close();
+  stopEmbeddedServer(dataDir);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  fake.resetScenarios();
+  fake.clearRequests();
+});
+
+describe("/api/v1/lenses", () => {
+  it("lists built-in lenses to any token, and lets only admins write", async () => {
+    const listed = await call("lenses", "GET", { token: searchOnly });
+    expect(listed.status).toBe(200);
+    expect(listed.body.lenses.map((l: { name: string }) => l.name)).toEqual([
+      "academic",
+      "code",
+      "docs",
+      "forums",
+      "news",
+    ]);
+    expect(Object.keys(listed.body.lenses[0]).sort()).toEqual(
+      ["defaults", "description", "domains", "name", "source"].sort(),
+    );
+    expect(listed.body.lenses.find((l: { name: string }) => l.name === "news").defaults).toEqual({
+      time_range: "month",
+    });
+    const lens = { name: "team-wiki", domains: ["wiki.example.com"], description: "Team wiki" };
+    expect(await call("lenses", "PUT", { token: searchOnly, body: lens })).toMatchObject({
+      status: 403,
+      body: { error: { code: "forbidden" } },
+    });
+    expect(await call("lenses", "DELETE", { token: searchOnly, query: "?name=team-wiki" })).toMatchObject({
+      status: 403,
+    });
+  });
+
+  it("creates, shows and deletes a lens; another workspace's lens is 404; bad input is 400", async () => {
+    const lens = { name: "team-wiki", domains: ["wiki.example.com"], time_range: "year" };
+    const put = await call("lenses", "PUT", { token: admin, body: lens });
+    expect(put).toEqual({
+      status: 200,
+      body: {
+        name: "team-wiki",
+        description: "",
+        domains: ["wiki.example.com"],
+        defaults: { time_range: "year" },
+        source: "tenant",
+      },
+    });
+    const listed = await call("lenses", "GET", { token: admin });
+    expect(listed.body.lenses.map((l: { name: string }) => l.name)).toContain("team-wiki");
+    const foreign = await call("lenses", "GET", { token: otherAdmin });
+    expect(foreign.body.lenses.map((l: { name: string }) => l.name)).not.toContain("team-wiki");
+    expect(await call("lenses", "DELETE", { token: otherAdmin, query: "?name=team-wiki" })).toMatchObject({
+      status: 404,
+      body: { error: { code: "not_found" } },
+    });
+    for (const body of [
+      { name: "x", domains: [] },
+      { name: "x", domains: ["a b"] },
+      { name: "x", domains: ["a.com"], extra: 1 },
+    ]) {
+      expect(await call("lenses", "PUT", { token: admin, body })).toMatchObject({
+        status: 400,
+        body: { error: { code: "invalid_input" } },
+      });
+    }
+    expect(await call("lenses", "DELETE", { token: admin, query: "?name=team-wiki" })).toEqual({
+      status: 200,
+      body: { name: "team-wiki", deleted: true },
+    });
+    expect((await call("lenses", "DELETE", { token: admin, query: "?name=team-wiki" })).status).toBe(404);
+  });
+});
+
+describe("POST /api/v1/search research fields", () => {
+  const found = () =>
+    fake.setScenario("duckduckgo", {
+      results: ["/one", "/two"].map((p) => ({
+        title: `Result ${p}`,
+        url: `${origin}${p}`,
+        snippet: `About ${p}.`,
+      })),
+    });
+
+  it("answers 400 with the available lenses for an unknown lens", async () => {
+    const unknown = await call("search", "POST", {
+      token: searchOnly,
+      body: { query: "x", lens: "nope", providers: ["duckduckgo"] },
+    });
+    expect(unknown).toMatchObject({
+      status: 400,
+      body: {
+        error: {
+          code: "invalid_input",
+          details: { available: ["academic", "code", "docs", "forums", "news"] },
+        },
+      },
+    });
+  });
+
+  it("returns grounded snippets and page contents in the documented shape", async () => {
+    found();
+    const response = await call("search", "POST", {
+      token: searchOnly,
+      body: {
+        query: "ripgrep",
+        providers: ["duckduckgo"],
+        grounded_snippets: true,
+        grounded_results: 1,
+        include_content: true,
+        content_results: 1,
+        max_chars: 2_000,
+      },
+    });
+    expect(response.status).toBe(200);
+    const [first, second] = response.body.results;
+    expect(Object.keys(first).sort()).toEqual(
+      ["content", "score", "snippet", "snippet_source", "sources", "title", "url"].sort(),
+    );
+    expect(first).toMatchObject({
+      snippet_source: "grounded",
+      snippet: expect.stringMatching(/^Grounded: /),
+      content: expect.stringMatching(/^# Local page/),
+    });
+    expect(Object.keys(second).sort()).toEqual(
+      ["score", "snippet", "snippet_source", "sources", "title", "url"].sort(),
+    );
+    expect(second.snippet_source).toBe("aggregated");
+  });
+
+  it("answers 503 when grounded snippets are asked for and no model is configured", async () => {
+    found();
+    const model = process.env.SEARCHMUX_LLM_MODEL;
+    process.env.SEARCHMUX_LLM_MODEL = "";
+    try {
+      const response = await call("search", "POST", {
+        token: searchOnly,
+        body: { query: "ripgrep", providers: ["duckduckgo"], grounded_snippets: true },
+      });
+      expect(response).toMatchObject({ status: 503, body: { error: { code: "no_provider_configured" } } });
+    } finally {
+      process.env.SEARCHMUX_LLM_MODEL = model;
+    }
+  });
+});

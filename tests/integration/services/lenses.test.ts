@@ -1,0 +1,194 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { auditLog, lenses } from "@/lib/db/schema";
+import { normalizeDomain } from "@/lib/engine/search/domains";
+import type { Platform, TenantContext } from "@/lib/services/context";
+import { setKey } from "@/lib/services/keys/set-key";
+import { BUILT_IN_LENSES } from "@/lib/services/lenses/built-in-lenses";
+import { deleteLens } from "@/lib/services/lenses/delete-lens";
+import { listLenses } from "@/lib/services/lenses/list-lenses";
+import { setLens } from "@/lib/services/lenses/set-lens";
+import { webSearch } from "@/lib/services/search/web-search";
+import { createTenant } from "@/lib/services/tenants/create-tenant";
+import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
+import { databaseTargets, type TestDatabase } from "../../support/database";
+import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+
+const WIKI = { name: "my-wiki", domains: ["docs.example.org", "https://www.KB.example.com/start"] };
+const WIKI_DOMAINS = ["docs.example.org", "kb.example.com"];
+const inLens = (path: string) => ({
+  title: `In lens ${path}`,
+  url: `https://docs.example.org/${path}`,
+  snippet: "Lens result.",
+});
+
+it("ships built-in lenses whose domains are normalised host names", () => {
+  expect(BUILT_IN_LENSES.map((lens) => lens.name)).toEqual(["docs", "academic", "news", "forums", "code"]);
+  for (const lens of BUILT_IN_LENSES) {
+    expect(lens.domains.length).toBeGreaterThan(10);
+    for (const domain of lens.domains) expect(normalizeDomain(domain)).toBe(domain);
+  }
+});
+
+describe.each(databaseTargets())("lenses on $name", (target) => {
+  let t: TestDatabase;
+  let fake: FakeProviders;
+  let platform: Platform;
+  let a: TenantContext;
+  let b: TenantContext;
+
+  beforeAll(async () => {
+    t = await target.create();
+    fake = await startFakeProviders();
+    platform = testPlatform(t.db, {
+      env: {
+        TAVILY_BASE_URL: fake.baseUrlFor("tavily"),
+        DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
+        WIKIPEDIA_BASE_URL: fake.baseUrlFor("wikipedia"),
+      },
+    });
+    const [ta, tb] = await Promise.all(
+      ["A", "B"].map((name) => createTenant({ ctx: systemCtx(platform), input: { name } })),
+    );
+    a = tenantCtx(platform, ta?.id ?? "");
+    b = tenantCtx(platform, tb?.id ?? "");
+    await setKey({ ctx: a, input: { provider: "tavily", key: "tvly-tenant-a-secret" } });
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await t?.cleanup();
+  });
+  beforeEach(() => {
+    fake.resetScenarios();
+    fake.clearRequests();
+  });
+
+  it("creates, lists, replaces and deletes a tenant's lens, with audit rows; admin scope for writes", async () => {
+    const created = await setLens({ ctx: a, input: { ...WIKI, time_range: "week" } });
+    expect(created).toEqual({
+      name: "my-wiki",
+      description: "",
+      domains: WIKI_DOMAINS,
+      defaults: { time_range: "week" },
+      source: "tenant",
+    });
+    const listed = await listLenses({ ctx: a });
+    expect(listed.map((l) => `${l.name}:${l.source}`)).toEqual([
+      "academic:built_in",
+      "code:built_in",
+      "docs:built_in",
+      "forums:built_in",
+      "my-wiki:tenant",
+      "news:built_in",
+    ]);
+    const replaced = await setLens({ ctx: a, input: { ...WIKI, description: "Our wiki" } });
+    expect(replaced).toMatchObject({ description: "Our wiki", defaults: {} });
+
+    const search = { ...a, scopes: ["search" as const] };
+    expect((await listLenses({ ctx: search })).length).toBe(6);
+    await expect(setLens({ ctx: search, input: WIKI })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(deleteLens({ ctx: search, input: { name: "my-wiki" } })).rejects.toMatchObject({
+      code: "forbidden",
+    });
+
+    expect(await deleteLens({ ctx: a, input: { name: "my-wiki" } })).toEqual({
+      name: "my-wiki",
+      deleted: true,
+    });
+    await expect(deleteLens({ ctx: a, input: { name: "my-wiki" } })).rejects.toMatchObject({
+      code: "not_found",
+    });
+    const audit = await t.db.withTenant(a.tenantId, (tx) =>
+      tx.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.targetType, "lens")),
+    );
+    expect(audit.map((row) => row.action).sort()).toEqual(["lens.create", "lens.delete", "lens.replace"]);
+  });
+
+  it("keeps tenants apart: B neither sees, uses nor deletes A's lens", async () => {
+    await setLens({ ctx: a, input: WIKI });
+    expect((await listLenses({ ctx: b })).map((l) => l.name)).not.toContain("my-wiki");
+    await expect(deleteLens({ ctx: b, input: { name: "my-wiki" } })).rejects.toMatchObject({
+      code: "not_found",
+    });
+    const unknown = webSearch({ ctx: b, input: { query: "q", lens: "my-wiki", providers: ["duckduckgo"] } });
+    await expect(unknown).rejects.toMatchObject({
+      code: "invalid_input",
+      details: { available: ["academic", "code", "docs", "forums", "news"] },
+    });
+    // Row Level Security agrees with the tenant filter.
+    const seenByB = await t.db.withTenant(b.tenantId, (tx) => tx.select().from(lenses));
+    expect(seenByB).toEqual([]);
+    expect((await listLenses({ ctx: a })).map((l) => l.name)).toContain("my-wiki");
+    await deleteLens({ ctx: a, input: { name: "my-wiki" } });
+  });
+
+  it("lets a tenant lens replace a built-in one until it is deleted; built-ins cannot be deleted", async () => {
+    await setLens({ ctx: a, input: { name: "docs", domains: ["docs.example.org"] } });
+    expect((await listLenses({ ctx: a })).find((l) => l.name === "docs")).toMatchObject({
+      source: "tenant",
+      domains: ["docs.example.org"],
+    });
+    await deleteLens({ ctx: a, input: { name: "docs" } });
+    expect((await listLenses({ ctx: a })).find((l) => l.name === "docs")?.source).toBe("built_in");
+    await expect(deleteLens({ ctx: a, input: { name: "news" } })).rejects.toThrow(/built-in lens/);
+  });
+
+  it("rejects lenses without domains, with bad domains or bad names", async () => {
+    for (const input of [
+      { name: "empty", domains: [] },
+      { name: "bad", domains: ["not a domain"] },
+      { name: "Bad Name!", domains: ["example.com"] },
+      { name: "x", domains: ["example.com"], unknown: 1 },
+    ]) {
+      await expect(setLens({ ctx: a, input: input as never })).rejects.toMatchObject({
+        code: "invalid_input",
+      });
+    }
+  });
+
+  it("scopes every provider: natively, by site: operators, or by post-filter; defaults fill unset options", async () => {
+    await setLens({ ctx: a, input: { ...WIKI, time_range: "week" } });
+    fake.setScenario("tavily", { results: [inLens("install")] });
+    fake.setScenario("duckduckgo", { results: [inLens("usage")] });
+    // Wikipedia has no domain filter: its en.wikipedia.org results are dropped by the post-filter.
+    const result = await webSearch({
+      ctx: a,
+      input: { query: "setup guide", lens: "my-wiki", providers: ["tavily", "duckduckgo", "wikipedia"] },
+    });
+    expect(result.results.map((r) => r.url).sort()).toEqual([
+      "https://docs.example.org/install",
+      "https://docs.example.org/usage",
+    ]);
+    expect(fake.requests("tavily")[0]?.body).toMatchObject({
+      include_domains: WIKI_DOMAINS,
+      time_range: "week",
+    });
+    expect(fake.requests("duckduckgo")[0]?.body).toMatchObject({
+      q: "setup guide site:docs.example.org OR site:kb.example.com",
+    });
+    expect(fake.requests("wikipedia")[0]?.query.srsearch).toBe("setup guide");
+
+    fake.clearRequests();
+    await webSearch({
+      ctx: a,
+      input: {
+        query: "setup guide",
+        lens: "my-wiki",
+        providers: ["tavily"],
+        time_range: "year",
+        include_domains: ["extra.example.net"],
+      },
+    });
+    expect(fake.requests("tavily")[0]?.body).toMatchObject({
+      include_domains: [...WIKI_DOMAINS, "extra.example.net"],
+      time_range: "year",
+    });
+
+    fake.clearRequests();
+    await webSearch({ ctx: a, input: { query: "attention", lens: "academic", providers: ["tavily"] } });
+    expect(fake.requests("tavily")[0]?.body).toMatchObject({
+      include_domains: expect.arrayContaining(["arxiv.org", "openreview.net"]),
+    });
+    await deleteLens({ ctx: a, input: { name: "my-wiki" } });
+  });
+});
