@@ -1,7 +1,7 @@
 /**
  * Transport: the one wrapper every token-authenticated route goes through (REST, MCP, compatibility
- * endpoints). In order: refuse IPs with too many failed authentications, verify the token (401 with
- * WWW-Authenticate), apply the per-token rate limit (429 with Retry-After and RateLimit headers), check
+ * endpoints). In order: verify the token (401 with WWW-Authenticate; a token not already known to be
+ * valid is first refused for an IP with too many failed authentications), apply the per-token rate limit (429 with Retry-After and RateLimit headers), check
  * the route's scope (403), run the handler, and map whatever it throws to `{error: {code, message}}`.
  */
 import { randomUUID } from "node:crypto";
@@ -12,7 +12,7 @@ import type { Scope, TenantContext } from "../services/context";
 import { platform, tracesSettled } from "../services/platform";
 import { countFailedAuth, failedAuthBlocked, limitToken } from "../services/rate-limit/limits";
 import type { RateLimitDecision } from "../services/rate-limit/sliding-window";
-import { type VerifiedToken, verifyToken } from "../services/tokens/verify-token";
+import { knownToken, type VerifiedToken, verifyToken } from "../services/tokens/verify-token";
 import type { Surface } from "../services/traces/trace-sink";
 import { afterResponse } from "./after-response";
 import { errorResponse, toErrorResponse } from "./errors";
@@ -64,14 +64,24 @@ export function withToken<P = Record<string, never>>(
     try {
       const base = await platform();
       const ip = clientIp(request);
-      if (await failedAuthBlocked(base, ip)) {
-        return errorResponse("rate_limited", "too many failed authentications from this address", undefined, {
-          "retry-after": "60",
-        });
-      }
       const params = await route.params;
       const raw = (options.tokenFrom ?? bearerToken)(request, params);
-      const token = raw ? await verifyToken({ ctx: base, input: { token: raw } }) : null;
+      // A token known to be valid is not a guess: only anything else meets the failed-auth block, which
+      // must come before the database is asked about an unknown token.
+      let token = raw ? await knownToken({ ctx: base, input: { token: raw } }) : null;
+      if (!token) {
+        if (await failedAuthBlocked(base, ip)) {
+          return errorResponse(
+            "rate_limited",
+            "too many failed authentications from this address",
+            undefined,
+            {
+              "retry-after": "60",
+            },
+          );
+        }
+        token = raw ? await verifyToken({ ctx: base, input: { token: raw } }) : null;
+      }
       if (!token) {
         await countFailedAuth(base, ip);
         return errorResponse(

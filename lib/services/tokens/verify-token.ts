@@ -34,8 +34,26 @@ export async function verifyToken({
   if (!hasValidChecksum(input.token)) return null;
   const hash = hashToken(input.token);
   const cached = await ctx.kv.get(tokenCacheKey(hash));
-  const found: VerifiedToken | null =
-    cached !== null ? (JSON.parse(cached) as VerifiedToken | null) : await lookupAndCache(ctx, hash);
+  return usable(
+    ctx,
+    cached !== null ? (JSON.parse(cached) as VerifiedToken | null) : await lookupAndCache(ctx, hash),
+  );
+}
+
+/** The token when KV already knows it to be valid (one read, never the database); otherwise null. */
+export async function knownToken({
+  ctx,
+  input,
+}: {
+  ctx: Platform;
+  input: { token: string };
+}): Promise<VerifiedToken | null> {
+  if (!hasValidChecksum(input.token)) return null;
+  const cached = await ctx.kv.get(tokenCacheKey(hashToken(input.token)));
+  return cached === null ? null : usable(ctx, JSON.parse(cached) as VerifiedToken | null);
+}
+
+function usable(ctx: Platform, found: VerifiedToken | null): VerifiedToken | null {
   if (!found || (found.expiresAt && new Date(found.expiresAt) <= ctx.now())) return null;
   touchLastUsed(ctx, found.tokenId);
   return found;

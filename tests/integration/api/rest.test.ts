@@ -20,11 +20,16 @@ const routes: Record<string, Record<string, Route>> = {};
 async function call(
   route: string,
   method: string,
-  { token, body, query = "" }: { token?: string; body?: unknown; query?: string } = {},
+  {
+    token,
+    body,
+    query = "",
+    ip = "192.0.2.10",
+  }: { token?: string; body?: unknown; query?: string; ip?: string } = {},
 ) {
   const headers: Record<string, string> = {
     "content-type": "application/json",
-    "x-forwarded-for": "192.0.2.10",
+    "x-forwarded-for": ip,
   };
   if (token) headers.authorization = `Bearer ${token}`;
   const request = new Request(`http://localhost/api/v1/${route}${query}`, {
@@ -162,6 +167,21 @@ describe("POST /api/v1/search", () => {
     );
     const noScope = await call("fetch", "POST", { token: searchOnly, body: { url: "https://example.com/" } });
     expect(noScope).toMatchObject({ status: 403, body: { error: { code: "forbidden" } } });
+  });
+
+  it("refuses an address after 20 failed authentications, but not a token already known valid", async () => {
+    const ip = "198.51.100.77";
+    const guess = (i: number) => `smx_${String(i).padStart(38, "0")}`;
+    await call("search", "POST", { token: admin, body: { query: "warm the token" }, ip });
+    for (let i = 0; i < 20; i++) {
+      expect((await call("usage", "GET", { token: `${admin.slice(0, -2)}${i}`, ip })).status).toBe(401);
+    }
+    const blocked = await call("usage", "GET", { token: guess(1), ip });
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get("retry-after")).toBe("60");
+    expect((await call("usage", "GET", { ip })).status).toBe(429);
+    expect((await call("usage", "GET", { token: admin, ip })).status).toBe(200);
+    expect((await call("usage", "GET", { token: guess(2), ip: "198.51.100.78" })).status).toBe(401);
   });
 
   it("400s on unknown fields, bad values and bad JSON; 413s on a huge body", async () => {
