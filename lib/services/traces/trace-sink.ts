@@ -102,11 +102,14 @@ const spanRow = (t: TraceRecord, s: SpanRecord) => ({
   cost_micros: s.costMicros,
 });
 
-/** Postgres text cannot hold NUL characters; hostile input may contain them. */
-const asJson = (rows: unknown[]) =>
-  JSON.stringify(rows, (_key, value: unknown) =>
-    typeof value === "string" && value.includes("\0") ? value.replaceAll("\0", "") : value,
+/** Postgres text cannot hold NUL characters; hostile input may contain them (rarely: checked first). */
+function asJson(rows: unknown[]): string {
+  const json = JSON.stringify(rows);
+  if (!json.includes("\\u0000")) return json;
+  return JSON.stringify(rows, (_key, value: unknown) =>
+    typeof value === "string" ? value.replaceAll("\0", "") : value,
   );
+}
 
 /** A data error (class 22) or constraint violation (23): retrying the same rows cannot succeed. */
 function isDataError(error: unknown): boolean {
