@@ -60,8 +60,8 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     extra: Extra,
   ): Promise<CallToolResult> {
     try {
-      // The SDK validated `args` already but hands them over untyped; parsing again is idempotent.
-      const input = spec.inputSchema.parse(args);
+      // The SDK has parsed `args` with this very schema (defaults applied); it only hands them over untyped.
+      const input = args as z.output<I>;
       const output = await withProgress(
         extra,
         spec.name,

@@ -3,6 +3,7 @@
  * instance can answer any request and nothing outlives the response.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import packageJson from "../../package.json";
 import type { TenantContext } from "../services/context";
 import { providerStatus } from "../services/providers/provider-status";
@@ -23,8 +24,15 @@ const INSTRUCTIONS = [
 export function newMcpServer(instructions: string): McpServer {
   return new McpServer(
     { name: "searchmux", title: "Searchmux", version: packageJson.version },
-    { instructions, maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS },
+    { instructions, maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS, jsonSchemaValidator: schemaValidator() },
   );
+}
+
+let sharedValidator: AjvJsonSchemaValidator | undefined;
+/** One validator per process: the SDK would otherwise build an Ajv instance for every request's server. */
+function schemaValidator(): AjvJsonSchemaValidator {
+  sharedValidator ??= new AjvJsonSchemaValidator();
+  return sharedValidator;
 }
 
 export function createMcpServer(ctx: TenantContext): McpServer {
