@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { ServiceError } from "./errors";
 
 /** Validates a verb's input; failures become `invalid_input` with the issues as details. */
@@ -17,3 +17,9 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   }
   return parsed.data;
 }
+
+/** `no_cache` on every tool's input. */
+export const noCacheField = z
+  .boolean()
+  .optional()
+  .describe("Skip the workspace's result cache and call the providers afresh");

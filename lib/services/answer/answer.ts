@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { answerInputSchema } from "../../engine/answer/input";
 import { runAnswer } from "../../engine/answer/run-answer";
 import type { GroundingSearch } from "../../engine/answer/types";
@@ -7,10 +7,10 @@ import { assertScope, type TenantContext } from "../context";
 import type { OnProgress } from "../provider-attempts";
 import { webSearch } from "../search/web-search";
 import { runToolCall } from "../tool-call";
-import { parseInput } from "../validate";
+import { noCacheField, parseInput } from "../validate";
 import { withOperatorModel } from "./answer-as-operator";
 
-export const answerToolInput = answerInputSchema.extend({ no_cache: z.boolean().optional() }).strict();
+export const answerToolInput = answerInputSchema.extend({ no_cache: noCacheField }).strict();
 
 const GROUNDING_RESULTS = 10;
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { FetchFailed } from "../../engine/fetch/errors";
 import { fetchInputSchema } from "../../engine/fetch/input";
 import { type FetchResult, runFetch } from "../../engine/fetch/run-fetch";
@@ -9,10 +9,10 @@ import { assertScope, type TenantContext } from "../context";
 import { ServiceError } from "../errors";
 import type { OnProgress } from "../provider-attempts";
 import { runToolCall } from "../tool-call";
-import { parseInput } from "../validate";
+import { noCacheField, parseInput } from "../validate";
 import { fetchAllowlistFromEnv, withProviderSettings } from "./fetch-as-operator";
 
-export const fetchToolInput = fetchInputSchema.extend({ no_cache: z.boolean().optional() }).strict();
+export const fetchToolInput = fetchInputSchema.extend({ no_cache: noCacheField }).strict();
 
 /** A waterfall where no step produced a page, kept as a value so each billed step is still settled. */
 interface NoPage {

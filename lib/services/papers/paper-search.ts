@@ -1,16 +1,14 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { paperSearchInputSchema } from "../../engine/papers/input";
 import { runPaperSearch } from "../../engine/papers/run-paper-search";
 import { paperProviders } from "../../providers/papers";
 import { assertScope, type TenantContext } from "../context";
 import type { OnProgress } from "../provider-attempts";
 import { runToolCall } from "../tool-call";
-import { parseInput } from "../validate";
+import { noCacheField, parseInput } from "../validate";
 import { withPoliteMailto } from "./papers-as-operator";
 
-export const paperSearchToolInput = paperSearchInputSchema
-  .extend({ no_cache: z.boolean().optional() })
-  .strict();
+export const paperSearchToolInput = paperSearchInputSchema.extend({ no_cache: noCacheField }).strict();
 
 /** paper_search for a tenant: arXiv, PubMed, Semantic Scholar and OpenAlex merged, with budgets and cache. */
 export async function paperSearch({

@@ -8,7 +8,7 @@ import { lensName } from "../lenses/lens";
 import { resolveLens } from "../lenses/resolve-lens";
 import type { OnProgress } from "../provider-attempts";
 import { runToolCall } from "../tool-call";
-import { parseInput } from "../validate";
+import { noCacheField, parseInput } from "../validate";
 import { applyLens } from "./apply-lens";
 import { planResearch, researchSummary } from "./research";
 import { withStageTrace } from "./stage-trace";
@@ -26,8 +26,15 @@ const clampedMs = (defaultMs: number, minMs: number, maxMs: number) =>
 
 export const webSearchInput = searchInputSchema
   .extend({
-    providers: z.array(z.string().trim().toLowerCase().min(1).max(40)).min(1).max(30).optional(),
-    no_cache: z.boolean().optional(),
+    providers: z
+      .array(z.string().trim().toLowerCase().min(1).max(40))
+      .min(1)
+      .max(30)
+      .optional()
+      .describe(
+        "Only these provider ids (e.g. brave, tavily, duckduckgo); default: every available provider",
+      ),
+    no_cache: noCacheField,
     lens: lensName
       .optional()
       .describe(
