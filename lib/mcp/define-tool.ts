@@ -26,7 +26,8 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   openWorld: boolean;
   /** Calls that can take tens of seconds send progress heartbeats. */
   slow?: boolean;
-  run(ctx: TenantContext, input: z.output<I>, onProgress?: OnProgress): Promise<z.output<O>>;
+  /** `call` carries the client's cancellation and, when it asked for progress, the progress listener. */
+  run(ctx: TenantContext, input: z.output<I>, call: ToolCall): Promise<z.output<O>>;
   format(output: z.output<O>): string;
 }
 
@@ -34,9 +35,14 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
  * What answers a call: the tenant's verb, or (the stdio bridge's local mode) the operator's engine.
  * `signal` is the client's cancellation; `onProgress` is set when the client asked for progress.
  */
+export interface ToolCall {
+  signal: AbortSignal;
+  onProgress?: OnProgress;
+}
+
 export type ToolRunner<I extends z.ZodObject, O extends z.ZodObject> = (
   input: z.output<I>,
-  call: { signal: AbortSignal; onProgress?: OnProgress },
+  call: ToolCall,
 ) => Promise<z.output<O>>;
 
 export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
@@ -92,8 +98,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   return {
     name: spec.name,
     scope: spec.scope,
-    register: (server, ctx) =>
-      registerRunner(server, (input, { onProgress }) => spec.run(ctx, input, onProgress)),
+    register: (server, ctx) => registerRunner(server, (input, call) => spec.run(ctx, input, call)),
     registerRunner,
   };
 }

@@ -47,7 +47,7 @@ export const webSearchTool = defineTool({
   openWorld: true,
   // Grounded snippets and page contents can take tens of seconds.
   slow: true,
-  run: async (ctx, input, onProgress) => toSearchResponse(await webSearch({ ctx, input, onProgress })),
+  run: async (ctx, input, call) => toSearchResponse(await webSearch({ ctx, input, ...call })),
   format: formatSearch,
 });
 
@@ -68,7 +68,7 @@ export const fetchTool = defineTool({
   outputSchema: fetchResponse,
   openWorld: true,
   slow: true,
-  run: async (ctx, input, onProgress) => toFetchResponse(await fetchPage({ ctx, input, onProgress })),
+  run: async (ctx, input, call) => toFetchResponse(await fetchPage({ ctx, input, ...call })),
   format: formatFetch,
 });
 
@@ -87,7 +87,7 @@ export const answerTool = defineTool({
   outputSchema: answerResponse,
   openWorld: true,
   slow: true,
-  run: async (ctx, input, onProgress) => toAnswerResponse(await answer({ ctx, input, onProgress })),
+  run: async (ctx, input, call) => toAnswerResponse(await answer({ ctx, input, ...call })),
   format: formatAnswer,
 });
 
@@ -105,7 +105,7 @@ export const paperSearchTool = defineTool({
   inputSchema: paperSearchToolInput,
   outputSchema: paperSearchResponse,
   openWorld: true,
-  run: async (ctx, input, onProgress) => toPaperSearchResponse(await paperSearch({ ctx, input, onProgress })),
+  run: async (ctx, input, call) => toPaperSearchResponse(await paperSearch({ ctx, input, ...call })),
   format: formatPapers,
 });
 

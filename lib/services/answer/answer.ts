@@ -31,11 +31,14 @@ export async function answer({
   ctx,
   input,
   onProgress,
+  signal,
 }: {
   ctx: TenantContext;
   input: z.input<typeof answerToolInput>;
   /** Told of each provider attempt as it finishes. */
   onProgress?: OnProgress;
+  /** The caller went away (client disconnect, MCP cancellation): provider calls stop. */
+  signal?: AbortSignal;
 }) {
   assertScope(ctx, "answer");
   const { no_cache, ...parsed } = parseInput(answerToolInput, input);
@@ -52,6 +55,7 @@ export async function answer({
         input: parsed,
         providers: withOperatorModel(entries, ctx.env),
         admit,
+        signal,
         groundingSearch: tenantGrounding(ctx),
       }),
     succeeded: (result) => result.answers.length,

@@ -29,11 +29,14 @@ export async function fetchPage({
   ctx,
   input,
   onProgress,
+  signal,
 }: {
   ctx: TenantContext;
   input: z.input<typeof fetchToolInput>;
   /** Told of each provider attempt as it finishes. */
   onProgress?: OnProgress;
+  /** The caller went away (client disconnect, MCP cancellation): provider calls stop. */
+  signal?: AbortSignal;
 }) {
   assertScope(ctx, "fetch");
   const { no_cache, ...parsed } = parseInput(fetchToolInput, input);
@@ -51,6 +54,7 @@ export async function fetchPage({
           input: parsed,
           providers: withProviderSettings(entries, ctx.env),
           admit,
+          signal,
           ssrf: { allowlist: fetchAllowlistFromEnv(ctx.env) },
         });
       } catch (error) {

@@ -15,11 +15,14 @@ export async function paperSearch({
   ctx,
   input,
   onProgress,
+  signal,
 }: {
   ctx: TenantContext;
   input: z.input<typeof paperSearchToolInput>;
   /** Told of each provider attempt as it finishes. */
   onProgress?: OnProgress;
+  /** The caller went away (client disconnect, MCP cancellation): provider calls stop. */
+  signal?: AbortSignal;
 }) {
   assertScope(ctx, "papers");
   const { no_cache, providers, ...rest } = parseInput(paperSearchToolInput, input);
@@ -32,7 +35,12 @@ export async function paperSearch({
     noCache: no_cache,
     cacheInput: rest,
     run: (entries, admit) =>
-      runPaperSearch({ input: { ...rest, providers }, providers: withPoliteMailto(entries, ctx.env), admit }),
+      runPaperSearch({
+        input: { ...rest, providers },
+        providers: withPoliteMailto(entries, ctx.env),
+        admit,
+        signal,
+      }),
     succeeded: (result) => result.providers_succeeded.length,
     summarize: (result) => ({
       results: result.results.length,

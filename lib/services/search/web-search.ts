@@ -74,11 +74,14 @@ export async function webSearch({
   ctx,
   input,
   onProgress,
+  signal,
 }: {
   ctx: TenantContext;
   input: z.input<typeof webSearchInput>;
   /** Told of each provider attempt as it finishes. */
   onProgress?: OnProgress;
+  /** The caller went away (client disconnect, MCP cancellation): provider calls stop. */
+  signal?: AbortSignal;
 }) {
   assertScope(ctx, "search");
   const {
@@ -113,7 +116,7 @@ export async function webSearch({
     noCache: no_cache,
     cacheInput: { ...engineInput, ...(lens && { lens }), ...research.cacheInput },
     run: async (entries, admit) =>
-      research.run(await runSearch({ input: engineInput, providers: entries, admit }), {
+      research.run(await runSearch({ input: engineInput, providers: entries, admit, signal }), {
         origin,
         timeoutMs: engineInput.timeout_ms,
         onProgress,

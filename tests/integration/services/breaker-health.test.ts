@@ -128,6 +128,26 @@ describe.each(databaseTargets())("circuit breakers and provider health on $name"
     });
   });
 
+  it("stops waiting on providers when the caller goes away", async () => {
+    fake.setScenario("brave", { fault: "hang" });
+    const caller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => caller.abort(), 150);
+    const result = await webSearch({
+      ctx: a,
+      input: {
+        query: "caller leaves",
+        providers: ["brave", "duckduckgo"],
+        no_cache: true,
+        timeout_ms: 10_000,
+      },
+      signal: caller.signal,
+    });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(result.providers_failed).toEqual([expect.objectContaining({ provider: "brave" })]);
+    expect(result.providers_succeeded.map((p) => p.provider)).toEqual(["duckduckgo"]);
+  });
+
   it("reports each provider attempt live, and success rate and latency from the traces", async () => {
     const created = await createTenant({ ctx: systemCtx(platform), input: { name: "C" } });
     const c = tenantCtx(platform, created.id);

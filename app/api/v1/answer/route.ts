@@ -10,6 +10,8 @@ export const maxDuration = 150;
 /** POST /api/v1/answer — every configured answer provider side by side, with citations. */
 export const POST = withToken(
   async (request, { ctx }) =>
-    Response.json(toAnswerResponse(await answer({ ctx, input: await readJsonBody(request) }))),
+    Response.json(
+      toAnswerResponse(await answer({ ctx, input: await readJsonBody(request), signal: request.signal })),
+    ),
   { scope: "answer" },
 );

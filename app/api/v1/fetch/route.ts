@@ -8,6 +8,8 @@ export const dynamic = "force-dynamic";
 /** POST /api/v1/fetch — a page as Markdown, text or HTML, through the SSRF-safe fetcher and providers. */
 export const POST = withToken(
   async (request, { ctx }) =>
-    Response.json(toFetchResponse(await fetchPage({ ctx, input: await readJsonBody(request) }))),
+    Response.json(
+      toFetchResponse(await fetchPage({ ctx, input: await readJsonBody(request), signal: request.signal })),
+    ),
   { scope: "fetch" },
 );

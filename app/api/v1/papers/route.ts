@@ -8,6 +8,10 @@ export const dynamic = "force-dynamic";
 /** POST /api/v1/papers — arXiv, PubMed, Semantic Scholar and OpenAlex, merged. */
 export const POST = withToken(
   async (request, { ctx }) =>
-    Response.json(toPaperSearchResponse(await paperSearch({ ctx, input: await readJsonBody(request) }))),
+    Response.json(
+      toPaperSearchResponse(
+        await paperSearch({ ctx, input: await readJsonBody(request), signal: request.signal }),
+      ),
+    ),
   { scope: "papers" },
 );

@@ -8,6 +8,8 @@ export const dynamic = "force-dynamic";
 /** POST /api/v1/search — fused web search over the tenant's providers. */
 export const POST = withToken(
   async (request, { ctx }) =>
-    Response.json(toSearchResponse(await webSearch({ ctx, input: await readJsonBody(request) }))),
+    Response.json(
+      toSearchResponse(await webSearch({ ctx, input: await readJsonBody(request), signal: request.signal })),
+    ),
   { scope: "search" },
 );
