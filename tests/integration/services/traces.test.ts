@@ -87,6 +87,19 @@ describe.each(databaseTargets())("traces on $name", (target) => {
     expect(trace.input).toMatchObject({ query: "trace me", providers: ["tavily", "serpapi", "duckduckgo"] });
   });
 
+  it("records the surface each call came through, for every tool", async () => {
+    const ids: Array<[string, string, string]> = [];
+    for (const surface of ["mcp", "rest", "playground", "cli"] as const) {
+      const ctx = { ...b, surface };
+      const search = await webSearch({ ctx, input: { query: `via ${surface}`, providers: ["duckduckgo"] } });
+      ids.push([search.trace_id, surface, "web_search"]);
+    }
+    await platform.traces.flush();
+    for (const [id, surface, tool] of ids) {
+      expect(await getTrace({ ctx: b, input: { id } })).toMatchObject({ surface, tool });
+    }
+  });
+
   it("records cache hits, partial calls, budget skips and failures", async () => {
     const input = { query: "cached call", providers: ["duckduckgo"] };
     await webSearch({ ctx: a, input });
