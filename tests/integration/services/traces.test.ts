@@ -87,7 +87,7 @@ describe.each(databaseTargets())("traces on $name", (target) => {
     expect(trace.input).toMatchObject({ query: "trace me", providers: ["tavily", "serpapi", "duckduckgo"] });
   });
 
-  it("records the surface each call came through, for every tool", async () => {
+  it("records the surface each call came through", async () => {
     const ids: Array<[string, string, string]> = [];
     for (const surface of ["mcp", "rest", "playground", "cli"] as const) {
       const ctx = { ...b, surface };
