@@ -5,7 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { closeDatabase } from "../lib/db";
-import { flushTraces } from "../lib/services/platform";
+import { flushPendingWrites } from "../lib/services/platform";
 import { type CliCommand, commands } from "./cli/commands";
 
 function usage(): string {
@@ -54,7 +54,7 @@ main(process.argv.slice(2))
     return 1;
   })
   .then(async (code) => {
-    await flushTraces();
+    await flushPendingWrites();
     await closeDatabase();
     process.exit(code);
   });

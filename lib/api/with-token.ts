@@ -9,7 +9,7 @@ import { log } from "../observability/logger";
 import { metrics } from "../observability/metrics";
 import { inRequestScope, type RequestScope } from "../observability/request-scope";
 import type { Scope, TenantContext } from "../services/context";
-import { platform, tracesSettled } from "../services/platform";
+import { platform, pendingWritesSettled } from "../services/platform";
 import { countFailedAuth, failedAuthBlocked, limitToken } from "../services/rate-limit/limits";
 import type { RateLimitDecision } from "../services/rate-limit/sliding-window";
 import { knownToken, type VerifiedToken, verifyToken } from "../services/tokens/verify-token";
@@ -124,7 +124,7 @@ export function withToken<P = Record<string, never>>(
         surface: options.surface ?? "rest",
       };
       // The call's trace (success or failure) is written once the response is on its way.
-      afterResponse(tracesSettled);
+      afterResponse(pendingWritesSettled);
       const response = await handler(request, { ctx, token, requestId, params });
       for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
       return response;

@@ -260,9 +260,11 @@ export const reservationStatus = pgEnum("reservation_status", ["reserved", "sett
 export type Charge = [provider: string, metric: "requests" | "usd", periodKey: string, amount: number];
 
 /**
- * Every admitted provider call: charged to the counters up front, then settled (kept or adjusted) or
- * released (refunded) after the call. `charges` records exactly which counter rows were charged, so a
- * settle or refund after a period boundary touches the same rows.
+ * Every admitted provider call: the counters a budget limits are charged up front, then settled (kept)
+ * or released (refunded) after the call. `charges` records exactly which counter rows were charged, so
+ * a refund after a period boundary touches the same rows. `deferredCharges` are the counters no budget
+ * limits: they only record usage, so they are added when the call settles, in batches (usage-sink.ts),
+ * instead of making concurrent admissions queue on the same rows.
  */
 export const reservations = pgTable(
   "reservations",
@@ -272,6 +274,7 @@ export const reservations = pgTable(
     idempotencyKey: text("idempotency_key").notNull(),
     provider: text("provider").notNull(),
     charges: jsonb("charges").$type<Charge[]>().notNull(),
+    deferredCharges: jsonb("deferred_charges").$type<Charge[]>().notNull().default([]),
     /** Cost reserved, in micro-dollars. */
     amount: bigint("amount", { mode: "number" }).notNull(),
     status: reservationStatus("status").notNull().default("reserved"),

@@ -6,7 +6,7 @@
 
 import { log } from "../observability/logger";
 import { sweepExpiredReservations } from "./budgets/admission";
-import { flushTraces, platform } from "./platform";
+import { flushPendingWrites, platform } from "./platform";
 import { pruneTraces } from "./traces/prune-traces";
 
 const SWEEP_INTERVAL_MS = 60_000;
@@ -26,8 +26,8 @@ export async function startBackgroundTasks(): Promise<void> {
       .then((ctx) => pruneTraces({ ctx }))
       .catch(report("trace pruning failed"));
   }, PRUNE_INTERVAL_MS).unref();
-  process.once("beforeExit", () => void flushTraces());
+  process.once("beforeExit", () => void flushPendingWrites());
   // `next start` closes the server on SIGTERM, awaiting responses and their after() tasks (which write
   // their traces); this starts writing whatever else is queued at once, alongside.
-  process.once("SIGTERM", () => void flushTraces().catch(report("trace flush on shutdown failed")));
+  process.once("SIGTERM", () => void flushPendingWrites().catch(report("flushing traces and usage on shutdown failed")));
 }

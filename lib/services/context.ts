@@ -5,6 +5,7 @@
  */
 import type { Database } from "../db";
 import type { Kv } from "../kv";
+import type { UsageSink } from "./budgets/usage-sink";
 import { ServiceError } from "./errors";
 import type { CircuitBreakers } from "./health/circuit-breaker";
 import type { Keyring } from "./keys/key-encryption";
@@ -32,6 +33,8 @@ export interface Platform {
   env: Env;
   /** Where tool calls leave their traces. */
   traces: TraceSink;
+  /** Where settled calls add the usage no budget limits. */
+  usage: UsageSink;
   /** Per (key, provider) circuit breakers of this process. */
   breakers: CircuitBreakers;
   now(): Date;

@@ -1,15 +1,16 @@
 import { config } from "../config";
 import { getDatabase } from "../db";
 import { getKv } from "../kv";
+import { createUsageSink, type UsageSink } from "./budgets/usage-sink";
 import type { Actor, Platform, Scope, SystemContext, TenantContext } from "./context";
 import { type CircuitBreakers, createCircuitBreakers } from "./health/circuit-breaker";
 import { type Keyring, loadKeyring } from "./keys/key-encryption";
 import { createTraceSink, type Surface, type TraceSink } from "./traces/trace-sink";
 
 // On globalThis: Next.js bundles routes (and instrumentation) separately, and a process must have one
-// trace queue (flushed on shutdown), one keyring and one set of breakers.
+// trace queue and usage queue (flushed on shutdown), one keyring and one set of breakers.
 const shared = globalThis as typeof globalThis & {
-  searchmuxPlatform?: { keyring?: Keyring; traces?: TraceSink; breakers: CircuitBreakers };
+  searchmuxPlatform?: { keyring?: Keyring; traces?: TraceSink; usage?: UsageSink; breakers: CircuitBreakers };
 };
 shared.searchmuxPlatform ??= { breakers: createCircuitBreakers() };
 const singletons = shared.searchmuxPlatform;
@@ -19,25 +20,27 @@ export async function platform(): Promise<Platform> {
   singletons.keyring ??= loadKeyring(process.env, config().dataDir);
   const db = await getDatabase();
   singletons.traces ??= createTraceSink(db);
+  singletons.usage ??= createUsageSink(db);
   return {
     db,
     kv: getKv(),
     keyring: singletons.keyring,
     traces: singletons.traces,
+    usage: singletons.usage,
     breakers: singletons.breakers,
     env: process.env,
     now: () => new Date(),
   };
 }
 
-/** Writes pending traces now (before a CLI exits, on shutdown). */
-export async function flushTraces(): Promise<void> {
-  await singletons.traces?.flush();
+/** Writes pending traces and usage now (before a CLI exits, on shutdown). */
+export async function flushPendingWrites(): Promise<void> {
+  await Promise.all([singletons.traces?.flush(), singletons.usage?.flush()]);
 }
 
-/** Waits for the batch that will write the traces pending now (after a response). */
-export async function tracesSettled(): Promise<void> {
-  await singletons.traces?.settled();
+/** Waits for the batches that will write the traces and usage pending now (after a response). */
+export async function pendingWritesSettled(): Promise<void> {
+  await Promise.all([singletons.traces?.settled(), singletons.usage?.flush()]);
 }
 
 export async function systemContext(actor: Actor): Promise<SystemContext> {

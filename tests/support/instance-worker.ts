@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { createDatabase } from "@/lib/db/client";
 import { createRedisKv } from "@/lib/kv/redis";
 import { admit } from "@/lib/services/budgets/admission";
+import { createUsageSink } from "@/lib/services/budgets/usage-sink";
 import { SCOPES } from "@/lib/services/context";
 import { createCircuitBreakers } from "@/lib/services/health/circuit-breaker";
 import { parseKeyring } from "@/lib/services/keys/key-encryption";
@@ -31,6 +32,7 @@ const platform = {
   kv,
   keyring: parseKeyring(process.env.SEARCHMUX_SECRET_KEY ?? ""),
   traces: createTraceSink(db),
+  usage: createUsageSink(db),
   breakers: createCircuitBreakers(),
   env: {},
   now: () => new Date(),

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Database } from "@/lib/db";
 import { createMemoryKv } from "@/lib/kv/memory";
 import type { Kv } from "@/lib/kv/types";
+import { createUsageSink } from "@/lib/services/budgets/usage-sink";
 import {
   type Actor,
   type Platform,
@@ -22,6 +23,7 @@ export function testPlatform(db: Database, overrides: Partial<Platform> = {}): P
     kv,
     keyring: parseKeyring(`1:${randomBytes(32).toString("base64")}`),
     traces: overrides.traces ?? createTraceSink(db),
+    usage: createUsageSink(db),
     breakers: createCircuitBreakers(),
     env: {},
     now: () => new Date(),

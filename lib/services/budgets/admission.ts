@@ -3,15 +3,17 @@
  *
  * 1. A reservation row is inserted under the caller's idempotency key (a replay of the key is admitted
  *    again without a second charge).
- * 2. One INSERT … ON CONFLICT DO UPDATE … WHERE charges every affected counter — the provider and `*`,
- *    requests (1) and usd (the call's cost), for the day, the month(s) and the lifetime — each only if it
- *    stays within its hard limit. Postgres re-checks the WHERE on the locked, latest row version, so
- *    concurrent admissions can never overshoot.
+ * 2. One INSERT … ON CONFLICT DO UPDATE … WHERE charges every counter a budget limits — of the provider
+ *    and `*`, requests (1) and usd (the call's cost), for the day, the month(s) and the lifetime — each
+ *    only if it stays within its hard limit. Postgres re-checks the WHERE on the locked, latest row
+ *    version, so concurrent admissions can never overshoot. The counters no budget limits only record
+ *    usage: they are added when the call settles, in batches (usage-sink.ts), so they never make
+ *    concurrent admissions wait on each other's row locks.
  * 3. If any budgeted counter refused, the transaction rolls back: nothing is charged, and the caller
  *    learns which budgets are exhausted and when they reset.
  *
  * After the call the reservation is settled (kept) or released (refunded) — see settle/release below.
- * Counters are kept for every call, budgeted or not; they are also the usage figures.
+ * Counters are kept for every settled call, budgeted or not; they are also the usage figures.
  */
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { queryRows, type Tx } from "../../db";
@@ -173,7 +175,14 @@ export async function admit(ctx: TenantContext, request: AdmissionRequest): Prom
         .select()
         .from(budgets)
         .where(and(eq(budgets.tenantId, ctx.tenantId), inArray(budgets.provider, [request.provider, "*"])));
-      const planned = planCharges(request.provider, request.costMicros, rows, at);
+      // Only counters a budget limits are charged now; the others are added when the call settles.
+      const planned = planCharges(request.provider, request.costMicros, rows, at).filter((p) => p.budget);
+      const deferred = planCharges(request.provider, request.costMicros, [], at)
+        .map((p) => p.charge)
+        .filter(
+          ([provider, metric, key]) =>
+            !planned.some(({ charge: c }) => c[0] === provider && c[1] === metric && c[2] === key),
+        );
       const [reservation] = await tx
         .insert(reservations)
         .values({
@@ -181,6 +190,7 @@ export async function admit(ctx: TenantContext, request: AdmissionRequest): Prom
           idempotencyKey: request.idempotencyKey,
           provider: request.provider,
           charges: planned.map((p) => p.charge),
+          deferredCharges: deferred,
           amount: request.costMicros,
           expiresAt: new Date(at.getTime() + RESERVATION_TTL_SECONDS * 1000),
         })
@@ -195,7 +205,7 @@ export async function admit(ctx: TenantContext, request: AdmissionRequest): Prom
         return { ok: true as const, reservationId: existing.id, replayed: true };
       }
 
-      const charged = await chargeCounters(tx, ctx.tenantId, planned);
+      const charged = planned.length > 0 ? await chargeCounters(tx, ctx.tenantId, planned) : [];
       if (charged.length < planned.length) {
         const admitted = new Set(charged.map((row) => chargeKey(row.provider, row.metric, row.period_key)));
         throw new Refused(
@@ -251,14 +261,16 @@ async function refund(tx: Tx, where: SQL): Promise<number> {
   return Number(row?.released ?? 0);
 }
 
-/** The call happened (or may have been billed): keep the charge. */
+/** The call happened (or may have been billed): keep the charge, and record the usage no budget limits. */
 export async function settle(ctx: TenantContext, reservationId: string): Promise<void> {
-  await ctx.db.withTenant(ctx.tenantId, (tx) =>
+  const [settled] = await ctx.db.withTenant(ctx.tenantId, (tx) =>
     tx
       .update(reservations)
       .set({ status: "settled", settledAt: ctx.now() })
-      .where(and(eq(reservations.id, reservationId), eq(reservations.status, "reserved"))),
+      .where(and(eq(reservations.id, reservationId), eq(reservations.status, "reserved")))
+      .returning({ deferred: reservations.deferredCharges }),
   );
+  if (settled) ctx.usage.add(ctx.tenantId, settled.deferred);
 }
 
 /** The call was definitively not billable (refused connection, bad key, 429): refund it. */

@@ -10,6 +10,7 @@ import { displayAmount, microsToUsd } from "./units";
  * requests and spend of today, this month and overall, with its free tier. Open to every scope.
  */
 export async function budgetStatus({ ctx }: { ctx: TenantContext }) {
+  await ctx.usage.flush(); // this instance's settled usage, before it is read
   const at = ctx.now();
   const today = periodKey("day", at);
   const month = periodKey("month", at);

@@ -43,7 +43,8 @@ export async function slidingWindow(
         .exec();
   const curr = Number(count ?? 0) + (options.peek ? 1 : 0);
   const prev = Number(previousRaw ?? 0);
-  const estimate = prev * (1 - elapsed) + curr;
+  // In whole milliseconds, so a retry made exactly Retry-After later is not refused by a rounding error.
+  const estimate = (prev * (windowMs - (nowMs % windowMs))) / windowMs + curr;
   const reset = Math.max(1, Math.ceil((1 - elapsed) * windowSeconds));
   const ok = estimate <= limit;
   return {

@@ -32,6 +32,7 @@ const dayOf = (at: Date) => at.toISOString().slice(0, 10);
  */
 export async function usageHistory({ ctx, input }: { ctx: TenantContext; input: unknown }) {
   const { days } = parseInput(usageHistoryInput, input);
+  await ctx.usage.flush(); // this instance's settled usage, before it is read
   const now = ctx.now();
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
   const { counters, calls } = await ctx.db.withTenant(ctx.tenantId, async (tx) => ({

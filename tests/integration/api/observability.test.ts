@@ -109,8 +109,8 @@ describe("operations", () => {
   });
 
   it("returns the call's full trace with spans", async () => {
-    const { tracesSettled } = await import("@/lib/services/platform");
-    await tracesSettled();
+    const { pendingWritesSettled } = await import("@/lib/services/platform");
+    await pendingWritesSettled();
     const response = await call("trace", request(`/api/v1/traces/${traceId}`, { bearer: token }), {
       id: traceId,
     });
@@ -185,8 +185,8 @@ describe("operations", () => {
       }),
     );
     expect(failing.status).toBe(502);
-    const { tracesSettled, systemContext } = await import("@/lib/services/platform");
-    await tracesSettled();
+    const { pendingWritesSettled, systemContext } = await import("@/lib/services/platform");
+    await pendingWritesSettled();
     const { sql } = await import("drizzle-orm");
     const { queryRows } = await import("@/lib/db");
     const ctx = await systemContext({ kind: "operator" });

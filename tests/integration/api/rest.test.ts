@@ -134,8 +134,8 @@ describe("POST /api/v1/search", () => {
     ]);
     expect(first.headers.get("ratelimit")).toMatch(/^limit=1000, remaining=\d+, reset=\d+$/);
     expect(first.headers.get("ratelimit-policy")).toBe("1000;w=60");
-    const { flushTraces } = await import("@/lib/services/platform");
-    await flushTraces();
+    const { flushPendingWrites } = await import("@/lib/services/platform");
+    await flushPendingWrites();
     const traceRoute = (await import("@/app/api/v1/traces/[id]/route")) as {
       GET: (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
     };

@@ -21,7 +21,7 @@ const TABLES = [
   "invitations",
   "lenses",
 ];
-const MIGRATIONS = 5;
+const MIGRATIONS = 6;
 
 describe.each(databaseTargets())("database on $name", (target) => {
   let t: TestDatabase;

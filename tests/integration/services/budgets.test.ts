@@ -23,13 +23,11 @@ describe.each(databaseTargets())("budgets on $name", (target) => {
     const tenant = await createTenant({ ctx: systemCtx(platform), input: { name: `b-${randomUUID()}` } });
     return tenantCtx(now ? { ...platform, now } : platform, tenant.id);
   }
-  const counter = (ctx: TenantContext, provider: string, metric: "requests" | "usd", key: string) =>
-    ctx.db
-      .withTenant(ctx.tenantId, (tx) => tx.select().from(usageCounters))
-      .then(
-        (rows) =>
-          rows.find((r) => r.provider === provider && r.metric === metric && r.periodKey === key)?.used ?? 0,
-      );
+  async function counter(ctx: TenantContext, provider: string, metric: "requests" | "usd", key: string) {
+    await ctx.usage.flush();
+    const rows = await ctx.db.withTenant(ctx.tenantId, (tx) => tx.select().from(usageCounters));
+    return rows.find((r) => r.provider === provider && r.metric === metric && r.periodKey === key)?.used ?? 0;
+  }
 
   it("admits exactly the limit out of 1,000 concurrent calls", async () => {
     const ctx = await freshTenant();
@@ -44,7 +42,8 @@ describe.each(databaseTargets())("budgets on $name", (target) => {
     );
     expect(results.filter((r) => r.ok)).toHaveLength(100);
     expect(await counter(ctx, "brave", "requests", "lifetime")).toBe(100);
-    // Counters that no budget limits still count every admitted call, never the refused ones.
+    // Counters that no budget limits record every settled call, never the refused ones.
+    await Promise.all(results.map((r) => (r.ok ? settle(ctx, r.reservationId) : undefined)));
     expect(await counter(ctx, "*", "usd", "lifetime")).toBe(100 * 5000);
     const refused = results.find((r) => !r.ok);
     expect(refused).toMatchObject({
@@ -64,6 +63,7 @@ describe.each(databaseTargets())("budgets on $name", (target) => {
     expect(results.every((r) => r.ok)).toBe(true);
     expect(new Set(results.map((r) => (r.ok ? r.reservationId : "")))).toHaveProperty("size", 1);
     expect(results.filter((r) => r.ok && !r.replayed)).toHaveLength(1);
+    await Promise.all(results.map((r) => (r.ok ? settle(ctx, r.reservationId) : undefined)));
     expect(await counter(ctx, "tavily", "requests", "lifetime")).toBe(1);
   });
 
@@ -164,8 +164,14 @@ describe.each(databaseTargets())("budgets on $name", (target) => {
       ctx,
       input: { provider: "brave", metric: "requests", period: "day", limit: 3, soft: 2 },
     });
-    for (let i = 0; i < 4; i++)
-      await admit(ctx, { provider: "brave", costMicros: 5000, idempotencyKey: randomUUID() });
+    for (let i = 0; i < 4; i++) {
+      const admission = await admit(ctx, {
+        provider: "brave",
+        costMicros: 5000,
+        idempotencyKey: randomUUID(),
+      });
+      if (admission.ok) await settle(ctx, admission.reservationId);
+    }
     const status = await budgetStatus({ ctx });
     expect(status.budgets).toEqual([
       expect.objectContaining({

@@ -90,7 +90,8 @@ describe("sliding-window Retry-After (property)", () => {
           expect(retry.ok).toBe(true);
         },
       ),
-      { numRuns: 300 },
+      // [4, 0, 36, 0] once failed on a floating-point rounding of the estimate.
+      { numRuns: 300, examples: [[4, 0, 36, 0]] },
     );
   });
 });

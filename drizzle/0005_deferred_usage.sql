@@ -1,0 +1,1 @@
+ALTER TABLE "reservations" ADD COLUMN "deferred_charges" jsonb DEFAULT '[]'::jsonb NOT NULL;
