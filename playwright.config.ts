@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { FAKES_PORT, fakeProviderEnv } from "./tests/e2e/support/fake-providers";
 
 const port = Number(process.env.E2E_PORT ?? 3199);
 // Created once: the config is evaluated again in each worker, which reads the server's data directory
@@ -10,7 +11,8 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "smx-e2e-"));
 const baseURL = `http://localhost:${port}`;
 
 // End-to-end runs the zero-configuration product: `next build && next start`, embedded database in a
-// fresh data directory, in-memory KV, development sign-in explicitly allowed under production.
+// fresh data directory, in-memory KV, development sign-in explicitly allowed under production. A few
+// keyed search providers point at the fake provider server, reachable only with a workspace's own key.
 export default defineConfig({
   testDir: "tests/e2e",
   timeout: 60_000,
@@ -34,22 +36,34 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `npm run build && npm start -- -p ${port}`,
-    url: `${baseURL}/api/health`,
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    env: {
-      DATABASE_URL: "",
-      REDIS_URL: "",
-      KV_REST_API_URL: "",
-      KV_REST_API_TOKEN: "",
-      SEARCHMUX_DATA_DIR: process.env.E2E_DATA_DIR,
-      AUTH_URL: baseURL,
-      AUTH_DEV_LOGIN: "1",
-      AUTH_DEV_LOGIN_ALLOW_PRODUCTION: "1",
-      NEXT_TELEMETRY_DISABLED: "1",
+  webServer: [
+    {
+      command: "npx tsx tests/fakes/serve-fake-providers.ts",
+      url: `http://127.0.0.1:${FAKES_PORT}/health`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
     },
-  },
+    {
+      command: `npm run build && npm start -- -p ${port}`,
+      url: `${baseURL}/api/health`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: {
+        DATABASE_URL: "",
+        REDIS_URL: "",
+        KV_REST_API_URL: "",
+        KV_REST_API_TOKEN: "",
+        SEARCHMUX_DATA_DIR: process.env.E2E_DATA_DIR,
+        AUTH_URL: baseURL,
+        AUTH_DEV_LOGIN: "1",
+        AUTH_DEV_LOGIN_ALLOW_PRODUCTION: "1",
+        NEXT_TELEMETRY_DISABLED: "1",
+        // The development sign-in's user operates the deployment (the Admin pages).
+        SEARCHMUX_OPERATOR_EMAILS: "dev@searchmux.local",
+        ...fakeProviderEnv(),
+      },
+    },
+  ],
 });

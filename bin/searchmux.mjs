@@ -27,9 +27,7 @@ let tsImport;
 try {
   ({ tsImport } = await import("tsx/esm/api"));
 } catch {
-  process.stderr.write(
-    "searchmux: tsx is not installed; run `npm ci` in the searchmux checkout\n",
-  );
+  process.stderr.write("searchmux: tsx is not installed; run `npm ci` in the searchmux checkout\n");
   process.exit(1);
 }
 

@@ -1,40 +1,60 @@
-/** Copy-paste MCP client configurations for a deployment's base URL (token left as a placeholder). */
-const TOKEN = "smx_YOUR_TOKEN";
+import { CodeBlock } from "./ui/code-block";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "./ui/tabs";
 
-export function clientConfigs(baseUrl: string) {
+/** Stands in for a token the page does not know (it is shown only once, when created). */
+const TOKEN_PLACEHOLDER = "smx_YOUR_TOKEN";
+
+/** Copy-paste MCP client configurations for a deployment's base URL and a token. */
+function clientConfigs(baseUrl: string, token = TOKEN_PLACEHOLDER) {
   const mcp = `${baseUrl}/api/mcp`;
   const json = (key: "mcpServers" | "servers") =>
     JSON.stringify(
-      { [key]: { searchmux: { url: mcp, headers: { Authorization: `Bearer ${TOKEN}` } } } },
+      { [key]: { searchmux: { url: mcp, headers: { Authorization: `Bearer ${token}` } } } },
       null,
       2,
     );
   return [
     {
+      id: "claude-code",
       client: "Claude Code",
-      snippet: `claude mcp add --transport http searchmux ${mcp} --header "Authorization: Bearer ${TOKEN}"`,
+      where: "Run in a terminal.",
+      snippet: `claude mcp add --transport http searchmux ${mcp} --header "Authorization: Bearer ${token}"`,
     },
-    { client: "Cursor (.cursor/mcp.json)", snippet: json("mcpServers") },
-    { client: "VS Code (.vscode/mcp.json)", snippet: json("servers") },
-    { client: "Claude Desktop / claude.ai (URL only — keep it secret)", snippet: `${mcp}/t/${TOKEN}` },
+    { id: "cursor", client: "Cursor", where: "Add to .cursor/mcp.json.", snippet: json("mcpServers") },
+    { id: "vscode", client: "VS Code", where: "Add to .vscode/mcp.json.", snippet: json("servers") },
     {
-      client: "curl (REST)",
-      snippet: `curl -s ${baseUrl}/api/v1/search -H "Authorization: Bearer ${TOKEN}" -H 'content-type: application/json' -d '{"query": "rust async runtimes"}'`,
+      id: "claude-desktop",
+      client: "Claude Desktop / claude.ai",
+      where:
+        "Settings → Connectors → Add custom connector, paste this URL. It contains the token: keep it secret.",
+      snippet: `${mcp}/t/${token}`,
+    },
+    {
+      id: "curl",
+      client: "curl",
+      where: "REST, for scripts and a quick check.",
+      snippet: `curl -s ${baseUrl}/api/v1/search -H "Authorization: Bearer ${token}" -H 'content-type: application/json' -d '{"query": "rust async runtimes"}'`,
     },
   ];
 }
 
-export function ClientConfigs({ baseUrl }: { baseUrl: string }) {
+export function ClientConfigs({ baseUrl, token }: { baseUrl: string; token?: string }) {
+  const configs = clientConfigs(baseUrl, token);
   return (
-    <ul className="space-y-4">
-      {clientConfigs(baseUrl).map(({ client, snippet }) => (
-        <li key={client}>
-          <h3 className="text-sm font-medium">{client}</h3>
-          <pre className="mt-1 overflow-x-auto rounded bg-zinc-100 px-3 py-2 font-mono text-xs dark:bg-zinc-900">
-            {snippet}
-          </pre>
-        </li>
+    <Tabs defaultValue={configs[0]?.id}>
+      <TabsList aria-label="MCP client">
+        {configs.map(({ id, client }) => (
+          <TabsTrigger key={id} value={id}>
+            {client}
+          </TabsTrigger>
+        ))}
+      </TabsList>
+      {configs.map(({ id, client, where, snippet }) => (
+        <TabsContent key={id} value={id} className="space-y-2">
+          <p className="text-sm text-muted-foreground">{where}</p>
+          <CodeBlock code={snippet} label={`${client} configuration`} />
+        </TabsContent>
       ))}
-    </ul>
+    </Tabs>
   );
 }

@@ -1,11 +1,14 @@
 "use client";
 
+import { LogOut } from "lucide-react";
 import { signOut } from "next-auth/react";
+import { Button } from "./ui/button";
 
 export function SignOutButton() {
   return (
-    <button type="button" onClick={() => signOut({ callbackUrl: "/" })} className="hover:underline">
+    <Button variant="ghost" size="sm" onClick={() => signOut({ callbackUrl: "/" })}>
+      <LogOut aria-hidden />
       Sign out
-    </button>
+    </Button>
   );
 }

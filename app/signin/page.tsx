@@ -16,8 +16,18 @@ function signInOptions(): SignInOption[] {
   return options;
 }
 
-export default async function SignInPage() {
-  if (await currentSession()) redirect("/dashboard");
+/** Where to go after signing in: a path on this site (an invitation link, say), never another site. */
+function landing(callbackUrl: string | string[] | undefined): string {
+  return typeof callbackUrl === "string" && /^\/(?![/\\])/.test(callbackUrl) ? callbackUrl : "/dashboard";
+}
+
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const target = landing((await searchParams).callbackUrl);
+  if (await currentSession()) redirect(target);
   const options = signInOptions();
   return (
     <>
@@ -26,7 +36,7 @@ export default async function SignInPage() {
         <h1 className="text-2xl font-semibold">Sign in to Searchmux</h1>
         <div className="mt-8">
           {options.length > 0 ? (
-            <SignInButtons options={options} callbackUrl="/dashboard" />
+            <SignInButtons options={options} callbackUrl={target} />
           ) : (
             <p className="text-sm text-zinc-600 dark:text-zinc-400">
               No sign-in method is configured. Set GITHUB_ID and GITHUB_SECRET, or GOOGLE_ID and

@@ -3,7 +3,7 @@ import { Slot } from "radix-ui";
 import type { ComponentProps } from "react";
 import { cn } from "./cn";
 
-export const buttonVariants = cva(
+const buttonVariants = cva(
   "inline-flex shrink-0 items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background disabled:pointer-events-none disabled:opacity-50 [&_svg]:size-4 [&_svg]:shrink-0",
   {
     variants: {
@@ -13,7 +13,7 @@ export const buttonVariants = cva(
         outline: "border border-input bg-background hover:bg-accent",
         secondary: "bg-muted text-foreground hover:bg-muted/80",
         ghost: "hover:bg-accent",
-        link: "h-auto px-0 text-primary underline-offset-4 hover:underline",
+        link: "text-primary underline-offset-4 hover:underline",
       },
       size: {
         default: "h-9 px-4 py-2",
@@ -22,6 +22,8 @@ export const buttonVariants = cva(
         icon: "size-9",
       },
     },
+    // A link-styled button sits in running text: no box around it, whatever the size.
+    compoundVariants: [{ variant: "link", class: "h-auto px-0 py-0" }],
     defaultVariants: { variant: "default", size: "default" },
   },
 );

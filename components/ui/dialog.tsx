@@ -7,13 +7,12 @@ import { cn } from "./cn";
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
-export const DialogClose = DialogPrimitive.Close;
 
 export const overlayClasses = "fixed inset-0 z-50 bg-black/50";
 export const panelClasses =
-  "fixed top-1/2 left-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border bg-card p-6 shadow-lg";
+  "fixed top-1/2 left-1/2 z-50 flex max-h-[90vh] flex-col w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border bg-card p-6 shadow-lg";
 
-interface DialogContentProps extends ComponentProps<typeof DialogPrimitive.Content> {
+interface DialogContentProps extends Omit<ComponentProps<typeof DialogPrimitive.Content>, "title"> {
   title: ReactNode;
   description?: ReactNode;
 }

@@ -4,7 +4,8 @@ import { cn } from "./cn";
 /** A table that scrolls sideways on narrow screens instead of overflowing the page. */
 export function Table({ className, ...props }: ComponentProps<"table">) {
   return (
-    <div className="w-full overflow-x-auto">
+    // relative: keeps absolutely positioned descendants (sr-only labels) inside the scroll area.
+    <div className="relative w-full overflow-x-auto">
       <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
   );

@@ -9,7 +9,7 @@ import { log } from "../observability/logger";
 import { metrics } from "../observability/metrics";
 import { inRequestScope, type RequestScope } from "../observability/request-scope";
 import type { Scope, TenantContext } from "../services/context";
-import { platform, pendingWritesSettled } from "../services/platform";
+import { pendingWritesSettled, platform } from "../services/platform";
 import { countFailedAuth, failedAuthBlocked, limitToken } from "../services/rate-limit/limits";
 import type { RateLimitDecision } from "../services/rate-limit/sliding-window";
 import { knownToken, type VerifiedToken, verifyToken } from "../services/tokens/verify-token";

@@ -55,6 +55,6 @@ export function log(): Logger {
 }
 
 /** Replaces the process logger (tests capture lines with their own destination). */
-export function useLogger(logger: Logger): void {
+export function replaceLogger(logger: Logger): void {
   shared.searchmuxLogger = logger;
 }

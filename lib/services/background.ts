@@ -29,5 +29,8 @@ export async function startBackgroundTasks(): Promise<void> {
   process.once("beforeExit", () => void flushPendingWrites());
   // `next start` closes the server on SIGTERM, awaiting responses and their after() tasks (which write
   // their traces); this starts writing whatever else is queued at once, alongside.
-  process.once("SIGTERM", () => void flushPendingWrites().catch(report("flushing traces and usage on shutdown failed")));
+  process.once(
+    "SIGTERM",
+    () => void flushPendingWrites().catch(report("flushing traces and usage on shutdown failed")),
+  );
 }

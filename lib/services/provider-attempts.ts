@@ -6,7 +6,12 @@
 import type { AdmitHook, ProviderRegistration, ProviderSpan, ResolvedProvider } from "../engine/shared/types";
 import { log } from "../observability/logger";
 import { metrics } from "../observability/metrics";
-import { admit, type ExhaustedBudget } from "./budgets/admission";
+import {
+  type AdmissionRequest,
+  type AdmissionResult,
+  admitAll,
+  type ExhaustedBudget,
+} from "./budgets/admission";
 import { usdToMicros } from "./budgets/units";
 import type { TenantContext } from "./context";
 import { breakerKey, verdictOf } from "./health/circuit-breaker";
@@ -54,6 +59,23 @@ export function attemptLedger(
     }
   };
 
+  // A fan-out asks for all its providers in the same tick: they are admitted together (admitAll).
+  let batch: Array<{ request: AdmissionRequest; done: (result: Promise<AdmissionResult>) => void }> = [];
+  const admitBatched = (request: AdmissionRequest) =>
+    new Promise<AdmissionResult>((resolve) => {
+      if (batch.length === 0) setImmediate(admitBatch);
+      batch.push({ request, done: resolve });
+    });
+  function admitBatch() {
+    const current = batch;
+    batch = [];
+    const results = admitAll(
+      ctx,
+      current.map((entry) => entry.request),
+    );
+    for (const [i, entry] of current.entries()) entry.done(results.then((all) => all[i] as AdmissionResult));
+  }
+
   const admitHook: AdmitHook = async (providerId) => {
     const entry = call.entries.find((e) => e.provider.id === providerId);
     const breaker = breakerKey(providerId, entry?.apiKey);
@@ -62,7 +84,7 @@ export function attemptLedger(
       return { ok: false, reason: "breaker_open" };
     }
     const costMicros = usdToMicros(entry?.provider.costPerRequestUsd ?? 0);
-    const admission = await admit(ctx, {
+    const admission = await admitBatched({
       provider: providerId,
       costMicros,
       idempotencyKey: `${call.traceId}:${providerId}`,

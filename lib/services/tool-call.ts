@@ -15,7 +15,7 @@ import type {
   ResolvedProvider,
 } from "../engine/shared/types";
 import { metrics } from "../observability/metrics";
-import { release, settle } from "./budgets/admission";
+import { closeReservations } from "./budgets/admission";
 import { cacheTtlSeconds, readCached, resultCacheKey, writeCached } from "./cache/result-cache";
 import type { TenantContext } from "./context";
 import { attemptLedger, type OnProgress } from "./provider-attempts";
@@ -128,14 +128,18 @@ export async function runToolCall<P extends ProviderRegistration, R extends Tool
     });
     const outcome = await spec.run(entries, admitHook);
     result = outcome;
-    await Promise.all(
-      [...reservations].map(async ([providerId, reservation]) => {
-        const failure = outcome.providers_failed.find((f) => f.provider === providerId);
-        if (failure && NOT_BILLED.has(failure.reason)) return release(ctx, reservation.id);
+    const refunded: string[] = [];
+    const kept: string[] = [];
+    for (const [providerId, reservation] of reservations) {
+      const failure = outcome.providers_failed.find((f) => f.provider === providerId);
+      if (failure && NOT_BILLED.has(failure.reason)) {
+        refunded.push(reservation.id);
+      } else {
         charged.set(providerId, reservation.costMicros);
-        return settle(ctx, reservation.id);
-      }),
-    );
+        kept.push(reservation.id);
+      }
+    }
+    await closeReservations(ctx, { kept, refunded });
     throwIfNothingSucceeded(
       { succeeded: spec.succeeded(outcome), providers_failed: outcome.providers_failed },
       exhausted,

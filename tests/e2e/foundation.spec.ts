@@ -28,13 +28,14 @@ test("the development sign-in reaches the signed-in dashboard with a personal wo
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByTestId("signed-in-as")).toHaveText("dev@searchmux.local");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Developer's workspace");
+  const workspace = await page.getByText(/^Workspace /).textContent();
+  await page.getByRole("link", { name: "Connect", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Connect a client" })).toBeVisible();
   await expect(
     page.getByText(/claude mcp add --transport http searchmux http:\/\/localhost:\d+\/api\/mcp/),
   ).toBeVisible();
 
   // Signing in again lands in the same workspace rather than creating another one.
-  const workspace = await page.getByText(/^Workspace /).textContent();
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto("/signin");

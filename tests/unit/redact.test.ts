@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { generateToken } from "@/lib/services/tokens/token-format";
 import { redactText, redactValue } from "@/lib/observability/redact";
+import { generateToken } from "@/lib/services/tokens/token-format";
 
 describe("redaction", () => {
   it("blanks our tokens, bearer credentials, keys in query strings and known secrets", () => {

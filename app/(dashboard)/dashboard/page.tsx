@@ -1,45 +1,222 @@
-import { headers } from "next/headers";
-import { redirect } from "next/navigation";
-import { ClientConfigs } from "@/components/client-configs";
-import { sessionContext } from "@/lib/auth/context";
-import { currentSession } from "@/lib/auth/session";
-import { config } from "@/lib/config";
+import { Activity, CalendarDays, DatabaseZap, DollarSign, Gauge, Wallet } from "lucide-react";
+import Link from "next/link";
+import { BreakerBadge } from "@/components/dashboard/breaker-badge";
+import { ChartCard } from "@/components/dashboard/chart-card";
+import { Chart } from "@/components/dashboard/charts/chart";
+import { FirstRunChecklist } from "@/components/dashboard/first-run-checklist";
+import { PageHeader } from "@/components/dashboard/page-header";
+import { StatCard } from "@/components/dashboard/stat-card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { budgetShortLabel } from "@/lib/dashboard/budgets";
+import { firstRunSteps } from "@/lib/dashboard/checklist";
+import { formatCount, formatDuration, formatPercent, formatUsd } from "@/lib/dashboard/format";
+import { dashboardSession } from "@/lib/dashboard/session";
+import { summarizeUsage } from "@/lib/dashboard/usage-summary";
+import { budgetStatus } from "@/lib/services/budgets/budget-status";
+import { providerStatus } from "@/lib/services/providers/provider-status";
 import { getTenant } from "@/lib/services/tenants/get-tenant";
+import { listTokens } from "@/lib/services/tokens/list-tokens";
+import { usageHistory } from "@/lib/services/usage/usage-history";
 
-/** The deployment's public base URL: AUTH_URL, else the host this page was requested on. */
-async function baseUrl(): Promise<string> {
-  const configured = config().auth.url;
-  if (configured) return configured.replace(/\/$/, "");
-  const h = await headers();
-  const proto = h.get("x-forwarded-proto") ?? "http";
-  return `${proto}://${h.get("host") ?? "localhost:3000"}`;
-}
+/** Enough days to cover the whole current month as well as the 30-day charts. */
+const HISTORY_DAYS = 31;
 
-export default async function DashboardPage() {
-  const session = await currentSession();
-  if (!session) redirect("/signin");
-  const tenant = await getTenant({ ctx: await sessionContext(session) });
-  const base = await baseUrl();
+export default async function OverviewPage() {
+  const { session, ctx, canAdminister } = await dashboardSession();
+  const [tenant, history, budgets, status, tokens] = await Promise.all([
+    getTenant({ ctx }),
+    usageHistory({ ctx, input: { days: HISTORY_DAYS } }),
+    budgetStatus({ ctx }),
+    providerStatus({ ctx }),
+    canAdminister ? listTokens({ ctx }) : null,
+  ]);
+  const now = ctx.now();
+  const usage = summarizeUsage(history.days, now);
+  const lastThirty = history.days.slice(-30).map((day) => ({
+    date: day.date,
+    fromProviders: day.calls - day.cache_hits,
+    fromCache: day.cache_hits,
+    usd: day.usd,
+  }));
+  const active = status.providers.filter((p) => p.available);
+  const measured = active.filter((p) => p.health !== null);
+  const steps = firstRunSteps(
+    tokens,
+    status.providers.some((p) => p.key_source === "tenant"),
+    now,
+  );
+
   return (
-    <div className="space-y-8">
-      <div>
-        <h1 className="text-2xl font-semibold">{tenant.name}</h1>
-        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-          Workspace <code className="font-mono">{tenant.id}</code> · your role: {session.role}
-        </p>
+    <div className="space-y-6">
+      <PageHeader
+        title={tenant.name}
+        description={
+          <p>
+            Workspace <code className="font-mono">{tenant.id}</code> · your role: {session.role}
+          </p>
+        }
+      />
+      {steps.every((step) => step.done) ? null : <FirstRunChecklist steps={steps} />}
+
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <StatCard
+          icon={Activity}
+          label="Searches today"
+          value={formatCount(usage.callsToday)}
+          hint="Tool calls, UTC day"
+        />
+        <StatCard
+          icon={CalendarDays}
+          label="This month"
+          value={formatCount(usage.callsThisMonth)}
+          hint={`${formatCount(usage.requestsThisMonth)} provider requests`}
+        />
+        <StatCard
+          icon={DatabaseZap}
+          label="Cache hit ratio"
+          value={usage.cacheHitRatio === null ? "—" : formatPercent(usage.cacheHitRatio)}
+          hint="Calls answered from cache this month"
+        />
+        <StatCard
+          icon={DollarSign}
+          label="Spend this month"
+          value={formatUsd(usage.usdThisMonth)}
+          hint="Provider costs"
+        />
       </div>
-      <section className="rounded-lg border border-zinc-200 p-6 dark:border-zinc-800">
-        <h2 className="font-medium">Connect a client</h2>
-        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-          Your MCP endpoint is <code className="font-mono">{base}/api/mcp</code>. Create a token with the{" "}
-          <code className="font-mono">mcp</code> scope (an operator can run{" "}
-          <code className="font-mono">npm run smx -- token create --tenant {tenant.id} --name my-agent</code>
-          ), then paste it in place of <code className="font-mono">smx_YOUR_TOKEN</code>:
-        </p>
-        <div className="mt-4">
-          <ClientConfigs baseUrl={base} />
-        </div>
-      </section>
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <ChartCard title="Tool calls, last 30 days" description="Answered by providers or from the cache.">
+          <Chart
+            kind="bar"
+            label="Tool calls per day, last 30 days"
+            data={lastThirty}
+            category="date"
+            categoryFormat="day"
+            format="count"
+            series={[
+              { key: "fromProviders", label: "From providers", color: 1, stack: "calls" },
+              { key: "fromCache", label: "From cache", color: 4, stack: "calls" },
+            ]}
+          />
+        </ChartCard>
+        <ChartCard title="Spend, last 30 days" description="What provider calls cost per UTC day.">
+          <Chart
+            kind="area"
+            label="Spend per day in US dollars, last 30 days"
+            data={lastThirty}
+            category="date"
+            categoryFormat="day"
+            format="usd"
+            series={[{ key: "usd", label: "Spend", color: 2 }]}
+          />
+        </ChartCard>
+        <ChartCard
+          title="Spend vs budgets"
+          description="How much of each budget its current period has used."
+        >
+          {budgets.budgets.length === 0 ? (
+            <EmptyState icon={Wallet} title="No budgets yet">
+              Without a budget nothing stops a runaway agent.{" "}
+              {canAdminister ? (
+                <Link href="/dashboard/budgets" className="text-primary hover:underline">
+                  Set one
+                </Link>
+              ) : (
+                "An admin can set one."
+              )}
+            </EmptyState>
+          ) : (
+            <Chart
+              kind="bar"
+              horizontal
+              label="Share of each budget used"
+              data={budgets.budgets.map((b) => {
+                const used = b.limit === 0 ? 1 : Math.min(b.used / b.limit, 1);
+                return { budget: budgetShortLabel(b), used, left: 1 - used };
+              })}
+              category="budget"
+              format="percent"
+              height={Math.max(160, budgets.budgets.length * 48)}
+              series={[
+                { key: "used", label: "Used", color: 3, stack: "budget" },
+                { key: "left", label: "Left", color: 2, stack: "budget" },
+              ]}
+            />
+          )}
+        </ChartCard>
+        <ChartCard
+          title="Provider latency, last 24 hours"
+          description="Median (p50) and slow-call (p95) response times."
+        >
+          {measured.length === 0 ? (
+            <EmptyState icon={Gauge} title="No provider calls yet">
+              Run a search in the{" "}
+              <Link href="/dashboard/playground" className="text-primary hover:underline">
+                playground
+              </Link>{" "}
+              to see how fast each provider answers.
+            </EmptyState>
+          ) : (
+            <Chart
+              kind="bar"
+              label="Provider latency p50 and p95 in milliseconds, last 24 hours"
+              data={measured.map((p) => ({
+                provider: p.name,
+                p50: p.health?.p50_ms ?? 0,
+                p95: p.health?.p95_ms ?? 0,
+              }))}
+              category="provider"
+              format="ms"
+              series={[
+                { key: "p50", label: "p50", color: 1 },
+                { key: "p95", label: "p95", color: 5 },
+              ]}
+            />
+          )}
+        </ChartCard>
+      </div>
+
+      <ChartCard
+        title="Provider health"
+        description={`${active.length} providers are available to this workspace; success rates cover the last 24 hours.`}
+      >
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Provider</TableHead>
+              <TableHead>Tools</TableHead>
+              <TableHead>Status</TableHead>
+              <TableHead className="text-right">Calls</TableHead>
+              <TableHead className="text-right">Success</TableHead>
+              <TableHead className="text-right">p50</TableHead>
+              <TableHead className="text-right">p95</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {active.map((p) => (
+              <TableRow key={p.provider}>
+                <TableCell className="font-medium">{p.name}</TableCell>
+                <TableCell className="text-muted-foreground">{p.tools.join(", ")}</TableCell>
+                <TableCell>
+                  <BreakerBadge state={p.breaker} />
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{formatCount(p.health?.calls ?? 0)}</TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {p.health ? formatPercent(p.health.success_rate) : "—"}
+                </TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {p.health ? formatDuration(p.health.p50_ms) : "—"}
+                </TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {p.health ? formatDuration(p.health.p95_ms) : "—"}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </ChartCard>
     </div>
   );
 }

@@ -10,7 +10,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import pino from "pino";
-import { createLogger, useLogger } from "../../observability/logger";
+import { createLogger, replaceLogger } from "../../observability/logger";
 import type { Env } from "../../services/context";
 import { connectRemote, createForwardingServer, mcpEndpoint } from "./forwarding-server";
 import { createLocalMcpServer } from "./local-server";
@@ -18,7 +18,7 @@ import { BridgeRefused, EXIT_CONFIGURATION } from "./refused";
 
 export async function runBridge(env: Env): Promise<number> {
   // The process logger writes to stdout by default; here stdout is the protocol's.
-  useLogger(createLogger(pino.destination({ dest: 2, sync: false })));
+  replaceLogger(createLogger(pino.destination({ dest: 2, sync: false })));
   let server: Server | McpServer;
   try {
     server = await createServer(env);

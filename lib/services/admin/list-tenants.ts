@@ -49,6 +49,7 @@ export async function listTenants({
   const today = periodKey("day", now);
   const month = periodKey("month", now);
   const since = new Date(now.getTime() - ACTIVITY_DAYS * 86_400_000);
+  await ctx.usage.flush(); // this instance's settled usage, before it is read
   const counter = (metric: "requests" | "usd", key: string) =>
     sql`coalesce((select used from usage_counters u where u.tenant_id = t.id and u.provider = '*'
                    and u.metric = ${metric}::budget_metric and u.period_key = ${key}), 0)`;

@@ -167,33 +167,89 @@ async function recordSoftLimits(
   if (crossings.length > 0) await tx.insert(budgetAlerts).values(crossings).onConflictDoNothing();
 }
 
+/** A call's counters: those a budget limits (charged at admission) and the rest (added when it settles). */
+function splitCharges(request: AdmissionRequest, rows: BudgetRow[], at: Date) {
+  const planned = planCharges(request.provider, request.costMicros, rows, at).filter((p) => p.budget);
+  const budgeted = new Set(planned.map(({ charge: [p, m, k] }) => chargeKey(p, m, k)));
+  const deferred = planCharges(request.provider, request.costMicros, [], at)
+    .map((p) => p.charge)
+    .filter(([p, m, k]) => !budgeted.has(chargeKey(p, m, k)));
+  return { planned, deferred };
+}
+
+const budgetsFor = (tx: Tx, tenantId: string, providers: string[]) =>
+  tx
+    .select()
+    .from(budgets)
+    .where(and(eq(budgets.tenantId, tenantId), inArray(budgets.provider, [...providers, "*"])));
+
+const reservationRow = (
+  ctx: TenantContext,
+  request: AdmissionRequest,
+  at: Date,
+  { planned, deferred }: ReturnType<typeof splitCharges>,
+) => ({
+  tenantId: ctx.tenantId,
+  idempotencyKey: request.idempotencyKey,
+  provider: request.provider,
+  charges: planned.map((p) => p.charge),
+  deferredCharges: deferred,
+  amount: request.costMicros,
+  expiresAt: new Date(at.getTime() + RESERVATION_TTL_SECONDS * 1000),
+});
+
+/**
+ * Admits the provider calls one tool call makes at once. When no budget limits any of them there is
+ * nothing to check: one transaction records every reservation. Otherwise each is admitted on its own,
+ * so that a refusal leaves the others' charges untouched.
+ */
+export async function admitAll(ctx: TenantContext, requests: AdmissionRequest[]): Promise<AdmissionResult[]> {
+  const at = ctx.now();
+  const unbudgeted = await ctx.db.withTenant(ctx.tenantId, async (tx) => {
+    const rows = await budgetsFor(tx, ctx.tenantId, [...new Set(requests.map((r) => r.provider))]);
+    const splits = requests.map((request) => splitCharges(request, rows, at));
+    if (splits.some((split) => split.planned.length > 0)) return undefined;
+    const inserted = await tx
+      .insert(reservations)
+      .values(
+        requests.map((request, i) => reservationRow(ctx, request, at, splits[i] as (typeof splits)[number])),
+      )
+      .onConflictDoNothing()
+      .returning({ id: reservations.id, key: reservations.idempotencyKey });
+    const fresh = new Map(inserted.map((row) => [row.key, row.id]));
+    const replayedKeys = requests.map((r) => r.idempotencyKey).filter((key) => !fresh.has(key));
+    const replayed = new Map(
+      replayedKeys.length === 0
+        ? []
+        : (
+            await tx
+              .select({ id: reservations.id, key: reservations.idempotencyKey })
+              .from(reservations)
+              .where(inArray(reservations.idempotencyKey, replayedKeys))
+          ).map((row) => [row.key, row.id]),
+    );
+    return requests.map((request): AdmissionResult => {
+      const id = fresh.get(request.idempotencyKey);
+      if (id) return { ok: true, reservationId: id, replayed: false };
+      const existing = replayed.get(request.idempotencyKey);
+      if (!existing) throw new Error("reservation conflict without a row");
+      return { ok: true, reservationId: existing, replayed: true };
+    });
+  });
+  return unbudgeted ?? Promise.all(requests.map((request) => admit(ctx, request)));
+}
+
 export async function admit(ctx: TenantContext, request: AdmissionRequest): Promise<AdmissionResult> {
   const at = ctx.now();
   try {
     return await ctx.db.withTenant(ctx.tenantId, async (tx) => {
-      const rows = await tx
-        .select()
-        .from(budgets)
-        .where(and(eq(budgets.tenantId, ctx.tenantId), inArray(budgets.provider, [request.provider, "*"])));
+      const rows = await budgetsFor(tx, ctx.tenantId, [request.provider]);
       // Only counters a budget limits are charged now; the others are added when the call settles.
-      const planned = planCharges(request.provider, request.costMicros, rows, at).filter((p) => p.budget);
-      const deferred = planCharges(request.provider, request.costMicros, [], at)
-        .map((p) => p.charge)
-        .filter(
-          ([provider, metric, key]) =>
-            !planned.some(({ charge: c }) => c[0] === provider && c[1] === metric && c[2] === key),
-        );
+      const split = splitCharges(request, rows, at);
+      const { planned } = split;
       const [reservation] = await tx
         .insert(reservations)
-        .values({
-          tenantId: ctx.tenantId,
-          idempotencyKey: request.idempotencyKey,
-          provider: request.provider,
-          charges: planned.map((p) => p.charge),
-          deferredCharges: deferred,
-          amount: request.costMicros,
-          expiresAt: new Date(at.getTime() + RESERVATION_TTL_SECONDS * 1000),
-        })
+        .values(reservationRow(ctx, request, at, split))
         .onConflictDoNothing()
         .returning({ id: reservations.id });
       if (!reservation) {
@@ -261,22 +317,35 @@ async function refund(tx: Tx, where: SQL): Promise<number> {
   return Number(row?.released ?? 0);
 }
 
-/** The call happened (or may have been billed): keep the charge, and record the usage no budget limits. */
-export async function settle(ctx: TenantContext, reservationId: string): Promise<void> {
-  const [settled] = await ctx.db.withTenant(ctx.tenantId, (tx) =>
-    tx
+/**
+ * Closes a tool call's reservations in one transaction: `kept` calls happened (or may have been billed),
+ * so their charges stay and the usage no budget limits is recorded; `refunded` calls were definitively
+ * not billable (refused connection, bad key, 429), so their charges are subtracted again.
+ */
+export async function closeReservations(
+  ctx: TenantContext,
+  { kept, refunded }: { kept: readonly string[]; refunded: readonly string[] },
+): Promise<void> {
+  if (kept.length === 0 && refunded.length === 0) return;
+  const settled = await ctx.db.withTenant(ctx.tenantId, async (tx) => {
+    if (refunded.length > 0) await refund(tx, inArray(reservations.id, [...refunded]));
+    if (kept.length === 0) return [];
+    return tx
       .update(reservations)
       .set({ status: "settled", settledAt: ctx.now() })
-      .where(and(eq(reservations.id, reservationId), eq(reservations.status, "reserved")))
-      .returning({ deferred: reservations.deferredCharges }),
-  );
-  if (settled) ctx.usage.add(ctx.tenantId, settled.deferred);
+      .where(and(inArray(reservations.id, [...kept]), eq(reservations.status, "reserved")))
+      .returning({ deferred: reservations.deferredCharges });
+  });
+  for (const row of settled) ctx.usage.add(ctx.tenantId, row.deferred);
 }
 
+/** The call happened (or may have been billed): keep the charge, and record the usage no budget limits. */
+export const settle = (ctx: TenantContext, reservationId: string) =>
+  closeReservations(ctx, { kept: [reservationId], refunded: [] });
+
 /** The call was definitively not billable (refused connection, bad key, 429): refund it. */
-export async function release(ctx: TenantContext, reservationId: string): Promise<void> {
-  await ctx.db.withTenant(ctx.tenantId, (tx) => refund(tx, sql`id = ${reservationId}::uuid`));
-}
+export const release = (ctx: TenantContext, reservationId: string) =>
+  closeReservations(ctx, { kept: [], refunded: [reservationId] });
 
 /** Refunds reservations whose call never settled (crashed instance); returns how many. */
 export function sweepExpiredReservations(ctx: { db: TenantContext["db"]; now(): Date }): Promise<number> {

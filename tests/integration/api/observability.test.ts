@@ -45,14 +45,14 @@ beforeAll(async () => {
     SERPAPI_API_KEY: QUERY_STRING_KEY,
     TAVILY_BASE_URL: fake.baseUrlFor("tavily"),
   });
-  const { createLogger, useLogger } = await import("@/lib/observability/logger");
+  const { createLogger, replaceLogger } = await import("@/lib/observability/logger");
   const sink = new Writable({
     write(chunk, _encoding, done) {
       logLines.push(...String(chunk).trim().split("\n"));
       done();
     },
   });
-  useLogger(createLogger(sink, "info"));
+  replaceLogger(createLogger(sink, "info"));
 
   handlers.search = (await import("@/app/api/v1/search/route")).POST as Handler;
   handlers.keys = (await import("@/app/api/v1/keys/route")).PUT as Handler;

@@ -1,0 +1,5 @@
+import { PageSkeleton } from "@/components/dashboard/page-skeleton";
+
+export default function Loading() {
+  return <PageSkeleton title="Admin" />;
+}

@@ -1,0 +1,216 @@
+import { Building2 } from "lucide-react";
+import Form from "next/form";
+import { ChartCard } from "@/components/dashboard/chart-card";
+import { Chart } from "@/components/dashboard/charts/chart";
+import { PageHeader } from "@/components/dashboard/page-header";
+import { Pagination } from "@/components/dashboard/pagination";
+import { RestrictedNotice } from "@/components/dashboard/restricted-notice";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Input } from "@/components/ui/input";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import {
+  formatCount,
+  formatDateTime,
+  formatDuration,
+  formatPercent,
+  formatRelative,
+  formatUsd,
+} from "@/lib/dashboard/format";
+import { withParam } from "@/lib/dashboard/paginate";
+import { userSystemContext } from "@/lib/dashboard/session";
+import { listTenants } from "@/lib/services/admin/list-tenants";
+import { isOperator } from "@/lib/services/admin/operator";
+import { providerHealthAcrossTenants } from "@/lib/services/admin/provider-health-across-tenants";
+
+type Params = Promise<Record<string, string | string[] | undefined>>;
+
+const PER_PAGE = 25;
+
+export default async function AdminPage({ searchParams }: { searchParams: Params }) {
+  const params = await searchParams;
+  const ctx = await userSystemContext();
+  if (!(await isOperator({ ctx }))) {
+    return (
+      <div className="space-y-6">
+        <PageHeader title="Admin" />
+        <RestrictedNotice title="For the operator of this deployment">
+          Cross-tenant pages are open to the addresses in SEARCHMUX_OPERATOR_EMAILS.
+        </RestrictedNotice>
+      </div>
+    );
+  }
+  const query = typeof params.q === "string" ? params.q : undefined;
+  const page = Math.max(1, Number.parseInt(String(params.page ?? "1"), 10) || 1);
+  const [tenants, health] = await Promise.all([
+    listTenants({ ctx, input: { page, per_page: PER_PAGE, query } }),
+    providerHealthAcrossTenants({ ctx, input: { hours: 24 } }),
+  ]);
+  const pages = Math.max(1, Math.ceil(tenants.total / PER_PAGE));
+  const now = ctx.now();
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Admin"
+        description="Every workspace on this deployment, and how the providers are doing for all of them."
+      />
+
+      <ChartCard
+        title="Tenants"
+        description={`${formatCount(tenants.total)} workspaces; usage and spend are this UTC month's.`}
+      >
+        <Form
+          action="/dashboard/admin"
+          className="mb-4 flex max-w-md gap-2"
+          role="search"
+          aria-label="Find a workspace"
+        >
+          <Input
+            name="q"
+            type="search"
+            defaultValue={query}
+            placeholder="Workspace name"
+            aria-label="Workspace name"
+          />
+          <Button type="submit" variant="outline">
+            Search
+          </Button>
+        </Form>
+        {tenants.tenants.length === 0 ? (
+          <EmptyState icon={Building2} title="No workspace matches" />
+        ) : (
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Workspace</TableHead>
+                <TableHead className="text-right">Members</TableHead>
+                <TableHead className="text-right">Tokens</TableHead>
+                <TableHead className="text-right">Keys</TableHead>
+                <TableHead className="text-right">Requests today</TableHead>
+                <TableHead className="text-right">Requests this month</TableHead>
+                <TableHead className="text-right">Spend this month</TableHead>
+                <TableHead className="text-right">Calls, 30 days</TableHead>
+                <TableHead>Last call</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {tenants.tenants.map((t) => (
+                <TableRow key={t.id} data-testid="tenant-row">
+                  <TableCell>
+                    <span className="font-medium">{t.name}</span>
+                    <span className="block font-mono text-xs text-muted-foreground">{t.id}</span>
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">{t.members}</TableCell>
+                  <TableCell className="text-right tabular-nums">{t.active_tokens}</TableCell>
+                  <TableCell className="text-right tabular-nums">{t.keys}</TableCell>
+                  <TableCell className="text-right tabular-nums">{formatCount(t.requests_today)}</TableCell>
+                  <TableCell className="text-right tabular-nums">{formatCount(t.requests_month)}</TableCell>
+                  <TableCell className="text-right tabular-nums">{formatUsd(t.usd_month)}</TableCell>
+                  <TableCell className="text-right tabular-nums">{formatCount(t.calls_30d)}</TableCell>
+                  <TableCell
+                    className="whitespace-nowrap text-muted-foreground"
+                    title={t.last_call_at ? formatDateTime(t.last_call_at) : undefined}
+                  >
+                    {t.last_call_at ? formatRelative(t.last_call_at, now) : "never"}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+        <Pagination
+          label="Tenant pages"
+          summary={`Page ${page} of ${pages}`}
+          previousHref={page > 1 ? withParam(params, "page", String(page - 1)) : undefined}
+          nextHref={page < pages ? withParam(params, "page", String(page + 1)) : undefined}
+        />
+      </ChartCard>
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <ChartCard title="Spend this month by workspace" description="The workspaces on this page.">
+          <Chart
+            kind="bar"
+            horizontal
+            label="Spend this month in US dollars by workspace"
+            data={tenants.tenants
+              .slice(0, 10)
+              .map((t) => ({ tenant: t.name, usd: t.usd_month, requests: t.requests_month }))}
+            category="tenant"
+            format="usd"
+            height={Math.max(160, Math.min(tenants.tenants.length, 10) * 36)}
+            series={[{ key: "usd", label: "Spend", color: 2 }]}
+          />
+        </ChartCard>
+        <ChartCard title="Provider latency, all workspaces" description="p50 and p95 over the last 24 hours.">
+          {health.providers.length === 0 ? (
+            <EmptyState icon={Building2} title="No provider calls in the last 24 hours" />
+          ) : (
+            <Chart
+              kind="bar"
+              label="Provider latency p50 and p95 in milliseconds, all workspaces, last 24 hours"
+              data={health.providers.map((p) => ({ provider: p.name, p50: p.p50_ms, p95: p.p95_ms }))}
+              category="provider"
+              format="ms"
+              series={[
+                { key: "p50", label: "p50", color: 1 },
+                { key: "p95", label: "p95", color: 5 },
+              ]}
+            />
+          )}
+        </ChartCard>
+      </div>
+
+      <ChartCard
+        title="Provider health, all workspaces"
+        description="Last 24 hours, from every workspace's traces."
+      >
+        {health.providers.length === 0 ? (
+          <EmptyState icon={Building2} title="No provider calls in the last 24 hours" />
+        ) : (
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Provider</TableHead>
+                <TableHead className="text-right">Calls</TableHead>
+                <TableHead className="text-right">Success</TableHead>
+                <TableHead className="text-right">Errors</TableHead>
+                <TableHead className="text-right">Timeouts</TableHead>
+                <TableHead className="text-right">Skipped</TableHead>
+                <TableHead className="text-right">Workspaces</TableHead>
+                <TableHead className="text-right">p50 / p95</TableHead>
+                <TableHead>Last error</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {health.providers.map((p) => (
+                <TableRow key={p.provider}>
+                  <TableCell className="font-medium">{p.name}</TableCell>
+                  <TableCell className="text-right tabular-nums">{formatCount(p.attempts)}</TableCell>
+                  <TableCell className="text-right tabular-nums">
+                    {p.success_rate === null ? "—" : formatPercent(p.success_rate)}
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">{formatCount(p.errors)}</TableCell>
+                  <TableCell className="text-right tabular-nums">{formatCount(p.timeouts)}</TableCell>
+                  <TableCell className="text-right tabular-nums">{formatCount(p.skipped)}</TableCell>
+                  <TableCell className="text-right tabular-nums">{p.tenants}</TableCell>
+                  <TableCell className="text-right whitespace-nowrap tabular-nums">
+                    {p.p50_ms === null || p.p95_ms === null
+                      ? "—"
+                      : `${formatDuration(p.p50_ms)} / ${formatDuration(p.p95_ms)}`}
+                  </TableCell>
+                  <TableCell
+                    className="max-w-64 truncate text-xs text-muted-foreground"
+                    title={p.last_error ?? undefined}
+                  >
+                    {p.last_error ?? "—"}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </ChartCard>
+    </div>
+  );
+}

@@ -1,0 +1,120 @@
+import { UserMinus } from "lucide-react";
+import { PageHeader } from "@/components/dashboard/page-header";
+import { PagePagination } from "@/components/dashboard/page-pagination";
+import { InviteForm } from "@/components/dashboard/team/invite-form";
+import { MemberRole } from "@/components/dashboard/team/member-role";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { ConfirmAction } from "@/components/ui/confirm-action";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { changeRoleAction, removeMemberAction } from "@/lib/dashboard/actions/team";
+import { formatDateTime } from "@/lib/dashboard/format";
+import { paginate } from "@/lib/dashboard/paginate";
+import { dashboardSession } from "@/lib/dashboard/session";
+import { listMembers } from "@/lib/services/members/list-members";
+
+type Params = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function TeamPage({ searchParams }: { searchParams: Params }) {
+  const params = await searchParams;
+  const { session, ctx, canAdminister } = await dashboardSession();
+  const page = paginate(await listMembers({ ctx }), params.page);
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Team"
+        description="Owners and admins manage keys, budgets, tokens and people; members use the workspace."
+      />
+      {canAdminister ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>Invite someone</CardTitle>
+            <CardDescription>They sign in with the invited email address and open the link.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <InviteForm />
+          </CardContent>
+        </Card>
+      ) : null}
+      <Card>
+        <CardHeader>
+          <CardTitle>Members</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Member</TableHead>
+                <TableHead>Role</TableHead>
+                <TableHead>Since</TableHead>
+                <TableHead className="text-right">
+                  <span className="sr-only">Actions</span>
+                </TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {page.items.map((member) => {
+                const email = member.email ?? member.userId;
+                const you = member.userId === session.user.id;
+                return (
+                  <TableRow key={member.userId} data-testid="member-row">
+                    <TableCell>
+                      <span className="font-medium">{member.name ?? email}</span>
+                      {you ? (
+                        <Badge tone="outline" className="ml-2">
+                          you
+                        </Badge>
+                      ) : null}
+                      <span className="block text-xs text-muted-foreground">{email}</span>
+                    </TableCell>
+                    <TableCell>
+                      {canAdminister ? (
+                        <MemberRole
+                          email={email}
+                          role={member.role}
+                          change={changeRoleAction.bind(null, member.userId)}
+                        />
+                      ) : (
+                        <Badge>{member.role}</Badge>
+                      )}
+                    </TableCell>
+                    <TableCell className="whitespace-nowrap text-muted-foreground">
+                      {formatDateTime(member.since)}
+                    </TableCell>
+                    <TableCell className="text-right">
+                      {canAdminister ? (
+                        <ConfirmAction
+                          trigger={
+                            <Button
+                              variant="ghost"
+                              size="sm"
+                              className="text-destructive"
+                              aria-label={`Remove ${email}`}
+                            >
+                              <UserMinus aria-hidden /> {you ? "Leave" : "Remove"}
+                            </Button>
+                          }
+                          title={you ? "Leave this workspace?" : `Remove ${email}?`}
+                          description={
+                            you
+                              ? "You lose access to its keys, budgets and traces. A workspace keeps at least one owner."
+                              : "They are removed from the workspace. Tokens belong to the workspace, not to them: revoke any they used on the Connect page."
+                          }
+                          confirmLabel={you ? "Leave" : "Remove member"}
+                          action={removeMemberAction.bind(null, member.userId)}
+                        />
+                      ) : null}
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+          <PagePagination label="Member pages" page={page} params={params} />
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,167 @@
+/**
+ * The benchmark: `npm run bench` (options after `--`).
+ *
+ *   npm run bench                                   a fresh `next start` (builds when stale) on a fresh database
+ *   npm run bench -- --duration=10 --connections=50 --only=cached-rest,fanout
+ *   npm run bench -- --print-env --fake-port=3398   environment for a server to benchmark in place …
+ *   npm run bench -- --server=http://127.0.0.1:3000 --fake-port=3398   … and the run against it
+ *
+ * With DATABASE_URL (and REDIS_URL) set the server runs self-hosted on a fresh PostgreSQL database and
+ * Redis; without, zero-configuration (embedded database, in-memory KV). An attached server must use
+ * DATABASE_URL's database. Prints a table (figures, targets met or missed) and writes
+ * bench/results/<date>.json. Scenarios: see bench/README.md.
+ */
+import os from "node:os";
+import { SCOPES } from "@/lib/services/context";
+import type { LoadCall } from "@/tests/reliability/support/load";
+import { mcpHeaders, toolCallBody } from "@/tests/reliability/support/mcp";
+import { FIVE_PROVIDERS } from "@/tests/reliability/support/server-env";
+import { seedTenant } from "@/tests/reliability/support/tenant";
+import { testPlatform } from "@/tests/support/platform";
+import { admissions } from "./scenarios/admissions";
+import { engineFanout } from "./scenarios/engine-fanout";
+import { uncachedFanout } from "./scenarios/fanout";
+import { fetchEngineOnly, fetchThroughApi } from "./scenarios/fetch-page";
+import { fusion } from "./scenarios/fusion";
+import { throughput } from "./scenarios/http-throughput";
+import { hungProvider } from "./scenarios/hung-provider";
+import type { ScenarioId, ScenarioResult } from "./scenarios/scenario";
+import { attachedServerEnv, attachTo, type BenchTarget, ownServer } from "./support/bench-target";
+import { booleanFlag, numberFlag, stringFlag } from "./support/flags";
+import { machine, printTable, writeResults } from "./support/report";
+
+const config = {
+  durationSeconds: numberFlag("duration", 10),
+  connections: numberFlag("connections", 50),
+  fanoutRequests: numberFlag("fanout", 200),
+  fanoutInFlight: 10,
+  hungCalls: 10,
+  fetchRuns: numberFlag("fetch-runs", 60),
+  fusionRuns: 2_000,
+  admissions: { attempts: 1_000, cap: 900, concurrency: 50 },
+};
+const only = stringFlag("only")?.split(",");
+const wanted = (id: ScenarioId) => !only || only.includes(id);
+
+function cachedSearchCalls(token: string): { rest: LoadCall; mcp: LoadCall } {
+  const args = { query: "bench cached query", providers: [...FIVE_PROVIDERS] };
+  return {
+    rest: {
+      kind: "search",
+      method: "POST",
+      path: "/api/v1/search",
+      headers: () => ({ authorization: `Bearer ${token}`, "content-type": "application/json" }),
+      body: () => JSON.stringify(args),
+    },
+    mcp: {
+      kind: "mcp",
+      method: "POST",
+      path: "/api/mcp",
+      headers: () => mcpHeaders(token),
+      body: (n) => toolCallBody("web_search", args, n),
+    },
+  };
+}
+
+/** Fills the cache (REST and MCP share it) and checks that the next call is a hit. */
+async function warmCache(target: BenchTarget, call: LoadCall): Promise<void> {
+  for (let i = 0; i < 2; i++) {
+    const response = await fetch(`${target.url}${call.path}`, {
+      method: call.method,
+      headers: call.headers(0),
+      body: call.body?.(0),
+    });
+    const reply = (await response.json()) as { cache_hit?: boolean };
+    if (i === 1 && reply.cache_hit !== true) throw new Error("the cached scenarios would not be cached");
+  }
+}
+
+async function run(target: BenchTarget): Promise<ScenarioResult[]> {
+  const { token } = await seedTenant(testPlatform(target.db), { name: "bench", scopes: [...SCOPES] });
+  const cached = cachedSearchCalls(token);
+  await warmCache(target, cached.rest);
+  const http = { connections: config.connections, durationSeconds: config.durationSeconds };
+  const results: ScenarioResult[] = [];
+  const step = async <T extends ScenarioResult | undefined>(id: ScenarioId, work: () => Promise<T>) => {
+    if (!wanted(id)) return undefined;
+    console.log(`… ${id}`);
+    const result = await work();
+    if (result) results.push(result);
+    return result;
+  };
+
+  const health = await step("health", () =>
+    throughput(
+      target,
+      {
+        id: "health",
+        title: "GET /api/health (baseline)",
+        call: { kind: "health", method: "GET", path: "/api/health", headers: () => ({}) },
+      },
+      http,
+    ),
+  );
+  await step("cached-rest", () =>
+    throughput(target, { id: "cached-rest", title: "cached REST search", call: cached.rest }, http, health),
+  );
+  await step("cached-rest-single", () =>
+    throughput(
+      target,
+      { id: "cached-rest-single", title: "cached REST search, 1 connection", call: cached.rest },
+      { connections: 1, durationSeconds: Math.min(5, config.durationSeconds) },
+      health,
+    ),
+  );
+  await step("cached-mcp", () =>
+    throughput(target, { id: "cached-mcp", title: "cached MCP web_search", call: cached.mcp }, http, health),
+  );
+  await step("fanout-single", () =>
+    uncachedFanout(target, token, { requests: Math.ceil(config.fanoutRequests / 5), concurrency: 1 }),
+  );
+  const fanout = await step("fanout", () =>
+    uncachedFanout(target, token, { requests: config.fanoutRequests, concurrency: config.fanoutInFlight }),
+  );
+  await step("fanout-engine", () =>
+    engineFanout(target, { queries: config.fanoutRequests, concurrency: config.fanoutInFlight }, fanout),
+  );
+  await step("hung-provider", () => hungProvider(target, token, config.hungCalls));
+  const fetched = await step("fetch", () => fetchThroughApi(target, token, config.fetchRuns));
+  await step("fetch-engine", () => fetchEngineOnly(target, config.fetchRuns, fetched));
+  await step("fusion", () => fusion(config.fusionRuns));
+  await step("admissions", () => admissions(target, config.admissions));
+  return results;
+}
+
+async function main(): Promise<void> {
+  const fakePort = numberFlag("fake-port", 3398);
+  const server = stringFlag("server");
+  const databaseUrl = process.env.DATABASE_URL?.trim() ?? "";
+  if (booleanFlag("print-env") || server) {
+    if (!databaseUrl)
+      throw new Error("benchmarking a running server needs DATABASE_URL (the server's database)");
+  }
+  if (booleanFlag("print-env")) {
+    for (const [name, value] of Object.entries(attachedServerEnv(fakePort, databaseUrl)))
+      console.log(`${name}=${value ?? ""}`);
+    return;
+  }
+
+  const loadAtStart = os.loadavg()[0] ?? 0;
+  const target = server ? await attachTo(server, fakePort, databaseUrl) : await ownServer();
+  try {
+    const results = await run(target);
+    const about = machine(loadAtStart);
+    printTable(results, about);
+    const file = writeResults(results, about, {
+      ...config,
+      database: target.databaseName,
+      server: server ?? "own",
+    });
+    console.log(`wrote ${file}`);
+  } finally {
+    await target.close();
+  }
+}
+
+await main();
+process.exit(0);

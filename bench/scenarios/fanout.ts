@@ -1,0 +1,62 @@
+/**
+ * Uncached fan-out through REST: every search bypasses the cache and asks the five fake providers, each
+ * answering in 200 ms. The figure is what the product adds on top of its slowest provider: client-side
+ * latency minus the longest `providers_succeeded[].duration_ms` of the same response (the engine's own
+ * timing of that provider call, HTTP and parsing included).
+ */
+import { peakRssDuring } from "@/tests/reliability/support/process-memory";
+import { FIVE_PROVIDERS } from "@/tests/reliability/support/server-env";
+import { percentiles } from "@/tests/reliability/support/stats";
+import { type BenchTarget, PROVIDER_LATENCY_MS } from "../support/bench-target";
+import { timedCalls } from "../support/timed-calls";
+import type { ScenarioResult } from "./scenario";
+
+interface SearchReply {
+  providers_succeeded?: Array<{ duration_ms: number }>;
+  providers_failed?: unknown[];
+}
+
+export async function uncachedFanout(
+  target: BenchTarget,
+  token: string,
+  options: { requests: number; concurrency: number },
+): Promise<ScenarioResult> {
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const { result: run, peakMb } = await peakRssDuring(target.pid, () =>
+    timedCalls(options.requests, options.concurrency, async (i) => {
+      const response = await fetch(`${target.url}/api/v1/search`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          query: `uncached bench ${i} ${Date.now()}`,
+          providers: FIVE_PROVIDERS,
+          no_cache: true,
+        }),
+      });
+      const reply = (await response.json()) as SearchReply;
+      const succeeded = reply.providers_succeeded ?? [];
+      return {
+        ok:
+          response.ok &&
+          succeeded.length === FIVE_PROVIDERS.length &&
+          (reply.providers_failed ?? []).length === 0,
+        slowestMs: Math.max(0, ...succeeded.map((p) => p.duration_ms)),
+      };
+    }),
+  );
+  const ok = run.results.filter((r) => r.value.ok);
+  const wall = percentiles(ok.map((r) => r.ms));
+  const single = options.concurrency === 1;
+  return {
+    id: single ? "fanout-single" : "fanout",
+    title: `uncached fan-out, 5 providers × ${PROVIDER_LATENCY_MS} ms${single ? ", one at a time" : ""}`,
+    figure: `latency above the slowest provider, ${options.concurrency} in flight`,
+    latencyMs: percentiles(ok.map((r) => r.ms - r.value.slowestMs)),
+    samples: ok.length,
+    requestsPerSecond: (run.results.length / run.elapsedMs) * 1000,
+    errors: run.results.length - ok.length,
+    peakRssMb: peakMb,
+    rssOf: "server",
+    ratio: `wall p50 ${wall.p50.toFixed(0)} ms = ${(wall.p50 / PROVIDER_LATENCY_MS).toFixed(2)}× the provider latency`,
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * Fetch and extraction of a ~500 KB article (navigation, ads, tables, code): through REST against the
+ * server (SSRF-safe fetch, Readability, Markdown, trace), and the fetch engine alone in this process
+ * (the same direct fetcher, no HTTP API, database or cache), which shows how much of the REST figure is
+ * extraction. Calls run one at a time: extraction is synchronous CPU work.
+ */
+import { runFetch } from "@/lib/engine/fetch/run-fetch";
+import { peakRssDuring } from "@/tests/reliability/support/process-memory";
+import { percentiles } from "@/tests/reliability/support/stats";
+import { directEntry, LOOPBACK_ONLY } from "@/tests/unit/fetch/entries";
+import { type BenchTarget, PAGE_BYTES } from "../support/bench-target";
+import { ownPeakRss, timedCalls } from "../support/timed-calls";
+import type { ScenarioResult } from "./scenario";
+
+const WARM_UP = 5;
+const MAX_CHARS = 1_000_000;
+
+export async function fetchThroughApi(
+  target: BenchTarget,
+  token: string,
+  runs: number,
+): Promise<ScenarioResult> {
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const fetchOnce = async () => {
+    const response = await fetch(`${target.url}/api/v1/fetch`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ url: target.pageUrl, no_cache: true, max_chars: MAX_CHARS }),
+    });
+    const reply = (await response.json()) as { content?: string };
+    return response.ok && (reply.content?.length ?? 0) > 10_000;
+  };
+  for (let i = 0; i < WARM_UP; i++) await fetchOnce();
+  const { result: run, peakMb } = await peakRssDuring(target.pid, () => timedCalls(runs, 1, fetchOnce));
+  const ok = run.results.filter((r) => r.value);
+  return {
+    id: "fetch",
+    title: `fetch + extraction of a ${PAGE_BYTES / 1024} KB page (REST)`,
+    figure: "request latency, one at a time",
+    latencyMs: percentiles(ok.map((r) => r.ms)),
+    samples: ok.length,
+    requestsPerSecond: (run.results.length / run.elapsedMs) * 1000,
+    errors: run.results.length - ok.length,
+    peakRssMb: peakMb,
+    rssOf: "server",
+  };
+}
+
+export async function fetchEngineOnly(
+  target: BenchTarget,
+  runs: number,
+  api?: ScenarioResult,
+): Promise<ScenarioResult> {
+  const fetchOnce = async () => {
+    const result = await runFetch({
+      input: { url: target.pageUrl, max_chars: MAX_CHARS },
+      providers: [directEntry()],
+      ssrf: LOOPBACK_ONLY,
+    });
+    return result.content.length > 10_000;
+  };
+  for (let i = 0; i < WARM_UP; i++) await fetchOnce();
+  const { result: run, peakMb } = await ownPeakRss(() => timedCalls(runs, 1, fetchOnce));
+  const ok = run.results.filter((r) => r.value);
+  const latencyMs = percentiles(ok.map((r) => r.ms));
+  return {
+    id: "fetch-engine",
+    title: `fetch + extraction of a ${PAGE_BYTES / 1024} KB page (engine only)`,
+    figure: "runFetch latency in process, one at a time",
+    latencyMs,
+    samples: ok.length,
+    requestsPerSecond: (run.results.length / run.elapsedMs) * 1000,
+    errors: run.results.length - ok.length,
+    peakRssMb: peakMb,
+    rssOf: "bench",
+    ratio: api ? `${((latencyMs.p50 / api.latencyMs.p50) * 100).toFixed(0)} % of the REST p50` : undefined,
+  };
+}

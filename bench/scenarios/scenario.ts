@@ -1,0 +1,37 @@
+/**
+ * What every benchmark scenario reports: one latency distribution (of the figure that scenario is
+ * about), throughput, errors and peak RSS, plus a ratio to a baseline measured in the same run where one
+ * makes sense. Targets (bench/targets.ts) are checked against these fields.
+ */
+import type { Percentiles } from "@/tests/reliability/support/stats";
+
+export interface ScenarioResult {
+  id: ScenarioId;
+  title: string;
+  /** What `latencyMs` measures, e.g. "request latency" or "latency above the slowest provider". */
+  figure: string;
+  latencyMs: Percentiles;
+  samples: number;
+  requestsPerSecond?: number;
+  errors: number;
+  peakRssMb?: number;
+  /** Whose RSS: the `next start` server process, or this benchmark's own process (in-process scenarios). */
+  rssOf: "server" | "bench";
+  /** A ratio to a baseline of the same run, e.g. "0.62× health req/s". */
+  ratio?: string;
+  notes?: string;
+}
+
+export type ScenarioId =
+  | "health"
+  | "cached-rest"
+  | "cached-rest-single"
+  | "cached-mcp"
+  | "fanout"
+  | "fanout-single"
+  | "fanout-engine"
+  | "hung-provider"
+  | "fetch"
+  | "fetch-engine"
+  | "fusion"
+  | "admissions";

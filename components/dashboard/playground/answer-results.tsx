@@ -1,0 +1,68 @@
+import { Badge } from "@/components/ui/badge";
+import type { AnswerResponse } from "@/lib/api/responses";
+import { formatDuration } from "@/lib/dashboard/format";
+import { Markdown } from "./markdown";
+
+/** Every provider's answer side by side with its citations, and the pages several answers cite. */
+export function AnswerResults({ response }: { response: AnswerResponse }) {
+  return (
+    <div className="space-y-4">
+      <div className="grid gap-4 lg:grid-cols-2">
+        {response.answers.map((a) => (
+          <article
+            key={a.provider}
+            className="flex flex-col gap-3 rounded-md border p-4"
+            data-testid="answer"
+          >
+            <header className="flex flex-wrap items-center gap-2">
+              <Badge tone="primary" data-testid="provider-badge">
+                {a.provider}
+              </Badge>
+              <span className="font-mono text-xs text-muted-foreground">{a.model}</span>
+              <span className="ml-auto text-xs text-muted-foreground tabular-nums">
+                {formatDuration(a.duration_ms)}
+              </span>
+            </header>
+            <Markdown>{a.answer}</Markdown>
+            {a.citations.length > 0 ? (
+              <ol className="list-decimal space-y-1 border-t pt-2 pl-5 text-xs">
+                {a.citations.map((c) => (
+                  <li key={c.url} className="break-all">
+                    <a
+                      href={c.url}
+                      target="_blank"
+                      rel="noreferrer noopener"
+                      className="text-primary hover:underline"
+                    >
+                      {c.title || c.url}
+                    </a>
+                  </li>
+                ))}
+              </ol>
+            ) : null}
+          </article>
+        ))}
+      </div>
+      {response.agreement.shared_citations.length > 0 ? (
+        <section className="space-y-2">
+          <h3 className="text-sm font-medium">Cited by more than one answer</h3>
+          <ul className="space-y-1 text-sm">
+            {response.agreement.shared_citations.map((c) => (
+              <li key={c.url} className="flex flex-wrap items-center gap-2">
+                <a
+                  href={c.url}
+                  target="_blank"
+                  rel="noreferrer noopener"
+                  className="text-primary hover:underline"
+                >
+                  {c.title || c.url}
+                </a>
+                <span className="text-xs text-muted-foreground">{c.providers.join(", ")}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  );
+}

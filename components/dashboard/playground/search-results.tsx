@@ -1,0 +1,45 @@
+import { Badge } from "@/components/ui/badge";
+import type { SearchResponse } from "@/lib/api/responses";
+import { SourceBadges } from "./source-badges";
+
+const SNIPPET_SOURCE = {
+  aggregated: "snippet merged from providers",
+  grounded: "snippet written from the page",
+  fallback: "snippet from one provider",
+} as const;
+
+/** Fused results in rank order, each with the providers that found it and where its snippet came from. */
+export function SearchResults({ response }: { response: SearchResponse }) {
+  return (
+    <ol className="space-y-4" aria-label="Results">
+      {response.results.map((result, index) => (
+        <li key={result.url} className="rounded-md border p-4" data-testid="search-result">
+          <div className="flex items-start gap-3">
+            <span className="mt-0.5 w-6 shrink-0 text-right font-mono text-sm text-muted-foreground">
+              {index + 1}
+            </span>
+            <div className="min-w-0 space-y-1.5">
+              <a
+                href={result.url}
+                target="_blank"
+                rel="noreferrer noopener"
+                className="font-medium text-primary hover:underline"
+              >
+                {result.title || result.url}
+              </a>
+              <p className="truncate font-mono text-xs text-muted-foreground">{result.url}</p>
+              <p className="text-sm">{result.snippet}</p>
+              <div className="flex flex-wrap items-center gap-2">
+                <SourceBadges sources={result.sources} />
+                <Badge tone="outline">{SNIPPET_SOURCE[result.snippet_source]}</Badge>
+                <span className="text-xs text-muted-foreground tabular-nums">
+                  score {result.score.toFixed(4)}
+                </span>
+              </div>
+            </div>
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,38 @@
+import { ServiceError } from "@/lib/services/errors";
+import type { ActionState } from "./action-state";
+
+interface IssueDetail {
+  path: string;
+  message: string;
+}
+
+const isIssueList = (details: unknown): details is IssueDetail[] =>
+  Array.isArray(details) &&
+  details.every((d) => typeof d?.path === "string" && typeof d?.message === "string");
+
+const MESSAGES: Partial<Record<ServiceError["code"], string>> = {
+  forbidden: "Only workspace owners and admins can do this.",
+  unauthorized: "Your session has ended. Sign in again.",
+};
+
+/**
+ * A verb's error as form feedback. Schema issues (`invalid_input` with details) land on their field (the
+ * first segment of the issue path); an `invalid_input` without details lands on `field` when the caller
+ * knows which input it is about; anything else is a message for the whole form.
+ */
+export function toActionError(error: unknown, field?: string): ActionState<never> {
+  if (!(error instanceof ServiceError)) throw error;
+  if (error.code === "invalid_input" && isIssueList(error.details)) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of error.details) fieldErrors[issue.path.split(".")[0] || "form"] ??= issue.message;
+    return { status: "error", message: "Check the highlighted fields.", fieldErrors };
+  }
+  if (error.code === "invalid_input" && field) {
+    return {
+      status: "error",
+      message: "Check the highlighted fields.",
+      fieldErrors: { [field]: error.message },
+    };
+  }
+  return { status: "error", message: MESSAGES[error.code] ?? error.message };
+}

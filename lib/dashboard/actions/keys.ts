@@ -1,0 +1,60 @@
+"use server";
+
+import { refresh } from "next/cache";
+import { deleteKey } from "@/lib/services/keys/delete-key";
+import { setKey } from "@/lib/services/keys/set-key";
+import { testKey } from "@/lib/services/keys/test-key";
+import { toActionError } from "../action-errors";
+import type { ActionState } from "../action-state";
+import { formText } from "../form-data";
+import { dashboardSession } from "../session";
+
+export async function setKeyAction(
+  provider: string,
+  _previous: ActionState,
+  form: FormData,
+): Promise<ActionState> {
+  const { ctx } = await dashboardSession();
+  try {
+    const stored = await setKey({ ctx, input: { provider, key: formText(form, "key") ?? "" } });
+    refresh();
+    return {
+      status: "success",
+      message: `Key ending in ${stored.last4} saved. Test it to check the provider accepts it.`,
+    };
+  } catch (error) {
+    // The key itself is never sent back to the form.
+    return toActionError(error, "key");
+  }
+}
+
+const VERDICT: Readonly<Record<string, string>> = {
+  ok: "The provider accepted the key.",
+  invalid: "The provider refused the key.",
+};
+
+export async function testKeyAction(provider: string): Promise<ActionState> {
+  const { ctx } = await dashboardSession();
+  try {
+    const result = await testKey({ ctx, input: { provider } });
+    refresh();
+    const unknown = `The key could not be checked${result.reason ? ` (${result.reason.replaceAll("_", " ")})` : ""}.`;
+    return {
+      status: result.status === "ok" ? "success" : "error",
+      message: VERDICT[result.status] ?? unknown,
+    };
+  } catch (error) {
+    return toActionError(error);
+  }
+}
+
+export async function deleteKeyAction(provider: string): Promise<ActionState> {
+  const { ctx } = await dashboardSession();
+  try {
+    await deleteKey({ ctx, input: { provider } });
+    refresh();
+    return { status: "success", message: "Key deleted." };
+  } catch (error) {
+    return toActionError(error);
+  }
+}

@@ -1,0 +1,82 @@
+"use server";
+
+import { refresh } from "next/cache";
+import { ServiceError } from "@/lib/services/errors";
+import { acceptInvitation } from "@/lib/services/members/accept-invitation";
+import { changeMember } from "@/lib/services/members/change-member";
+import { inviteMember } from "@/lib/services/members/invite-member";
+import { toActionError } from "../action-errors";
+import type { ActionState } from "../action-state";
+import { baseUrl } from "../base-url";
+import { formText } from "../form-data";
+import { dashboardSession, userSystemContext } from "../session";
+
+export interface Invitation {
+  email: string;
+  role: string;
+  /** The one-time link to pass on; only its hash is stored. */
+  link: string;
+}
+
+type Role = "owner" | "admin" | "member";
+
+export async function inviteMemberAction(
+  _previous: ActionState<Invitation>,
+  form: FormData,
+): Promise<ActionState<Invitation>> {
+  const { ctx } = await dashboardSession();
+  try {
+    const invitation = await inviteMember({
+      ctx,
+      input: { email: formText(form, "email") ?? "", role: formText(form, "role") as "admin" | "member" },
+    });
+    return {
+      status: "success",
+      data: { email: invitation.email, role: invitation.role, link: `${await baseUrl()}${invitation.path}` },
+    };
+  } catch (error) {
+    return toActionError(error);
+  }
+}
+
+export async function changeRoleAction(userId: string, role: Role): Promise<ActionState> {
+  const { ctx } = await dashboardSession();
+  try {
+    await changeMember({ ctx, input: { userId, role } });
+    refresh();
+    return { status: "success", message: `Role changed to ${role}.` };
+  } catch (error) {
+    return toActionError(error);
+  }
+}
+
+export async function removeMemberAction(userId: string): Promise<ActionState> {
+  const { ctx } = await dashboardSession();
+  try {
+    await changeMember({ ctx, input: { userId, role: null } });
+    refresh();
+    return { status: "success", message: "Member removed." };
+  } catch (error) {
+    return toActionError(error);
+  }
+}
+
+export async function acceptInvitationAction(secret: string): Promise<ActionState<{ role: string }>> {
+  const { session } = await dashboardSession();
+  try {
+    const joined = await acceptInvitation({
+      ctx: await userSystemContext(),
+      input: { secret, userId: session.user.id },
+    });
+    return { status: "success", data: { role: joined.role } };
+  } catch (error) {
+    if (error instanceof ServiceError && error.code === "not_found") {
+      return {
+        status: "error",
+        message:
+          "This link is invalid, already used or expired, or it was sent to another address than yours.",
+      };
+    }
+    return toActionError(error);
+  }
+}

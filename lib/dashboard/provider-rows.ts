@@ -1,0 +1,59 @@
+import type { listKeys } from "@/lib/services/keys/list-keys";
+import type { CatalogEntry, ProviderKind } from "@/lib/services/providers/catalog";
+import type { providerStatus } from "@/lib/services/providers/provider-status";
+import { PROVIDER_LINKS, type ProviderLink } from "./provider-links";
+
+type StatusEntry = Awaited<ReturnType<typeof providerStatus>>["providers"][number];
+type StoredKey = Awaited<ReturnType<typeof listKeys>>[number];
+
+/** Whose key a call would use, in the words the keys page shows. */
+export type KeyState = "your_key" | "operator_key" | "keyless" | "missing" | "not_configured";
+
+export interface ProviderRow {
+  id: string;
+  name: string;
+  kinds: readonly ProviderKind[];
+  /** Whether a workspace may store a key for it (keyed, or keyless where a key raises limits). */
+  takesKey: boolean;
+  state: KeyState;
+  /** The stored key, when the workspace has one and the viewer may see it. */
+  key: Pick<StoredKey, "last4" | "status" | "checkedAt"> | null;
+  freeTier: StatusEntry["free_tier"];
+  link: ProviderLink | null;
+}
+
+function keyState(entry: StatusEntry): KeyState {
+  if (entry.unavailable_reason === "no_base_url") return "not_configured";
+  return (
+    { tenant: "your_key", operator: "operator_key", not_needed: "keyless", missing: "missing" } as const
+  )[entry.key_source];
+}
+
+const ORDER: Record<KeyState, number> = {
+  your_key: 0,
+  operator_key: 1,
+  missing: 2,
+  keyless: 3,
+  not_configured: 4,
+};
+
+/** Every provider with its key state, stored key and sign-up link; own keys first, keyless last. */
+export function providerRows(
+  statuses: readonly StatusEntry[],
+  catalog: ReadonlyMap<string, CatalogEntry>,
+  keys: readonly StoredKey[] | null,
+): ProviderRow[] {
+  return statuses
+    .map((entry) => ({
+      id: entry.provider,
+      name: entry.name,
+      kinds: catalog.get(entry.provider)?.kinds ?? [],
+      // A provider the operator has not configured (no base URL) cannot use a key either.
+      takesKey: (catalog.get(entry.provider)?.keyEnv.length ?? 0) > 0 && keyState(entry) !== "not_configured",
+      state: keyState(entry),
+      key: keys?.find((k) => k.provider === entry.provider) ?? null,
+      freeTier: entry.free_tier,
+      link: PROVIDER_LINKS[entry.provider] ?? null,
+    }))
+    .sort((a, b) => ORDER[a.state] - ORDER[b.state] || a.name.localeCompare(b.name));
+}

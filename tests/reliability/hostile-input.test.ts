@@ -1,0 +1,236 @@
+/**
+ * RELIABILITY R2, M1, M2 against `next start`: hostile input to every REST route and MCP tool gets a 4xx
+ * whose message says what is wrong; none of it reaches a provider, writes a row or charges anything;
+ * 10 MB bodies are refused without the server's memory growing; MCP refuses foreign origins and hosts
+ * before any tool runs, and missing, malformed, revoked, expired or query-string tokens with a 401 that
+ * points at the resource metadata.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createToken } from "@/lib/services/tokens/create-token";
+import { revokeToken } from "@/lib/services/tokens/revoke-token";
+import { BLOCKED_URLS, isRaw, MCP_CASES, REST_CASES, type RestCase } from "./support/hostile-cases";
+import { type LedgerSnapshot, ledger } from "./support/ledger";
+import { connectMcp, mcpHeaders, resultText, toolCallBody } from "./support/mcp";
+import type { NextServer } from "./support/next-server";
+import { readRss } from "./support/process-memory";
+import { rawRequest } from "./support/raw-http";
+import { FIVE_PROVIDERS } from "./support/server-env";
+import { type Stack, startStack } from "./support/stack";
+import { type SeededTenant, seedTenant } from "./support/tenant";
+
+const SETUP_MS = 10 * 60_000;
+const TEN_MB = Buffer.alloc(10 * 1024 * 1024, "x");
+
+describe("hostile input against next start", () => {
+  let stack: Stack;
+  let server: NextServer;
+  let tenant: SeededTenant;
+  let baseline: LedgerSnapshot;
+  /** Tokens M2 presents: one revoked, one expired (created before the baseline: they are the test's writes). */
+  let revokedToken: string;
+  let expiring: { token: string; expiresAt: Date };
+
+  /** Every request any provider or the page site received so far. */
+  const providerCalls = () =>
+    FIVE_PROVIDERS.reduce((sum, id) => sum + stack.fake.requests(id).length, 0) + stack.site.hits().length;
+  const snapshot = () => ledger(stack.database.db, tenant.tenantId);
+  /** Traces are written after the response; give them time to land before comparing. */
+  const settledSnapshot = async () => {
+    await sleep(1_500);
+    return snapshot();
+  };
+
+  function sendRest(c: Pick<RestCase, "method" | "path" | "body">, token = tenant.token) {
+    const body = c.body === undefined ? undefined : isRaw(c.body) ? c.body.raw : JSON.stringify(c.body);
+    return fetch(`${server.url}${c.path}`, {
+      method: c.method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body,
+    });
+  }
+
+  beforeAll(async () => {
+    stack = await startStack({
+      providerLatencyMs: 5,
+      // With AUTH_URL set, MCP also checks the Host header (M1).
+      instanceEnv: (port) => ({ AUTH_URL: `http://127.0.0.1:${port}` }),
+    });
+    const [first] = stack.servers;
+    if (!first) throw new Error("no instance");
+    server = first;
+    tenant = await seedTenant(stack.platform, { name: "hostile" });
+    const revoked = await createToken({ ctx: tenant.ctx, input: { name: "revoked" } });
+    await revokeToken({ ctx: tenant.ctx, input: { id: revoked.id } });
+    revokedToken = revoked.token;
+    const expiresAt = new Date(Date.now() + 1_000);
+    expiring = {
+      token: (await createToken({ ctx: tenant.ctx, input: { name: "expiring", expiresAt } })).token,
+      expiresAt,
+    };
+    baseline = await snapshot();
+  }, SETUP_MS);
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  describe("REST", () => {
+    it.each(REST_CASES)("$method $path with $name → $status", async (c) => {
+      const before = providerCalls();
+      const response = await sendRest(c);
+      const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
+      expect({ status: response.status, message: body.error?.message }).toEqual({
+        status: c.status,
+        message: expect.stringMatching(c.message),
+      });
+      expect(providerCalls()).toBe(before);
+    });
+
+    it("refuses 10 MB bodies, declared or chunked, with 413 and flat memory (R2)", async () => {
+      const send = (chunked: boolean) =>
+        rawRequest(`${server.url}/api/v1/search`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${tenant.token}`, "content-type": "application/json" },
+          body: TEN_MB,
+          chunked,
+        });
+      // The first few settle the server's buffers; memory must then stay flat however many follow.
+      for (let i = 0; i < 6; i++) expect((await send(i % 2 === 1)).status).toBe(413);
+      const before = readRss(server.pid).rssMb;
+      for (let i = 0; i < 24; i++) {
+        const chunked = i % 3 === 2;
+        const response = await send(chunked);
+        expect({ chunked, status: response.status }).toEqual({ chunked, status: 413 });
+      }
+      const grownMb = readRss(server.pid).rssMb - before;
+      expect(grownMb).toBeLessThan(30);
+    }, 120_000);
+  });
+
+  describe("MCP", () => {
+    let client: Client;
+    beforeAll(async () => {
+      client = await connectMcp(server.url, tenant.token);
+    });
+    afterAll(async () => {
+      await client?.close();
+    });
+
+    it.each(MCP_CASES)("$tool with $name → a tool error naming it", async (c) => {
+      const before = providerCalls();
+      const outcome = await client.callTool({ name: c.tool, arguments: c.args }).then(
+        (result) => ({ isError: result.isError === true, text: resultText(result) }),
+        (error: unknown) => ({ isError: true, text: error instanceof Error ? error.message : String(error) }),
+      );
+      expect(outcome.isError).toBe(true);
+      expect(outcome.text).toMatch(c.message);
+      expect(providerCalls()).toBe(before);
+    });
+
+    it("refuses an oversized JSON-RPC body with 413 and a malformed one with a parse error", async () => {
+      const oversized = await rawRequest(`${server.url}/api/mcp`, {
+        method: "POST",
+        headers: mcpHeaders(tenant.token),
+        body: toolCallBody("web_search", { query: "x".repeat(300 * 1024) }),
+      });
+      expect(oversized.status).toBe(413);
+      const malformed = await rawRequest(`${server.url}/api/mcp`, {
+        method: "POST",
+        headers: mcpHeaders(tenant.token),
+        body: '{"jsonrpc": "2.0", "method": ',
+      });
+      expect(malformed.status).toBe(400);
+      expect(malformed.text).toMatch(/parse error/i);
+    });
+
+    it("refuses a foreign Origin or Host with 403 before any tool runs (M1)", async () => {
+      const before = providerCalls();
+      const call = toolCallBody("web_search", { query: "from another site", providers: [...FIVE_PROVIDERS] });
+      const foreignOrigin = await rawRequest(`${server.url}/api/mcp`, {
+        method: "POST",
+        headers: { ...mcpHeaders(tenant.token), origin: "https://evil.test" },
+        body: call,
+      });
+      const foreignHost = await rawRequest(`${server.url}/api/mcp`, {
+        method: "POST",
+        headers: { ...mcpHeaders(tenant.token), host: "evil.test" },
+        body: call,
+      });
+      expect([foreignOrigin.status, foreignHost.status]).toEqual([403, 403]);
+      expect(foreignOrigin.text).toMatch(/evil\.test/);
+      expect(foreignHost.text).toMatch(/evil\.test/);
+      expect(providerCalls()).toBe(before);
+    });
+
+    it("answers missing, malformed, revoked, expired and query-string tokens with 401 and the resource metadata (M2)", async () => {
+      await sleep(Math.max(0, expiring.expiresAt.getTime() - Date.now() + 100));
+      const call = toolCallBody("budget_status", {});
+      const headers = mcpHeaders("");
+      const attempts: Array<[string, string, Record<string, string>]> = [
+        ["missing", "/api/mcp", { ...headers, authorization: "" }],
+        ["malformed", "/api/mcp", { ...headers, authorization: "Bearer smx_not-a-real-token" }],
+        ["revoked", "/api/mcp", { ...headers, authorization: `Bearer ${revokedToken}` }],
+        ["expired", "/api/mcp", { ...headers, authorization: `Bearer ${expiring.token}` }],
+        ["query-string", `/api/mcp?access_token=${tenant.token}`, { ...headers, authorization: "" }],
+      ];
+      for (const [kind, path, attemptHeaders] of attempts) {
+        const response = await rawRequest(`${server.url}${path}`, {
+          method: "POST",
+          headers: attemptHeaders,
+          body: call,
+        });
+        expect({ kind, status: response.status }).toEqual({ kind, status: 401 });
+        expect(response.headers["www-authenticate"]).toMatch(/^Bearer .*resource_metadata="?http/);
+      }
+    });
+  });
+
+  it("wrote and charged nothing for any refused input", async () => {
+    expect(await settledSnapshot()).toEqual(baseline);
+    expect(providerCalls()).toBe(0);
+  });
+
+  it("refuses fetch targets the SSRF guard blocks with 400, reaching nothing and charging nothing", async () => {
+    const before = await settledSnapshot();
+    const callsBefore = providerCalls();
+    const client = await connectMcp(server.url, tenant.token);
+    try {
+      for (const { url, message } of BLOCKED_URLS) {
+        const rest = await sendRest({ method: "POST", path: "/api/v1/fetch", body: { url } });
+        const body = (await rest.json()) as { error?: { message?: string } };
+        expect({ url, status: rest.status, message: body.error?.message }).toEqual({
+          url,
+          status: 400,
+          message: expect.stringMatching(message),
+        });
+        const tool = await client.callTool({ name: "fetch", arguments: { url } });
+        expect(tool.isError).toBe(true);
+        expect(resultText(tool)).toMatch(message);
+      }
+    } finally {
+      await client.close();
+    }
+    const after = await settledSnapshot();
+    expect(providerCalls()).toBe(callsBefore);
+    // The refused calls may be traced (status error); nothing else changes.
+    expect({ ...after, traces: 0 }).toEqual({ ...before, traces: 0 });
+  });
+
+  it("refuses a query made of control characters with 400 naming the query", async () => {
+    const before = await settledSnapshot();
+    const callsBefore = providerCalls();
+    const response = await sendRest({
+      method: "POST",
+      path: "/api/v1/search",
+      body: { query: "rust\u0000async\u0007\u001b[2J runtime", providers: [...FIVE_PROVIDERS] },
+    });
+    const body = (await response.json()) as { error?: { message?: string } };
+    expect({ status: response.status, message: body.error?.message }).toEqual({
+      status: 400,
+      message: expect.stringMatching(/query/),
+    });
+    expect(providerCalls()).toBe(callsBefore);
+    expect(await settledSnapshot()).toEqual(before);
+  });
+});

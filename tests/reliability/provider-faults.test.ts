@@ -1,0 +1,237 @@
+/**
+ * RELIABILITY F1–F4: provider faults at the HTTP boundary, through the real service verb (webSearch for a
+ * tenant, its budgets and traces on the test database). One of five providers misbehaves; the call must
+ * finish within its deadline with that provider reported under a reason that tells the fault apart, the
+ * other four served, no unhandled rejection (checked after every test), and memory flat.
+ */
+import v8 from "node:v8";
+import vm from "node:vm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Platform, TenantContext } from "@/lib/services/context";
+import { createCircuitBreakers } from "@/lib/services/health/circuit-breaker";
+import { webSearch } from "@/lib/services/search/web-search";
+import { createTenant } from "@/lib/services/tenants/create-tenant";
+import type { FakeScenario } from "../fakes/provider-server";
+import { setUpFakeProviders } from "../fakes/set-up-fake-providers";
+import { databaseTargets, type TestDatabase } from "../support/database";
+import { systemCtx, tenantCtx, testPlatform } from "../support/platform";
+import { ledger, traceSpansOf } from "./support/ledger";
+import { freePort } from "./support/next-server";
+import { FIVE_PROVIDERS, verbEnv } from "./support/server-env";
+
+// PostgreSQL when DATABASE_URL is set, else the embedded database.
+const target = databaseTargets().at(-1);
+const DEADLINE_MS = 1_500;
+/** F1 allows 200 ms past the deadline for the whole call. */
+const SLACK_MS = 200;
+const FAULTY = "brave";
+const HEALTHY = FIVE_PROVIDERS.filter((id) => id !== FAULTY).sort();
+
+interface Fault {
+  name: string;
+  scenario: FakeScenario;
+  reason: string;
+  status?: number;
+  retryAfter?: number;
+  /** Identifies the fault in the failure message and the trace span. */
+  message: RegExp;
+  outcome: "error" | "timeout";
+}
+
+const FAULTS: Fault[] = [
+  {
+    name: "5 MB garbage body",
+    scenario: { fault: "huge", hugeBytes: 5 * 1024 * 1024 },
+    reason: "too_large",
+    message: /exceeded \d+ bytes/,
+    outcome: "error",
+  },
+  {
+    name: "slow drip, 1 byte/s",
+    scenario: { fault: "slowDrip" },
+    reason: "timeout",
+    message: /deadline|no answer within/,
+    outcome: "timeout",
+  },
+  {
+    name: "hang",
+    scenario: { fault: "hang" },
+    reason: "timeout",
+    message: /deadline|no answer within/,
+    outcome: "timeout",
+  },
+  {
+    name: "headers after 3 s",
+    scenario: { latencyMs: 3_000 },
+    reason: "timeout",
+    message: /deadline|no answer within/,
+    outcome: "timeout",
+  },
+  ...[500, 502, 503].map(
+    (status): Fault => ({
+      name: `HTTP ${status}`,
+      scenario: { status },
+      reason: "http_error",
+      status,
+      message: new RegExp(`HTTP ${status}`),
+      outcome: "error",
+    }),
+  ),
+  {
+    name: "429 with Retry-After",
+    scenario: { status: 429, retryAfter: "30" },
+    reason: "rate_limited",
+    status: 429,
+    retryAfter: 30,
+    message: /rate limited \(HTTP 429\)/,
+    outcome: "error",
+  },
+  {
+    name: "invalid JSON",
+    scenario: { fault: "garbage" },
+    reason: "invalid_response",
+    message: /malformed JSON/,
+    outcome: "error",
+  },
+  {
+    name: "HTML where JSON is expected",
+    scenario: { fault: "html" },
+    reason: "invalid_response",
+    message: /HTML page where JSON was expected/,
+    outcome: "error",
+  },
+  {
+    name: "connection reset mid-body",
+    scenario: { fault: "reset" },
+    reason: "network_error",
+    message: /connection failed/,
+    outcome: "error",
+  },
+];
+
+/** A real gc() for the memory checks (vitest starts its workers without --expose-gc). */
+function collectGarbage(): void {
+  v8.setFlagsFromString("--expose-gc");
+  (vm.runInNewContext("gc") as () => void)();
+}
+
+describe.runIf(target)(`provider faults through webSearch on ${target?.name}`, () => {
+  const fake = setUpFakeProviders();
+  let t: TestDatabase;
+  let platform: Platform;
+  let ctx: TenantContext;
+
+  beforeAll(async () => {
+    t = await (target as NonNullable<typeof target>).create();
+    platform = testPlatform(t.db, { env: verbEnv(fake) });
+    const tenant = await createTenant({ ctx: systemCtx(platform), input: { name: "faults" } });
+    ctx = tenantCtx(platform, tenant.id);
+  });
+  afterAll(async () => {
+    await t?.cleanup();
+  });
+
+  async function timedSearch(query: string, callCtx: TenantContext = ctx) {
+    const started = performance.now();
+    const result = await webSearch({
+      // Fresh breakers for every call: the circuit breaker is not what these tests are about.
+      ctx: { ...callCtx, breakers: createCircuitBreakers() },
+      input: { query, providers: [...FIVE_PROVIDERS], timeout_ms: DEADLINE_MS, no_cache: true },
+    });
+    return { result, ms: performance.now() - started };
+  }
+
+  it.each(FAULTS)(
+    "$name: isolated to its provider, reported as $reason within the deadline",
+    async (fault) => {
+      fake.setScenario(FAULTY, fault.scenario);
+      const { result, ms } = await timedSearch(`fault ${fault.name}`);
+
+      expect(ms).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
+      expect(result.providers_failed).toHaveLength(1);
+      const [failure] = result.providers_failed;
+      expect(failure).toMatchObject({ provider: FAULTY, reason: fault.reason });
+      expect(failure?.message).toMatch(fault.message);
+      if (fault.status !== undefined) expect(failure?.status).toBe(fault.status);
+      if (fault.retryAfter !== undefined) expect(failure?.retryAfter).toBe(fault.retryAfter);
+      expect(failure?.duration_ms).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
+      expect(result.providers_succeeded.map((p) => p.provider).sort()).toEqual(HEALTHY);
+      expect(result.results.length).toBeGreaterThan(0);
+
+      await platform.traces.flush();
+      const spans = await traceSpansOf(t.db, ctx.tenantId, result.trace_id);
+      expect(spans).toHaveLength(FIVE_PROVIDERS.length);
+      expect(spans.find((span) => span.provider === FAULTY)).toMatchObject({
+        outcome: fault.outcome,
+        error: expect.stringMatching(fault.message),
+      });
+    },
+  );
+
+  it("keeps memory flat through repeated 5 MB bodies (F1: RSS + < 20 MB)", async () => {
+    fake.setScenario(FAULTY, { fault: "huge", hugeBytes: 5 * 1024 * 1024 });
+    for (let i = 0; i < 3; i++) await timedSearch(`warm-up ${i}`);
+    collectGarbage();
+    const before = process.memoryUsage().rss;
+    for (let i = 0; i < 12; i++) {
+      const { result } = await timedSearch(`huge ${i}`);
+      expect(result.providers_failed.map((f) => f.reason)).toEqual(["too_large"]);
+    }
+    collectGarbage();
+    const grownMb = (process.memoryUsage().rss - before) / 2 ** 20;
+    expect(grownMb).toBeLessThan(20);
+  }, 60_000);
+
+  it("reports every provider's reason when all fail, within the deadline, charging none of the definitive failures (F4)", async () => {
+    const closedPort = await freePort(); // nothing listens there: connection refused
+    const tenant = await createTenant({ ctx: systemCtx(platform), input: { name: "all-fail" } });
+    const allFail = tenantCtx(
+      { ...platform, env: { ...platform.env, SEARXNG_URL: `http://127.0.0.1:${closedPort}` } },
+      tenant.id,
+    );
+    fake.setScenario("brave", { status: 401 });
+    fake.setScenario("tavily", { status: 429, retryAfter: "5" });
+    fake.setScenario("serper", { status: 403 });
+    fake.setScenario("exa", { fault: "reset" });
+
+    const started = performance.now();
+    const failure = await timedSearch("everything fails", allFail).catch((error: unknown) => error);
+    const ms = performance.now() - started;
+
+    expect(ms).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
+    expect(failure).toMatchObject({ code: "all_providers_failed" });
+    const reasons = Object.fromEntries(
+      ((failure as { details: Array<{ provider: string; reason: string }> }).details ?? []).map((f) => [
+        f.provider,
+        f.reason,
+      ]),
+    );
+    expect(reasons).toEqual({
+      brave: "bad_key",
+      tavily: "rate_limited",
+      serper: "bad_key",
+      exa: "network_error",
+      searxng: "network_error",
+    });
+    for (const [provider, reason] of Object.entries(reasons))
+      expect((failure as Error).message).toContain(`${provider}: ${reason}`);
+
+    await platform.traces.flush();
+    const after = await ledger(t.db, tenant.id);
+    for (const provider of FIVE_PROVIDERS) expect(after.requests[provider] ?? 0).toBe(0);
+    expect(after.requests["*"] ?? 0).toBe(0);
+    expect(after.reservations.reserved).toBe(0);
+    expect(after.traces).toBe(1); // the failed call is traced
+  });
+
+  it("answers within the deadline when every provider hangs", async () => {
+    for (const id of FIVE_PROVIDERS) fake.setScenario(id, { fault: "hang" });
+    const started = performance.now();
+    const failure = await timedSearch("everything hangs").catch((error: unknown) => error);
+    expect(performance.now() - started).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
+    expect(failure).toMatchObject({ code: "all_providers_failed" });
+    expect((failure as { details: Array<{ reason: string }> }).details.map((f) => f.reason)).toEqual(
+      FIVE_PROVIDERS.map(() => "timeout"),
+    );
+  });
+});
