@@ -3,13 +3,21 @@
  * the circuit breaker (refuse, then learn from the outcome), the budget admission (reserve), metrics,
  * marking a refused tenant key invalid, and the caller's live progress.
  */
-import type { AdmitHook, ProviderRegistration, ProviderSpan, ResolvedProvider } from "../engine/shared/types";
+import type {
+  AdmitHook,
+  FailureReason,
+  ProviderFailure,
+  ProviderRegistration,
+  ProviderSpan,
+  ResolvedProvider,
+} from "../engine/shared/types";
 import { log } from "../observability/logger";
 import { metrics } from "../observability/metrics";
 import {
   type AdmissionRequest,
   type AdmissionResult,
   admitAll,
+  closeReservations,
   type ExhaustedBudget,
 } from "./budgets/admission";
 import { usdToMicros } from "./budgets/units";
@@ -25,9 +33,29 @@ export type OnProgress = (event: ProviderProgress) => void;
 
 export interface AttemptLedger {
   admit: AdmitHook;
-  /** Reservations of admitted attempts, by provider, to settle or release once the call is done. */
-  reservations: Map<string, { id: string; costMicros: number }>;
   exhausted: ExhaustedBudget[];
+  /**
+   * Ends the call's accounting, once: attempts that ran are settled (or refunded when the provider does
+   * not bill their failure), attempts admitted but never run are refunded, and so is any admission that
+   * completes afterwards. Resolves with the micro-dollars kept per provider.
+   */
+  close(): Promise<Map<string, number>>;
+}
+
+/** Failures a provider does not bill for: the charge is refunded. Anything else (timeouts included) is kept. */
+const NOT_BILLED: ReadonlySet<string> = new Set<FailureReason>([
+  "bad_key",
+  "rate_limited",
+  "network_error",
+  "blocked",
+  "not_configured",
+]);
+
+interface Reservation {
+  id: string;
+  costMicros: number;
+  /** Set when the attempt reported back, i.e. the provider was actually called. */
+  outcome?: { failure?: ProviderFailure };
 }
 
 const skipped = (provider: string, kind: string, outcome: ProviderSpan["outcome"]): ProviderSpan => ({
@@ -47,8 +75,9 @@ export function attemptLedger(
     onProgress?: OnProgress;
   },
 ): AttemptLedger {
-  const reservations = new Map<string, { id: string; costMicros: number }>();
+  const reservations = new Map<string, Reservation>();
   const exhausted: ExhaustedBudget[] = [];
+  let closing: Promise<Map<string, number>> | undefined;
   const m = metrics();
   const report = (span: ProviderProgress) => {
     m.providerCalls.inc({ provider: span.provider, kind: call.kind, outcome: span.outcome });
@@ -99,10 +128,17 @@ export function attemptLedger(
       report(skipped(providerId, call.kind, "skipped_budget"));
       return { ok: false, reason: "budget_exhausted" };
     }
-    reservations.set(providerId, { id: admission.reservationId, costMicros });
+    if (closing) {
+      // The call gave up waiting for this admission and has been accounted for: refund it.
+      await closeReservations(ctx, { kept: [], refunded: [admission.reservationId] });
+      return { ok: false, reason: "budget_exhausted" };
+    }
+    const reservation: Reservation = { id: admission.reservationId, costMicros };
+    reservations.set(providerId, reservation);
     return {
       ok: true,
       settled: ({ span, failure }) => {
+        reservation.outcome = { failure };
         ctx.breakers.record(breaker, verdictOf(failure));
         m.providerCallSeconds.observe({ provider: providerId, kind: call.kind }, span.duration_ms / 1000);
         report(span);
@@ -115,5 +151,27 @@ export function attemptLedger(
       },
     };
   };
-  return { admit: admitHook, reservations, exhausted };
+  async function close(): Promise<Map<string, number>> {
+    const kept = new Map<string, number>();
+    const refunded: string[] = [];
+    for (const [providerId, reservation] of reservations) {
+      const failure = reservation.outcome?.failure;
+      if (!reservation.outcome || (failure && NOT_BILLED.has(failure.reason))) refunded.push(reservation.id);
+      else kept.set(providerId, reservation.costMicros);
+    }
+    await closeReservations(ctx, {
+      kept: [...kept.keys()].map((id) => (reservations.get(id) as Reservation).id),
+      refunded,
+    });
+    return kept;
+  }
+
+  return {
+    admit: admitHook,
+    exhausted,
+    close: () => {
+      closing ??= close();
+      return closing;
+    },
+  };
 }

@@ -8,14 +8,12 @@
 import { randomUUID } from "node:crypto";
 import type {
   AdmitHook,
-  FailureReason,
   ProviderFailure,
   ProviderRegistration,
   ProviderSpan,
   ResolvedProvider,
 } from "../engine/shared/types";
 import { metrics } from "../observability/metrics";
-import { closeReservations } from "./budgets/admission";
 import { cacheTtlSeconds, readCached, resultCacheKey, writeCached } from "./cache/result-cache";
 import type { TenantContext } from "./context";
 import { attemptLedger, type OnProgress } from "./provider-attempts";
@@ -23,15 +21,6 @@ import { selectProviders, throwIfNothingSucceeded } from "./providers/selection"
 import { tenantProviders } from "./providers/tenant-providers";
 import { type CallTrace, recordCallTrace } from "./traces/call-trace";
 import type { SpanKind } from "./traces/trace-sink";
-
-/** Failures a provider does not bill for: the charge is refunded. Anything else (timeouts included) is kept. */
-export const NOT_BILLED: ReadonlySet<string> = new Set<FailureReason>([
-  "bad_key",
-  "rate_limited",
-  "network_error",
-  "blocked",
-  "not_configured",
-]);
 
 export interface ToolCallSpec<P extends ProviderRegistration, R> {
   tool: string;
@@ -116,33 +105,18 @@ export async function runToolCall<P extends ProviderRegistration, R extends Tool
       }
     }
 
-    const {
-      admit: admitHook,
-      reservations,
-      exhausted,
-    } = attemptLedger(ctx, {
+    const ledger = attemptLedger(ctx, {
       traceId: trace.id,
       kind: spec.spanKind,
       entries,
       onProgress: spec.onProgress,
     });
-    const outcome = await spec.run(entries, admitHook);
+    const outcome = await spec.run(entries, ledger.admit);
     result = outcome;
-    const refunded: string[] = [];
-    const kept: string[] = [];
-    for (const [providerId, reservation] of reservations) {
-      const failure = outcome.providers_failed.find((f) => f.provider === providerId);
-      if (failure && NOT_BILLED.has(failure.reason)) {
-        refunded.push(reservation.id);
-      } else {
-        charged.set(providerId, reservation.costMicros);
-        kept.push(reservation.id);
-      }
-    }
-    await closeReservations(ctx, { kept, refunded });
+    for (const [providerId, micros] of await ledger.close()) charged.set(providerId, micros);
     throwIfNothingSucceeded(
       { succeeded: spec.succeeded(outcome), providers_failed: outcome.providers_failed },
-      exhausted,
+      ledger.exhausted,
     );
     if (!outcome.partial) await writeCached(ctx.kv, cacheKey, outcome, cacheTtlSeconds(ctx.env));
     recordCallTrace(ctx, trace, {

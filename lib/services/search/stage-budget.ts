@@ -6,10 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AdmitHook, ProviderRegistration, ResolvedProvider } from "../../engine/shared/types";
-import { release, settle } from "../budgets/admission";
 import type { TenantContext } from "../context";
-import { attemptLedger, type OnProgress } from "../provider-attempts";
-import { NOT_BILLED } from "../tool-call";
+import { type AttemptLedger, attemptLedger, type OnProgress } from "../provider-attempts";
 
 export interface StageBudget {
   /** The admission hook for one kind of stage call over these providers. */
@@ -21,38 +19,29 @@ export interface StageBudget {
 export function stageBudget(ctx: TenantContext, onProgress?: OnProgress): StageBudget {
   const stageId = randomUUID();
   let attempts = 0;
-  const pending: Array<Promise<{ error?: unknown }>> = [];
-  const kept = new Map<string, number[]>();
+  const ledgers: AttemptLedger[] = [];
   return {
     admitter: (kind, entries) => async (providerId) => {
-      const ledger = attemptLedger(ctx, {
-        traceId: `${stageId}:${attempts++}`,
-        kind,
-        entries,
-        onProgress,
-      });
+      const ledger = attemptLedger(ctx, { traceId: `${stageId}:${attempts++}`, kind, entries, onProgress });
+      ledgers.push(ledger);
       const admission = await ledger.admit(providerId);
-      const reservation = ledger.reservations.get(providerId);
-      if (!admission.ok || reservation === undefined) return admission;
+      if (!admission.ok) return admission;
       return {
         ok: true,
         settled: (report) => {
           admission.settled?.(report);
-          const refunded = report.failure !== undefined && NOT_BILLED.has(report.failure.reason);
-          // Caught here and rethrown by close(), so a database error is never an unhandled rejection.
-          pending.push(
-            (refunded ? release(ctx, reservation.id) : settle(ctx, reservation.id)).then(
-              () => ({}),
-              (error: unknown) => ({ error }),
-            ),
-          );
-          if (!refunded) kept.set(providerId, [...(kept.get(providerId) ?? []), reservation.costMicros]);
+          // Settled (or refunded) as soon as it reports; a database error surfaces from close().
+          ledger.close().catch(() => {});
         },
       };
     },
     async close() {
-      const failed = (await Promise.all(pending)).find((outcome) => "error" in outcome);
-      if (failed) throw failed.error;
+      const kept = new Map<string, number[]>();
+      for (const ledger of ledgers) {
+        for (const [providerId, micros] of await ledger.close()) {
+          kept.set(providerId, [...(kept.get(providerId) ?? []), micros]);
+        }
+      }
       return kept;
     },
   };
