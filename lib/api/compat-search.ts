@@ -3,14 +3,16 @@ import { webSearch } from "../services/search/web-search";
 
 /**
  * A web search for the compatibility endpoints, whose clients send loosely typed values (query params,
- * `count` as a string); the verb validates them like any other input.
+ * `count` as a numeric string). Only that loosening is applied: anything else (an object for the query,
+ * a word for the count) reaches the verb as sent and is refused by its validation.
  */
 export async function compatSearch(ctx: TenantContext, query: unknown, count: unknown) {
+  const numeric = typeof count === "string" && /^\d+$/.test(count.trim()) ? Number(count) : count;
   const result = await webSearch({
     ctx,
     input: {
-      query: String(query ?? ""),
-      max_results: count === undefined || count === null ? undefined : Number(count),
+      query: (query ?? "") as string,
+      max_results: (numeric ?? undefined) as number | undefined,
     },
   });
   return result.results;

@@ -3,7 +3,7 @@
  * web_search's; unknown keys are stripped so transports can pass their wider input through.
  */
 import { z } from "zod";
-import { deadlineField } from "@/lib/engine/shared/input-fields";
+import { deadlineField, queryField } from "@/lib/engine/shared/input-fields";
 
 export const MAX_QUERY_CHARS = 2_000;
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -12,7 +12,7 @@ export const MAX_TIMEOUT_MS = 120_000;
 const MAX_PROVIDERS = 50;
 
 export const answerInputSchema = z.object({
-  query: z.string().trim().min(1).max(MAX_QUERY_CHARS).describe("The question to answer"),
+  query: queryField(MAX_QUERY_CHARS, "The question to answer"),
   providers: z
     .array(z.string().trim().toLowerCase().min(1))
     .max(MAX_PROVIDERS)

@@ -3,7 +3,7 @@
  * web_search's; a year range given backwards is rejected.
  */
 import { z } from "zod";
-import { deadlineField, resultCountField } from "@/lib/engine/shared/input-fields";
+import { deadlineField, queryField, resultCountField } from "@/lib/engine/shared/input-fields";
 
 export const MAX_QUERY_CHARS = 2_000;
 export const DEFAULT_MAX_RESULTS = 10;
@@ -17,7 +17,7 @@ const year = z.number().int().min(1000).max(3000);
 
 export const paperSearchInputSchema = z
   .object({
-    query: z.string().trim().min(1).max(MAX_QUERY_CHARS).describe("Search terms for scholarly papers"),
+    query: queryField(MAX_QUERY_CHARS, "Search terms for scholarly papers"),
     max_results: resultCountField(
       { defaultCount: DEFAULT_MAX_RESULTS, cap: MAX_RESULTS_CAP },
       "merged papers",

@@ -5,7 +5,7 @@
  * (providers, no_cache) through; a transport that wants to reject unknown keys uses `.strict()`.
  */
 import { z } from "zod";
-import { deadlineField, resultCountField } from "@/lib/engine/shared/input-fields";
+import { deadlineField, queryField, resultCountField } from "@/lib/engine/shared/input-fields";
 import { normalizeDomain } from "./domains";
 
 export const MAX_QUERY_CHARS = 2_000;
@@ -35,12 +35,10 @@ const domainList = z
   .transform((domains) => [...new Set(domains)]);
 
 export const searchInputSchema = z.object({
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .max(MAX_QUERY_CHARS)
-    .describe('Search query; supports site:, -site:, filetype:, intitle:, "phrase", before:, after:'),
+  query: queryField(
+    MAX_QUERY_CHARS,
+    'Search query; supports site:, -site:, filetype:, intitle:, "phrase", before:, after:',
+  ),
   max_results: resultCountField({ defaultCount: DEFAULT_MAX_RESULTS, cap: MAX_RESULTS_CAP }, "fused results"),
   mode: z
     .enum(["fanout", "budget", "single"])

@@ -27,3 +27,18 @@ export function resultCountField(bounds: { defaultCount: number; cap: number }, 
     .transform((n) => Math.min(n, bounds.cap))
     .describe(`Number of ${what} (default ${bounds.defaultCount}, capped at ${bounds.cap})`);
 }
+
+// C0 controls and DEL, except tab, line feed and carriage return, which pasted text legitimately has.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/** A query: trimmed, 1–`maxChars` characters, no control characters (they only reach providers as garbage). */
+export function queryField(maxChars: number, description: string) {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .max(maxChars)
+    .refine((query) => !CONTROL_CHARACTERS.test(query), "must not contain control characters")
+    .describe(description);
+}
