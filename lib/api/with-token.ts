@@ -12,6 +12,7 @@ import type { Scope, TenantContext } from "../services/context";
 import { pendingWritesSettled, platform } from "../services/platform";
 import { countFailedAuth, failedAuthBlocked, limitToken } from "../services/rate-limit/limits";
 import type { RateLimitDecision } from "../services/rate-limit/sliding-window";
+import { shuttingDown } from "../services/shutdown";
 import { knownToken, type VerifiedToken, verifyToken } from "../services/tokens/verify-token";
 import type { Surface } from "../services/traces/trace-sink";
 import { afterResponse } from "./after-response";
@@ -138,6 +139,7 @@ export function withToken<P = Record<string, never>>(
     const scope: RequestScope = { requestId: randomUUID() };
     const response = await inRequestScope(scope, () => run(request, route, scope));
     response.headers.set("x-request-id", scope.requestId);
+    if (shuttingDown()) response.headers.set("connection", "close");
     observeRequest(request, response.status, performance.now() - started, scope);
     return response;
   };

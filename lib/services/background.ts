@@ -7,6 +7,7 @@
 import { log } from "../observability/logger";
 import { sweepExpiredReservations } from "./budgets/admission";
 import { flushPendingWrites, platform } from "./platform";
+import { markShuttingDown } from "./shutdown";
 import { pruneTraces } from "./traces/prune-traces";
 
 const SWEEP_INTERVAL_MS = 60_000;
@@ -28,9 +29,10 @@ export async function startBackgroundTasks(): Promise<void> {
   }, PRUNE_INTERVAL_MS).unref();
   process.once("beforeExit", () => void flushPendingWrites());
   // `next start` closes the server on SIGTERM, awaiting responses and their after() tasks (which write
-  // their traces); this starts writing whatever else is queued at once, alongside.
-  process.once(
-    "SIGTERM",
-    () => void flushPendingWrites().catch(report("flushing traces and usage on shutdown failed")),
-  );
+  // their traces); this starts writing whatever else is queued at once, alongside, and tells keep-alive
+  // clients to let go of their connections (shutdown.ts).
+  process.once("SIGTERM", () => {
+    markShuttingDown();
+    void flushPendingWrites().catch(report("flushing traces and usage on shutdown failed"));
+  });
 }

@@ -22,8 +22,10 @@ export interface ProviderAccount {
   received: number;
   /** The tenants' lifetime request counters, summed. */
   charged: number;
-  /** Trace spans recording a completed call (ok or empty). */
-  spans: number;
+  /** Trace spans recording a call that answered (ok or empty). */
+  completedSpans: number;
+  /** Trace spans recording an attempt that was not skipped (also errors and timeouts). */
+  attemptedSpans: number;
 }
 
 export interface Accounting {
@@ -86,18 +88,24 @@ export async function accountFor(
 ): Promise<Accounting> {
   const snapshot = await whenIdle(stack, tenantIds, timeoutMs);
   const completedSpans: Record<string, number> = {};
+  const attemptedSpans: Record<string, number> = {};
   const stored = new Set<string>();
   for (const tenantId of tenantIds) {
     const spans = await spanOutcomes(stack.database.db, tenantId);
-    for (const [provider, outcomes] of Object.entries(spans))
-      completedSpans[provider] = (completedSpans[provider] ?? 0) + (outcomes.ok ?? 0) + (outcomes.empty ?? 0);
+    for (const [provider, outcomes] of Object.entries(spans)) {
+      const completed = (outcomes.ok ?? 0) + (outcomes.empty ?? 0);
+      completedSpans[provider] = (completedSpans[provider] ?? 0) + completed;
+      attemptedSpans[provider] =
+        (attemptedSpans[provider] ?? 0) + completed + (outcomes.error ?? 0) + (outcomes.timeout ?? 0);
+    }
     for (const id of await storedTraceIds(stack.database.db, tenantId, traceIds)) stored.add(id);
   }
   const account = (provider: string, received: number): ProviderAccount => ({
     counted: provider !== DIRECT,
     received,
     charged: snapshot.requests[provider] ?? 0,
-    spans: completedSpans[provider] ?? 0,
+    completedSpans: completedSpans[provider] ?? 0,
+    attemptedSpans: attemptedSpans[provider] ?? 0,
   });
   const providers: Record<string, ProviderAccount> = {};
   for (const id of FIVE_PROVIDERS) providers[id] = account(id, stack.fake.requests(id).length);
