@@ -1,11 +1,12 @@
 import { Badge } from "@/components/ui/badge";
 import type { SearchResponse } from "@/lib/api/responses";
+import { Markdown } from "./markdown";
 import { SourceBadges } from "./source-badges";
 
 const SNIPPET_SOURCE = {
   aggregated: "snippet merged from providers",
   grounded: "snippet written from the page",
-  fallback: "snippet from one provider",
+  fallback: "merged snippet (page unusable for grounding)",
 } as const;
 
 /** Fused results in rank order, each with the providers that found it and where its snippet came from. */
@@ -29,6 +30,17 @@ export function SearchResults({ response }: { response: SearchResponse }) {
               </a>
               <p className="truncate font-mono text-xs text-muted-foreground">{result.url}</p>
               <p className="text-sm">{result.snippet}</p>
+              {result.content !== undefined && (
+                <details className="rounded border bg-muted/30 p-2 text-sm">
+                  <summary className="cursor-pointer text-xs text-muted-foreground">Page content</summary>
+                  <Markdown>{result.content}</Markdown>
+                </details>
+              )}
+              {result.content_error !== undefined && (
+                <p className="text-xs text-muted-foreground">
+                  Page content unavailable: {result.content_error}
+                </p>
+              )}
               <div className="flex flex-wrap items-center gap-2">
                 <SourceBadges sources={result.sources} />
                 <Badge tone="outline">{SNIPPET_SOURCE[result.snippet_source]}</Badge>

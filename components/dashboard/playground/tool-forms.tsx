@@ -84,16 +84,19 @@ function ProviderPicker({
   );
 }
 
-function NoCache() {
+function CheckOption({ name, label }: { name: string; label: string }) {
+  const id = `pg-${name}`;
   return (
     <div className="flex items-center gap-2">
-      <Checkbox id="no-cache" name="no_cache" />
-      <Label htmlFor="no-cache" className="font-normal">
-        Skip the cache
+      <Checkbox id={id} name={name} />
+      <Label htmlFor={id} className="font-normal">
+        {label}
       </Label>
     </div>
   );
 }
+
+const NoCache = () => <CheckOption name="no_cache" label="Skip the cache" />;
 
 function FormShell({
   onSubmit,
@@ -140,6 +143,9 @@ export function WebSearchForm({ providers, errors, running, onRun }: ToolFormPro
     time_range: option(form, "time_range"),
     include_domains: list(form, "include_domains"),
     exclude_domains: list(form, "exclude_domains"),
+    lens: text(form, "lens"),
+    grounded_snippets: flag(form, "grounded_snippets"),
+    include_content: flag(form, "include_content"),
     providers: picked(form),
     no_cache: flag(form, "no_cache"),
   });
@@ -199,6 +205,18 @@ export function WebSearchForm({ providers, errors, running, onRun }: ToolFormPro
         >
           {(control) => <Input {...control} name="exclude_domains" placeholder="pinterest.com" />}
         </Field>
+      </div>
+      <Field
+        id="pg-lens"
+        label="Lens"
+        hint="A named domain set: docs, academic, news, forums, code, or one of your workspace's."
+        error={errors.lens}
+      >
+        {(control) => <Input {...control} name="lens" placeholder="docs" autoComplete="off" />}
+      </Field>
+      <div className="flex flex-wrap gap-x-6 gap-y-2">
+        <CheckOption name="grounded_snippets" label="Grounded snippets (read the pages; needs a model)" />
+        <CheckOption name="include_content" label="Include the top pages' content" />
       </div>
       <NoCache />
     </FormShell>
