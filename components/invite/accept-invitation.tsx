@@ -7,15 +7,33 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { useFormAction } from "@/components/ui/use-form-action";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
+type Joined = { role: string; tenantId: string };
+
+/**
+ * Points the session at another workspace the user belongs to: next-auth's session update (the jwt
+ * callback checks the membership), then a fresh load of the dashboard.
+ */
+async function switchWorkspace(tenantId: string): Promise<void> {
+  const { csrfToken } = (await (await fetch("/api/auth/csrf")).json()) as { csrfToken: string };
+  await fetch("/api/auth/session", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ csrfToken, data: { tenantId } }),
+  });
+  window.location.assign("/dashboard");
+}
+
 /** The accept button, then what happened: joined (with the role), or why the link did not work. */
-export function AcceptInvitation({ accept }: { accept: () => Promise<ActionState<{ role: string }>> }) {
-  const { state, pending, form } = useFormAction<{ role: string }>(() => accept());
+export function AcceptInvitation({ accept }: { accept: () => Promise<ActionState<Joined>> }) {
+  const { state, pending, form } = useFormAction<Joined>(() => accept());
   if (state.status === "success" && state.data) {
+    const { tenantId } = state.data;
     return (
       <div className="space-y-3" role="status">
         <p className="text-success">You joined the workspace as {state.data.role}.</p>
-        <Button asChild>
-          <Link href="/dashboard">Go to the dashboard</Link>
+        <Button onClick={() => void switchWorkspace(tenantId)}>Open this workspace</Button>
+        <Button asChild variant="outline">
+          <Link href="/dashboard">Stay in my current workspace</Link>
         </Button>
       </div>
     );

@@ -12,6 +12,7 @@ import { config } from "../config";
 import { getDatabase } from "../db";
 import { drizzleAuthAdapter } from "../services/accounts/auth-adapter";
 import { ensurePersonalTenant } from "../services/accounts/ensure-personal-tenant";
+import { membershipOf } from "../services/accounts/membership-of";
 import { upsertDevUser } from "../services/accounts/upsert-dev-user";
 import { systemContext } from "../services/platform";
 import { authSecret } from "./secret";
@@ -49,16 +50,21 @@ export const authOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
   pages: { signIn: "/signin" },
   callbacks: {
-    async jwt({ token, user }) {
-      if (user) {
-        const membership = await ensurePersonalTenant({
-          ctx: await signInContext(user.id),
-          input: { userId: user.id },
-        });
-        token.uid = user.id;
-        token.tenantId = membership.tenantId;
-        token.role = membership.role;
-      }
+    // Runs on every session read: the workspace and role come from the memberships as they are now, so
+    // a member who was removed or demoted loses those rights at once, not when the JWT expires. A session
+    // update ({tenantId}) switches to another workspace the user belongs to (after accepting an invitation).
+    async jwt({ token, user, trigger, session }) {
+      const userId = user?.id ?? token.uid;
+      if (!userId) return token;
+      const ctx = await signInContext(userId);
+      const wanted =
+        trigger === "update" ? (session as { tenantId?: unknown } | undefined)?.tenantId : undefined;
+      const tenantId = typeof wanted === "string" ? wanted : user ? undefined : token.tenantId;
+      const current = tenantId ? await membershipOf({ ctx, input: { userId, tenantId } }) : null;
+      const membership = current ?? (await ensurePersonalTenant({ ctx, input: { userId } }));
+      token.uid = userId;
+      token.tenantId = membership.tenantId;
+      token.role = membership.role;
       return token;
     },
     session({ session, token }) {

@@ -57,7 +57,10 @@ test("an admin invites a member, who accepts the link once, signed in as the inv
   await screenshot(guest, "invite");
   await guest.getByRole("button", { name: "Accept invitation" }).click();
   await expect(guest.getByText("You joined the workspace as member.")).toBeVisible();
-  await guest.reload();
+  await guest.getByRole("button", { name: "Open this workspace" }).click();
+  await expect(guest).toHaveURL(/\/dashboard$/);
+  await expect(guest.getByText(`Workspace ${workspaceId}`)).toBeVisible();
+  await guest.goto(inviteLink);
   await guest.getByRole("button", { name: "Accept invitation" }).click();
   await expect(guest.getByText(/This link is invalid, already used or expired/)).toBeVisible();
   consoleErrors.expectNone();

@@ -61,14 +61,16 @@ export async function removeMemberAction(userId: string): Promise<ActionState> {
   }
 }
 
-export async function acceptInvitationAction(secret: string): Promise<ActionState<{ role: string }>> {
+export async function acceptInvitationAction(
+  secret: string,
+): Promise<ActionState<{ role: string; tenantId: string }>> {
   const { session } = await dashboardSession();
   try {
     const joined = await acceptInvitation({
       ctx: await userSystemContext(),
       input: { secret, userId: session.user.id },
     });
-    return { status: "success", data: { role: joined.role } };
+    return { status: "success", data: { role: joined.role, tenantId: joined.tenantId } };
   } catch (error) {
     if (error instanceof ServiceError && error.code === "not_found") {
       return {
