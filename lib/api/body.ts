@@ -2,18 +2,21 @@ import { ServiceError } from "../services/errors";
 
 /** Request bodies larger than this are refused with 413 before they are parsed. */
 export const MAX_BODY_BYTES = 256 * 1024;
+/** Bodies up to this size are read to the end (and dropped) before the 413; larger ones are cut off. */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /**
- * Reads a JSON object body with a byte cap (checked on the header and while streaming). `T` is what the
- * receiving verb declares; the verb validates the fields with its zod schema, so nothing is trusted here
- * beyond the body being an object.
+ * Reads a JSON object body with a byte cap, checked while streaming (nothing past it is kept). `T` is
+ * what the receiving verb declares; the verb validates the fields with its zod schema, so nothing is
+ * trusted here beyond the body being an object.
  */
 export async function readJsonBody<T extends object = Record<string, unknown>>(
   request: Request,
   maxBytes = MAX_BODY_BYTES,
 ): Promise<T> {
+  const tooLarge = () => new ServiceError("payload_too_large", `request body over ${maxBytes} bytes`);
   const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > maxBytes) throw new ServiceError("payload_too_large", `request body over ${maxBytes} bytes`);
+  if (declared > DRAIN_LIMIT_BYTES) throw tooLarge();
   const reader = request.body?.getReader();
   if (!reader) throw new ServiceError("invalid_input", "a JSON body is required");
   const chunks: Uint8Array[] = [];
@@ -22,12 +25,15 @@ export async function readJsonBody<T extends object = Record<string, unknown>>(
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > maxBytes) {
+    if (size > DRAIN_LIMIT_BYTES) {
       await reader.cancel();
-      throw new ServiceError("payload_too_large", `request body over ${maxBytes} bytes`);
+      throw tooLarge();
     }
-    chunks.push(value);
+    // Past the cap the rest is read and dropped, so the client is still reading when the 413 arrives:
+    // cutting the upload short would reset the connection under it and lose the answer.
+    if (size <= maxBytes) chunks.push(value);
   }
+  if (size > maxBytes || declared > maxBytes) throw tooLarge();
   let body: unknown;
   try {
     body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
