@@ -60,6 +60,7 @@ export default defineConfig({
         AUTH_DEV_LOGIN: "1",
         AUTH_DEV_LOGIN_ALLOW_PRODUCTION: "1",
         NEXT_TELEMETRY_DISABLED: "1",
+        LOG_LEVEL: "warn",
         // The development sign-in's user operates the deployment (the Admin pages).
         SEARCHMUX_OPERATOR_EMAILS: "dev@searchmux.local",
         ...fakeProviderEnv(),
