@@ -47,7 +47,7 @@ export function TraceFilterForm({ filters }: { filters: TraceFilters }) {
   return (
     <Form
       action="/dashboard/traces"
-      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-6"
+      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-7"
       role="search"
       aria-label="Filter traces"
     >
@@ -62,6 +62,16 @@ export function TraceFilterForm({ filters }: { filters: TraceFilters }) {
           />
         </div>
       ))}
+      <div className="grid gap-1.5">
+        <Label htmlFor="filter-provider">Provider</Label>
+        <Input
+          id="filter-provider"
+          name="provider"
+          defaultValue={filters.provider}
+          placeholder="brave"
+          autoComplete="off"
+        />
+      </div>
       <div className="grid gap-1.5 lg:col-span-2">
         <Label htmlFor="filter-q">Text</Label>
         <div className="flex gap-2">

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { traces } from "../../db/schema";
 import { microsToUsd } from "../budgets/units";
@@ -13,7 +13,17 @@ export const listTracesInput = z.strictObject({
   cursor: z.string().max(200).optional(),
   tool: z.enum(["web_search", "fetch", "answer", "paper_search"]).optional(),
   status: z.enum(["ok", "partial", "error"]).optional(),
+  surface: z.enum(["mcp", "rest", "playground", "cli"]).optional(),
+  /** Traces with an attempt of this provider. */
+  provider: z.string().trim().toLowerCase().min(1).max(40).optional(),
+  /** Traces created at or after this instant (ISO 8601). */
+  since: z.iso.datetime({ offset: true }).optional(),
+  /** Text in the trace's id, token name, error, input or result summary (case-insensitive). */
+  q: z.string().trim().min(1).max(200).optional(),
 });
+
+/** `q` as a literal ILIKE pattern: % and _ in the text match themselves. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const encodeCursor = (createdAt: Date, id: string) =>
   Buffer.from(`${createdAt.toISOString()}|${id}`).toString("base64url");
@@ -34,13 +44,22 @@ export async function listTraces({
   ctx: TenantContext;
   input: z.input<typeof listTracesInput>;
 }) {
-  const { limit, cursor, tool, status } = parseInput(listTracesInput, input);
+  const { limit, cursor, tool, status, surface, provider, since, q } = parseInput(listTracesInput, input);
   const visible = visibleTraces(ctx);
   if (visible === "none") return { traces: [], next_cursor: null };
   const filters: Array<SQL | undefined> = [
     visible,
     tool && eq(traces.tool, tool),
     status && eq(traces.status, status),
+    surface && eq(traces.surface, surface),
+    since ? gte(traces.createdAt, new Date(since)) : undefined,
+    provider
+      ? sql`exists (select 1 from trace_spans s where s.trace_id = ${traces.id} and s.provider = ${provider})`
+      : undefined,
+    q
+      ? sql`concat_ws(' ', ${traces.id}::text, ${traces.tokenName}, ${traces.error}, ${traces.input}::text,
+                    ${traces.resultSummary}::text) ilike ${containing(q)}`
+      : undefined,
   ];
   if (cursor) {
     const after = decodeCursor(cursor);

@@ -100,6 +100,32 @@ describe.each(databaseTargets())("traces on $name", (target) => {
     }
   });
 
+  it("filters by surface, provider, time and text in one query", async () => {
+    const ctx = tenantCtx(
+      platform,
+      (await createTenant({ ctx: systemCtx(platform), input: { name: "filters" } })).id,
+    );
+    const viaMcp = await webSearch({
+      ctx: { ...ctx, surface: "mcp" },
+      input: { query: "needle_100% in mcp", providers: ["duckduckgo"] },
+    });
+    const viaRest = await webSearch({
+      ctx: { ...ctx, surface: "rest" },
+      input: { query: "haystack over rest", providers: ["wikipedia"] },
+    });
+    await platform.traces.flush();
+    const ids = async (input: Parameters<typeof listTraces>[0]["input"]) =>
+      (await listTraces({ ctx, input })).traces.map((t) => t.id);
+    expect(await ids({ surface: "mcp" })).toEqual([viaMcp.trace_id]);
+    expect(await ids({ provider: "wikipedia" })).toEqual([viaRest.trace_id]);
+    expect(await ids({ q: "NEEDLE_100%" })).toEqual([viaMcp.trace_id]);
+    expect(await ids({ q: "needle_1000" })).toEqual([]);
+    expect(await ids({ since: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
+    expect((await ids({ since: new Date(Date.now() - 60_000).toISOString() })).sort()).toEqual(
+      [viaMcp.trace_id, viaRest.trace_id].sort(),
+    );
+  });
+
   it("records cache hits, partial calls, budget skips and failures", async () => {
     const input = { query: "cached call", providers: ["duckduckgo"] };
     await webSearch({ ctx: a, input });

@@ -31,8 +31,10 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
     );
   }
   const filters = traceFilters.parse(params);
-  const { traces, next_cursor, scanned } = await searchTraces(ctx, filters);
-  const filtered = Boolean(filters.tool || filters.status || filters.surface || filters.range || filters.q);
+  const { traces, next_cursor } = await searchTraces(ctx, filters);
+  const filtered = Boolean(
+    filters.tool || filters.status || filters.surface || filters.provider || filters.range || filters.q,
+  );
 
   return (
     <div className="space-y-6">
@@ -47,7 +49,7 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
             <div className="p-4">
               <EmptyState icon={Activity} title={filtered ? "No traces match" : "No traces yet"}>
                 {filtered ? (
-                  `Looked through ${scanned} traces. Widen the filters or clear them.`
+                  "Widen the filters or clear them."
                 ) : (
                   <>
                     Run a search in the{" "}
