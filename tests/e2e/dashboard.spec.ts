@@ -189,6 +189,31 @@ test("a revoked token is refused by the API at once", async ({ page }) => {
   consoleErrors.expectNone();
 });
 
+test("a workspace lens is created in settings, used by name in the playground, and deleted", async ({
+  page,
+}) => {
+  const consoleErrors = watchConsole(page);
+  await page.goto("/dashboard/settings");
+  const lenses = page.getByRole("list", { name: "Lenses" });
+  await expect(lenses).toContainText("academic");
+  await page.getByLabel("Name", { exact: true }).fill("e2e-wiki");
+  await page.getByLabel("Domains", { exact: true }).fill("not a domain!");
+  await page.getByRole("button", { name: "Save lens" }).click();
+  await expect(page.getByText(/not a domain name/)).toBeVisible();
+  await page.getByLabel("Domains", { exact: true }).fill("example.com, wiki.example.org");
+  await page.getByRole("button", { name: "Save lens" }).click();
+  await expect(page.getByText('Lens "e2e-wiki" saved with 2 domains.')).toBeVisible();
+  await expect(lenses.getByRole("listitem").filter({ hasText: "e2e-wiki" })).toContainText("yours");
+  await screenshot(page, "settings-lenses");
+
+  await page.getByRole("button", { name: "Delete lens e2e-wiki" }).click();
+  const confirm = page.getByRole("alertdialog", { name: 'Delete the lens "e2e-wiki"?' });
+  await confirm.getByRole("button", { name: "Delete lens" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(lenses).not.toContainText("e2e-wiki");
+  consoleErrors.expectNone();
+});
+
 const PAGES = [
   ["overview", "/dashboard"],
   ["playground-empty", "/dashboard/playground"],

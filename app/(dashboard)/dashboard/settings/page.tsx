@@ -1,4 +1,5 @@
 import { KeyRound, type LucideIcon, Unplug } from "lucide-react";
+import { LensesCard } from "@/components/dashboard/lenses/lenses-card";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { RestrictedNotice } from "@/components/dashboard/restricted-notice";
 import { SettingsForm } from "@/components/dashboard/settings/settings-form";
@@ -9,6 +10,7 @@ import type { ActionState } from "@/lib/dashboard/action-state";
 import { deleteAllKeysAction, revokeAllTokensAction } from "@/lib/dashboard/actions/settings";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { dashboardSession } from "@/lib/dashboard/session";
+import { listLenses } from "@/lib/services/lenses/list-lenses";
 import { getTenant } from "@/lib/services/tenants/get-tenant";
 
 function DangerAction({
@@ -69,6 +71,7 @@ export default async function SettingsPage() {
               <SettingsForm name={tenant.name} />
             </CardContent>
           </Card>
+          <LensesCard lenses={await listLenses({ ctx })} />
           <Card className="border-destructive/50">
             <CardHeader>
               <CardTitle className="text-destructive">Danger zone</CardTitle>

@@ -1,0 +1,55 @@
+"use client";
+
+import { Field } from "@/components/ui/field";
+import { FormMessage } from "@/components/ui/form-message";
+import { Input } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { useFormAction } from "@/components/ui/use-form-action";
+import { saveLensAction } from "@/lib/dashboard/actions/lenses";
+
+/** Creates a lens, or replaces one of the same name (a built-in name makes it the workspace's own). */
+export function LensForm() {
+  const { state, pending, form } = useFormAction(saveLensAction, { resetOnSuccess: true });
+  const errors = state.fieldErrors ?? {};
+  return (
+    <form {...form} className="grid gap-4">
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field id="lens-name" label="Name" hint="Used as lens: name." error={errors.name}>
+          {(control) => <Input {...control} name="name" placeholder="company-wiki" autoComplete="off" />}
+        </Field>
+        <Field id="lens-description" label="Description" error={errors.description}>
+          {(control) => <Input {...control} name="description" placeholder="Our internal docs" />}
+        </Field>
+        <Field id="lens-time" label="Default time range" error={errors.time_range}>
+          {(control) => (
+            <Select
+              {...control}
+              name="time_range"
+              defaultValue="any"
+              options={[
+                { value: "any", label: "Any time" },
+                { value: "day", label: "Past day" },
+                { value: "week", label: "Past week" },
+                { value: "month", label: "Past month" },
+                { value: "year", label: "Past year" },
+              ]}
+            />
+          )}
+        </Field>
+      </div>
+      <Field
+        id="lens-domains"
+        label="Domains"
+        hint="Comma-separated; subdomains included."
+        error={errors.domains}
+      >
+        {(control) => <Input {...control} name="domains" placeholder="wiki.example.com, docs.example.com" />}
+      </Field>
+      <div className="flex flex-wrap items-center gap-3">
+        <SubmitButton pending={pending}>Save lens</SubmitButton>
+        <FormMessage state={state} />
+      </div>
+    </form>
+  );
+}
