@@ -189,7 +189,7 @@ test("a revoked token is refused by the API at once", async ({ page }) => {
   consoleErrors.expectNone();
 });
 
-test("a workspace lens is created in settings, used by name in the playground, and deleted", async ({
+test("lenses: the built-in ones are listed, a workspace lens is validated, saved and deleted", async ({
   page,
 }) => {
   const consoleErrors = watchConsole(page);
