@@ -3,10 +3,10 @@
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { Input } from "@/components/ui/input";
-import { Select } from "@/components/ui/select";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFormAction } from "@/components/ui/use-form-action";
 import { saveLensAction } from "@/lib/dashboard/actions/lenses";
+import { TimeRangeField } from "../time-range-field";
 
 /** Creates a lens, or replaces one of the same name (a built-in name makes it the workspace's own). */
 export function LensForm() {
@@ -21,22 +21,7 @@ export function LensForm() {
         <Field id="lens-description" label="Description" error={errors.description}>
           {(control) => <Input {...control} name="description" placeholder="Our internal docs" />}
         </Field>
-        <Field id="lens-time" label="Default time range" error={errors.time_range}>
-          {(control) => (
-            <Select
-              {...control}
-              name="time_range"
-              defaultValue="any"
-              options={[
-                { value: "any", label: "Any time" },
-                { value: "day", label: "Past day" },
-                { value: "week", label: "Past week" },
-                { value: "month", label: "Past month" },
-                { value: "year", label: "Past year" },
-              ]}
-            />
-          )}
-        </Field>
+        <TimeRangeField id="lens-time" label="Default time range" error={errors.time_range} />
       </div>
       <Field
         id="lens-domains"

@@ -8,6 +8,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select } from "@/components/ui/select";
 import { formList, formNumber as number, formText as text } from "@/lib/dashboard/form-data";
+import { TimeRangeField } from "../time-range-field";
 
 export interface ProviderChoice {
   id: string;
@@ -168,22 +169,7 @@ export function WebSearchForm({ providers, errors, running, onRun }: ToolFormPro
             />
           )}
         </Field>
-        <Field id="pg-time" label="Time range" error={errors.time_range}>
-          {(control) => (
-            <Select
-              {...control}
-              name="time_range"
-              defaultValue="any"
-              options={[
-                { value: "any", label: "Any time" },
-                { value: "day", label: "Past day" },
-                { value: "week", label: "Past week" },
-                { value: "month", label: "Past month" },
-                { value: "year", label: "Past year" },
-              ]}
-            />
-          )}
-        </Field>
+        <TimeRangeField id="pg-time" label="Time range" error={errors.time_range} />
         <Field id="pg-max" label="Results" error={errors.max_results}>
           {(control) => <Input {...control} name="max_results" inputMode="numeric" defaultValue="10" />}
         </Field>
