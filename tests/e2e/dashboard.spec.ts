@@ -138,7 +138,7 @@ test("a playground search shows providers finishing, fused results with badges, 
   page,
 }) => {
   const consoleErrors = watchConsole(page);
-  await page.getByRole("link", { name: "Playground" }).click();
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Playground" }).click();
   await page.getByLabel("Query", { exact: true }).fill("rust async runtimes");
   await page.getByLabel("Tavily", { exact: true }).check();
   await page.getByLabel("Brave Search", { exact: true }).check();
