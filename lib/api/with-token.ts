@@ -13,7 +13,7 @@ import { pendingWritesSettled, platform } from "../services/platform";
 import { countFailedAuth, failedAuthBlocked, limitToken } from "../services/rate-limit/limits";
 import type { RateLimitDecision } from "../services/rate-limit/sliding-window";
 import { shuttingDown } from "../services/shutdown";
-import { knownToken, type VerifiedToken, verifyToken } from "../services/tokens/verify-token";
+import { cachedToken, lookUpToken, type VerifiedToken } from "../services/tokens/verify-token";
 import type { Surface } from "../services/traces/trace-sink";
 import { afterResponse } from "./after-response";
 import { errorResponse, toErrorResponse } from "./errors";
@@ -69,7 +69,8 @@ export function withToken<P = Record<string, never>>(
       const raw = (options.tokenFrom ?? bearerToken)(request, params);
       // A token known to be valid is not a guess: only anything else meets the failed-auth block, which
       // must come before the database is asked about an unknown token.
-      let token = raw ? await knownToken({ ctx: base, input: { token: raw } }) : null;
+      const cached = raw ? await cachedToken({ ctx: base, input: { token: raw } }) : null;
+      let token = cached ?? null;
       if (!token) {
         if (await failedAuthBlocked(base, ip)) {
           return errorResponse(
@@ -81,7 +82,8 @@ export function withToken<P = Record<string, never>>(
             },
           );
         }
-        token = raw ? await verifyToken({ ctx: base, input: { token: raw } }) : null;
+        // KV already knows an invalid token: the database is asked only about ones it has not seen.
+        if (raw && cached === undefined) token = await lookUpToken({ ctx: base, input: { token: raw } });
       }
       if (!token) {
         await countFailedAuth(base, ip);

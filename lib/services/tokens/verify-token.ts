@@ -31,26 +31,35 @@ export async function verifyToken({
   ctx: Platform;
   input: { token: string };
 }): Promise<VerifiedToken | null> {
-  if (!hasValidChecksum(input.token)) return null;
-  const hash = hashToken(input.token);
-  const cached = await ctx.kv.get(tokenCacheKey(hash));
-  return usable(
-    ctx,
-    cached !== null ? (JSON.parse(cached) as VerifiedToken | null) : await lookupAndCache(ctx, hash),
-  );
+  const cached = await cachedToken({ ctx, input });
+  return cached === undefined ? lookUpToken({ ctx, input }) : cached;
 }
 
-/** The token when KV already knows it to be valid (one read, never the database); otherwise null. */
-export async function knownToken({
+/**
+ * What KV already knows of the token, never asking the database: the token when valid, null when known
+ * to be invalid (a bad checksum needs no I/O), undefined when KV has not seen it.
+ */
+export async function cachedToken({
+  ctx,
+  input,
+}: {
+  ctx: Platform;
+  input: { token: string };
+}): Promise<VerifiedToken | null | undefined> {
+  if (!hasValidChecksum(input.token)) return null;
+  const cached = await ctx.kv.get(tokenCacheKey(hashToken(input.token)));
+  return cached === null ? undefined : usable(ctx, JSON.parse(cached) as VerifiedToken | null);
+}
+
+/** Looks the token up in the database (and caches the verdict in KV); for tokens KV has not seen. */
+export async function lookUpToken({
   ctx,
   input,
 }: {
   ctx: Platform;
   input: { token: string };
 }): Promise<VerifiedToken | null> {
-  if (!hasValidChecksum(input.token)) return null;
-  const cached = await ctx.kv.get(tokenCacheKey(hashToken(input.token)));
-  return cached === null ? null : usable(ctx, JSON.parse(cached) as VerifiedToken | null);
+  return usable(ctx, await lookupAndCache(ctx, hashToken(input.token)));
 }
 
 function usable(ctx: Platform, found: VerifiedToken | null): VerifiedToken | null {
