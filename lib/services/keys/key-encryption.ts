@@ -70,12 +70,16 @@ export function loadKeyring(env: Readonly<Record<string, string | undefined>>, d
   }
 }
 
+// The full 16-byte GCM tag, pinned on both sides: without the pin, Node accepts a tag of 4 to 16 bytes on
+// decryption, and a 4-byte tag can be forged by trying 2^32 candidates.
+const TAG_BYTES = 16;
+
 const aad = (b: KeyBinding) =>
   Buffer.from(`searchmux/provider-key/v1|${b.tenantId}|${b.provider}|${b.rowId}`);
 
 export function seal(keyring: Keyring, plaintext: string, binding: KeyBinding): Sealed {
   const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", keyring.current.key, iv);
+  const cipher = createCipheriv("aes-256-gcm", keyring.current.key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(aad(binding));
   const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
   return {
@@ -90,9 +94,14 @@ export function seal(keyring: Keyring, plaintext: string, binding: KeyBinding): 
 export function open(keyring: Keyring, sealed: Sealed, binding: KeyBinding): string {
   const key = keyring.byVersion.get(sealed.keyVersion);
   if (!key) throw new Error(`no key-encryption key of version ${sealed.keyVersion} is configured`);
-  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(sealed.iv, "base64"));
+  const tag = Buffer.from(sealed.tag, "base64");
+  if (tag.length !== TAG_BYTES)
+    throw new Error(`authentication tag must be ${TAG_BYTES} bytes, not ${tag.length}`);
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(sealed.iv, "base64"), {
+    authTagLength: TAG_BYTES,
+  });
   decipher.setAAD(aad(binding));
-  decipher.setAuthTag(Buffer.from(sealed.tag, "base64"));
+  decipher.setAuthTag(tag);
   return Buffer.concat([
     decipher.update(Buffer.from(sealed.ciphertext, "base64")),
     decipher.final(),
