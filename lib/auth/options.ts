@@ -43,10 +43,7 @@ function providers(): Provider[] {
   return list;
 }
 
-export const authOptions: NextAuthOptions = {
-  adapter: drizzleAuthAdapter(getDatabase),
-  providers: providers(),
-  secret: authSecret(),
+const requestIndependent: Omit<NextAuthOptions, "adapter" | "providers" | "secret"> = {
   session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
   pages: { signIn: "/signin" },
   callbacks: {
@@ -77,3 +74,17 @@ export const authOptions: NextAuthOptions = {
     },
   },
 };
+
+/**
+ * Built when a request needs them, never at import: `next build` imports this module, and the secret
+ * (generated into the data directory when AUTH_SECRET is unset) must not be created or read there, or it
+ * would end up in the build output or the image.
+ */
+export function authOptions(): NextAuthOptions {
+  return {
+    ...requestIndependent,
+    adapter: drizzleAuthAdapter(getDatabase),
+    providers: providers(),
+    secret: authSecret(),
+  };
+}

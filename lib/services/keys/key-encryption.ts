@@ -9,8 +9,8 @@
  * Without the variable (local use), a key is generated once under the data directory.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { readOrCreateSecret } from "../../secret-file.mjs";
 
 export interface Keyring {
   current: { version: number; key: Buffer };
@@ -55,19 +55,9 @@ export function parseKeyring(value: string): Keyring {
 export function loadKeyring(env: Readonly<Record<string, string | undefined>>, dataDir: string): Keyring {
   const configured = env.SEARCHMUX_SECRET_KEY?.trim();
   if (configured) return parseKeyring(configured);
-  const file = path.join(dataDir, "secret-key");
-  try {
-    return parseKeyring(readFileSync(file, "utf8"));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    mkdirSync(dataDir, { recursive: true });
-    try {
-      writeFileSync(file, `1:${randomBytes(32).toString("base64")}`, { mode: 0o600, flag: "wx" });
-    } catch {
-      // another process created it first
-    }
-    return parseKeyring(readFileSync(file, "utf8"));
-  }
+  return parseKeyring(
+    readOrCreateSecret(path.join(dataDir, "secret-key"), () => `1:${randomBytes(32).toString("base64")}`),
+  );
 }
 
 // The full 16-byte GCM tag, pinned on both sides: without the pin, Node accepts a tag of 4 to 16 bytes on

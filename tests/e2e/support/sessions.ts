@@ -4,11 +4,12 @@
  * sign-in (the e2e server offers only the development sign-in, which is always the same user).
  */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { BrowserContext } from "@playwright/test";
 import { encode } from "next-auth/jwt";
+import { readOrCreateSecret } from "../../../lib/secret-file.mjs";
 import { BASE_URL, serverDataDir } from "./e2e-server";
 
 export interface SeededUser {
@@ -41,8 +42,11 @@ export async function signInAs(
   tenantId: string,
   role: "owner" | "admin" | "member",
 ): Promise<void> {
-  // The server generated its secret in its data directory (no AUTH_SECRET in the e2e environment).
-  const secret = readFileSync(path.join(serverDataDir(), "auth-secret"), "utf8").trim();
+  // The server keeps its secret in its data directory (no AUTH_SECRET in the e2e environment), created by
+  // whichever of us needs it first.
+  const secret = readOrCreateSecret(path.join(serverDataDir(), "auth-secret"), () =>
+    randomBytes(32).toString("base64url"),
+  );
   const value = await encode({
     secret,
     token: { sub: user.userId, uid: user.userId, name: user.name, email: user.email, tenantId, role },

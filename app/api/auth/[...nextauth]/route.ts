@@ -1,6 +1,11 @@
+import type { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { authOptions } from "@/lib/auth/options";
 
-const handler = NextAuth(authOptions);
+// next-auth's three-argument form, so that the options (and the secret) are resolved per request and
+// not when `next build` imports this route.
+function handler(req: NextRequest, context: { params: Promise<{ nextauth: string[] }> }): Promise<Response> {
+  return NextAuth(req, context, authOptions());
+}
 
 export { handler as GET, handler as POST };
