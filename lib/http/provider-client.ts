@@ -59,9 +59,70 @@ export interface ProviderJsonResponse {
   json: unknown;
 }
 
-/** `base` + `path` + query string; undefined values are skipped, base may end with a slash. */
+/** A user-supplied path (or part of one) that must not become part of a provider URL. */
+export class InvalidPath extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidPath";
+  }
+}
+
+const isDotSegment = (segment: string) => segment === "." || segment === "..";
+
+/**
+ * The decoded segments of a user URL's path (`url.pathname`, still percent-encoded), one per raw
+ * segment: each is decoded on its own, so an encoded slash stays inside its segment. Throws InvalidPath
+ * for a malformed escape, and for a `.` or `..` segment, including one that decoding reveals behind an
+ * encoded slash or backslash (`..%2F`), which a server that decodes before routing would follow.
+ */
+export function userPathSegments(pathname: string): string[] {
+  return pathname
+    .split("/")
+    .slice(1)
+    .map((raw) => {
+      let segment: string;
+      try {
+        segment = decodeURIComponent(raw);
+      } catch {
+        throw new InvalidPath("its path has a malformed percent escape");
+      }
+      const dots = segment.split(/[/\\]/).find(isDotSegment);
+      if (dots !== undefined) throw new InvalidPath(`its path has a "${dots}" segment`);
+      return segment;
+    });
+}
+
+/**
+ * "/a/b%20c" from ["a", "b c"]: every segment percent-encoded whole (slashes included), so no input can
+ * add a level or walk up. Throws InvalidPath for an empty, `.` or `..` segment and for text that is not
+ * well-formed Unicode.
+ */
+export function encodePath(segments: readonly string[]): string {
+  return segments
+    .map((segment) => {
+      if (segment === "") throw new InvalidPath("its path has an empty segment");
+      if (isDotSegment(segment)) throw new InvalidPath(`its path has a "${segment}" segment`);
+      try {
+        return `/${encodeURIComponent(segment)}`;
+      } catch {
+        throw new InvalidPath("its path is not well-formed Unicode");
+      }
+    })
+    .join("");
+}
+
+/**
+ * `base` + `path` + query string; undefined values are skipped, base may end with a slash. `path` must
+ * reach the provider exactly as written (user parts go through encodePath): one the URL parser would
+ * change (a dot segment it resolves, a `?` or `#` it splits off) throws InvalidPath, so a request with an
+ * operator's key can only reach the endpoint its adapter meant.
+ */
 export function buildUrl(base: string, path: string, query: Record<string, QueryValue> = {}): string {
   const url = new URL(base.replace(/\/+$/, "") + path);
+  const intended = new URL(base).pathname.replace(/\/+$/, "") + path;
+  if (url.pathname !== intended) {
+    throw new InvalidPath(`the provider path ${intended} would be sent as ${url.pathname}`);
+  }
   for (const [name, value] of Object.entries(query)) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }

@@ -435,8 +435,7 @@ export async function startFakeProviders(
     const [, prefix = "", ...rest] = url.pathname.split("/");
     const wire = wires[prefix];
     const id = prefix;
-    if (!wire) return send(res, { status: 404, ...json({ error: `unknown provider prefix /${prefix}` }) });
-
+    // Recorded even without a wire, so a test can see that a request reached no provider at all.
     const request: RecordedRequest = {
       method: req.method ?? "GET",
       path: `/${rest.join("/")}`,
@@ -448,6 +447,7 @@ export async function startFakeProviders(
     const log = recorded.get(id) ?? [];
     log.push(request);
     recorded.set(id, log);
+    if (!wire) return send(res, { status: 404, ...json({ error: `unknown provider prefix /${prefix}` }) });
 
     const scenario = scenarios.get(id) ?? {};
     if (scenario.latencyMs) await sleep(scenario.latencyMs);

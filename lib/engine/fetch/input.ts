@@ -1,9 +1,10 @@
 /**
  * fetch input, shared by the engine, REST and MCP. Provider names are checked against the known fetch
- * providers, so a typo is an invalid-input error rather than a silently ignored step.
+ * providers, so a typo is an invalid-input error rather than a silently ignored step. A URL a domain route
+ * refuses (a path traversal, a malformed escape on github.com, …) is invalid input too, before any step.
  */
 import { z } from "zod";
-import { FETCH_PROVIDER_IDS } from "@/lib/providers/fetch";
+import { FETCH_PROVIDER_IDS, routeRefusal } from "@/lib/providers/fetch";
 
 export const DEFAULT_MAX_CHARS = 50_000;
 export const MAX_CHARS_CAP = 1_000_000;
@@ -22,7 +23,11 @@ export const fetchInputSchema = z.object({
     .trim()
     .min(1)
     .max(8_192)
-    .refine((value) => URL.canParse(value), "not an absolute URL")
+    .refine((value) => URL.canParse(value), { message: "not an absolute URL", abort: true })
+    .superRefine((value, ctx) => {
+      const refusal = routeRefusal(new URL(value));
+      if (refusal !== undefined) ctx.addIssue({ code: "custom", message: refusal });
+    })
     .describe("The page to fetch (http or https)"),
   format: z
     .enum(["markdown", "text", "html"])

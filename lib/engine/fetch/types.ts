@@ -73,8 +73,13 @@ export interface FetchCall {
 }
 
 export interface FetchProvider extends ProviderRegistration {
-  /** Domain routes only: the URLs this provider handles; they run before the waterfall. */
+  /** Domain routes only: the URLs this provider handles; they run before the waterfall. Never throws. */
   handles?(url: URL): boolean;
+  /**
+   * Domain routes only: why a URL on the route's site is refused outright (a malformed percent escape,
+   * a `.` or `..` segment, encoded or not), so the fetch input is invalid whichever steps would run.
+   */
+  refuses?(url: URL): string | undefined;
   /** Env variables for provider-specific settings, by setting name (e.g. { zone: "BRIGHTDATA_ZONE" }). */
   settingsEnv?: Readonly<Record<string, string>>;
   fetch(call: FetchCall): Promise<FetchedDocument>;

@@ -1,13 +1,43 @@
 /** Small pieces every fetch adapter needs, kept in one place so adapters stay declarative. */
 import { documentFromHtml } from "@/lib/engine/fetch/extract/html";
 import { htmlToMarkdown } from "@/lib/engine/fetch/extract/markdown";
-import type { FetchCall, FetchedDocument, PageMetadata } from "@/lib/engine/fetch/types";
+import type { FetchCall, FetchedDocument, FetchProvider, PageMetadata } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
+import { InvalidPath } from "@/lib/http/provider-client";
 
 /** Keyed adapters call this first; the engine normally skips unconfigured providers before calling. */
 export function requireApiKey(call: FetchCall, displayName: string): string {
   if (!call.apiKey) throw new ProviderError("not_configured", `${displayName} needs an API key`);
   return call.apiKey;
+}
+
+/**
+ * A domain route's `handles` and `refuses` from its URL parser: `parse` returns the route's target for
+ * a URL it takes, undefined for one it does not, and throws InvalidPath (lib/http/provider-client) for a
+ * URL on its site whose path must never reach the provider.
+ */
+export function domainRoute(
+  displayName: string,
+  parse: (url: URL) => unknown,
+): Required<Pick<FetchProvider, "handles" | "refuses">> {
+  const attempt = (url: URL): { target: unknown } | { refusal: string } => {
+    try {
+      return { target: parse(url) };
+    } catch (error) {
+      if (error instanceof InvalidPath) return { refusal: `${displayName} URL refused: ${error.message}` };
+      throw error;
+    }
+  };
+  return {
+    handles: (url) => {
+      const outcome = attempt(url);
+      return "target" in outcome && outcome.target !== undefined;
+    },
+    refuses: (url) => {
+      const outcome = attempt(url);
+      return "refusal" in outcome ? outcome.refusal : undefined;
+    },
+  };
 }
 
 export interface Transport {

@@ -10,8 +10,8 @@ import { XMLParser } from "fast-xml-parser";
 import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
-import { buildUrl, parseResponse, request } from "@/lib/http/provider-client";
-import { markdownDocument, withFacts } from "./adapter-kit";
+import { buildUrl, parseResponse, request, userPathSegments } from "@/lib/http/provider-client";
+import { domainRoute, markdownDocument, withFacts } from "./adapter-kit";
 
 const ABSTRACT = /^\/abs\/([\w.\-/]+?)\/?$/;
 const parser = new XMLParser({
@@ -48,10 +48,10 @@ export const arxiv: FetchProvider = {
   freeTier: null,
   defaultTimeoutMs: 15_000,
 
-  handles: (url) => /(^|\.)arxiv\.org$/.test(url.hostname) && ABSTRACT.test(url.pathname),
+  ...domainRoute("arXiv", paperId),
 
   async fetch(call) {
-    const id = ABSTRACT.exec(call.url.pathname)?.[1];
+    const id = paperId(call.url);
     if (id === undefined) throw new Error("not an arXiv abstract URL");
     const response = await request(buildUrl(call.baseUrl, "/api/query", { id_list: id }), {
       headers: { accept: "application/atom+xml" },
@@ -85,3 +85,10 @@ export const arxiv: FetchProvider = {
     );
   },
 };
+
+/** The paper id of an abstract URL; InvalidPath for an arxiv.org path with a bad segment. */
+function paperId(url: URL): string | undefined {
+  if (!/(^|\.)arxiv\.org$/.test(url.hostname)) return undefined;
+  userPathSegments(url.pathname);
+  return ABSTRACT.exec(url.pathname)?.[1];
+}

@@ -4,25 +4,32 @@
  * Docs: https://docs.github.com/en/rest (repos/contents#get-a-repository-readme,
  *   repos/contents#get-repository-content, issues/issues#get-an-issue, pulls/pulls#get-a-pull-request,
  *   issues/comments#list-issue-comments); API version 2022-11-28.
- * Wire: GET {base}/repos/{owner}/{repo}/readme and /contents/{path}?ref= with
+ * Wire: GET {base}/repos/{owner}/{repo}/readme and /contents/{path}?ref= (each path segment
+ *   percent-encoded) with
  *   `Accept: application/vnd.github.raw+json` (raw file body); /issues/{n}, /pulls/{n},
  *   /issues/{n}/comments?per_page=100 as JSON; optional `Authorization: Bearer <token>`.
  */
 import { z } from "zod";
 import type { FetchCall, FetchProvider } from "@/lib/engine/fetch/types";
-import { buildUrl, parseResponse, request, requestJson } from "@/lib/http/provider-client";
-import { markdownDocument, type Transport, withFacts } from "./adapter-kit";
+import {
+  buildUrl,
+  encodePath,
+  parseResponse,
+  request,
+  requestJson,
+  userPathSegments,
+} from "@/lib/http/provider-client";
+import { domainRoute, markdownDocument, type Transport, withFacts } from "./adapter-kit";
 
 const API_VERSION = "2022-11-28";
-const NAME = "[A-Za-z0-9_.-]+";
-const REPO = new RegExp(`^/(${NAME})/(${NAME})/?$`);
-const BLOB = new RegExp(`^/(${NAME})/(${NAME})/blob/([^/]+)/(.+)$`);
-const THREAD = new RegExp(`^/(${NAME})/(${NAME})/(issues|pull)/(\\d+)/?$`);
+const NAME = /^[A-Za-z0-9_.-]+$/;
+const NUMBER = /^\d+$/;
 
+/** `api`: the API path, built from encoded segments under /repos/{owner}/{repo}. */
 type Target =
-  | { kind: "readme"; repo: string }
-  | { kind: "file"; repo: string; ref: string; path: string }
-  | { kind: "thread"; repo: string; number: string; pull: boolean };
+  | { kind: "readme"; repo: string; api: string }
+  | { kind: "file"; repo: string; ref: string; path: string; api: string }
+  | { kind: "thread"; repo: string; number: string; pull: boolean; api: string; comments: string };
 
 const user = z.object({ login: z.string() }).nullish();
 const threadSchema = z.object({
@@ -55,16 +62,15 @@ export const github: FetchProvider = {
   freeTier: null,
   defaultTimeoutMs: 15_000,
 
-  handles: (url) => target(url) !== undefined,
+  ...domainRoute("GitHub", target),
 
   async fetch(call) {
     const found = target(call.url);
     if (found === undefined) throw new Error(`not a GitHub repository, file, issue or pull request URL`);
     const page = call.url.toString();
-    if (found.kind === "thread") return thread(call, found.repo, found.number, found.pull);
-    const path = found.kind === "readme" ? "/readme" : `/contents/${found.path}`;
+    if (found.kind === "thread") return thread(call, found);
     const response = await request(
-      buildUrl(call.baseUrl, `/repos/${found.repo}${path}`, found.kind === "file" ? { ref: found.ref } : {}),
+      buildUrl(call.baseUrl, found.api, found.kind === "file" ? { ref: found.ref } : {}),
       { headers: headers(call, "application/vnd.github.raw+json"), signal: call.signal },
     );
     const markdown = found.kind === "file" ? asMarkdown(found.path, response.body) : response.body;
@@ -73,31 +79,47 @@ export const github: FetchProvider = {
   },
 };
 
+/**
+ * github.com/{owner}/{repo}[/blob/{ref}/{path} | /issues/{n} | /pull/{n}]. Segments are decoded one by
+ * one and re-encoded one by one into the API path (an encoded slash in a file path stays encoded; the API
+ * reads it as a separator); InvalidPath for a malformed escape, a dot segment or an empty file segment.
+ */
 function target(url: URL): Target | undefined {
   if (url.hostname !== "github.com" && url.hostname !== "www.github.com") return undefined;
-  const path = decodeURIComponent(url.pathname);
-  const blob = BLOB.exec(path);
-  if (blob) return { kind: "file", repo: `${blob[1]}/${blob[2]}`, ref: blob[3] ?? "", path: blob[4] ?? "" };
-  const thread = THREAD.exec(path);
-  if (thread)
+  const segments = userPathSegments(url.pathname);
+  if (segments.at(-1) === "") segments.pop();
+  const [owner = "", name = "", kind, ref, ...rest] = segments;
+  if (!NAME.test(owner) || !NAME.test(name)) return undefined;
+  const repo = `${owner}/${name}`;
+  const api = (...below: string[]) => encodePath(["repos", owner, name, ...below]);
+  if (kind === undefined) return { kind: "readme", repo, api: api("readme") };
+  if (kind === "blob" && ref !== undefined && rest.length > 0) {
+    return { kind: "file", repo, ref, path: rest.join("/"), api: api("contents", ...rest) };
+  }
+  if ((kind === "issues" || kind === "pull") && ref !== undefined && NUMBER.test(ref) && rest.length === 0) {
+    const pull = kind === "pull";
     return {
       kind: "thread",
-      repo: `${thread[1]}/${thread[2]}`,
-      number: thread[4] ?? "",
-      pull: thread[3] === "pull",
+      repo,
+      number: ref,
+      pull,
+      api: api(pull ? "pulls" : "issues", ref),
+      comments: api("issues", ref, "comments"),
     };
-  const repo = REPO.exec(path);
-  return repo ? { kind: "readme", repo: `${repo[1]}/${repo[2]}` } : undefined;
+  }
+  return undefined;
 }
 
-async function thread(call: FetchCall, repo: string, number: string, pull: boolean) {
-  const kind = pull ? "pulls" : "issues";
+async function thread(
+  call: FetchCall,
+  { repo, number, pull, api, comments: commentsApi }: Extract<Target, { kind: "thread" }>,
+) {
   const [main, comments] = await Promise.all([
-    requestJson(buildUrl(call.baseUrl, `/repos/${repo}/${kind}/${number}`), {
+    requestJson(buildUrl(call.baseUrl, api), {
       headers: headers(call, "application/vnd.github+json"),
       signal: call.signal,
     }),
-    requestJson(buildUrl(call.baseUrl, `/repos/${repo}/issues/${number}/comments`, { per_page: 100 }), {
+    requestJson(buildUrl(call.baseUrl, commentsApi, { per_page: 100 }), {
       headers: headers(call, "application/vnd.github+json"),
       signal: call.signal,
     }),

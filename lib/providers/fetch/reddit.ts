@@ -10,8 +10,14 @@
 import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { markdownDocument, withFacts } from "./adapter-kit";
+import {
+  buildUrl,
+  encodePath,
+  parseResponse,
+  requestJson,
+  userPathSegments,
+} from "@/lib/http/provider-client";
+import { domainRoute, markdownDocument, withFacts } from "./adapter-kit";
 
 const THREAD = /^\/r\/([A-Za-z0-9_]+)\/comments\/([a-z0-9]+)/i;
 const MAX_DEPTH = 4;
@@ -49,13 +55,13 @@ export const reddit: FetchProvider = {
   freeTier: null,
   defaultTimeoutMs: 15_000,
 
-  handles: (url) => /(^|\.)reddit\.com$/.test(url.hostname) && THREAD.test(url.pathname),
+  ...domainRoute("Reddit", thread),
 
   async fetch(call) {
-    const match = THREAD.exec(call.url.pathname);
-    if (!match) throw new Error("not a Reddit thread URL");
+    const found = thread(call.url);
+    if (!found) throw new Error("not a Reddit thread URL");
     const response = await requestJson(
-      buildUrl(call.baseUrl, `/r/${match[1]}/comments/${match[2]}.json`, {
+      buildUrl(call.baseUrl, encodePath(["r", found.sub, "comments", `${found.id}.json`]), {
         raw_json: 1,
         limit: MAX_COMMENTS,
       }),
@@ -67,10 +73,10 @@ export const reddit: FetchProvider = {
     const item = parseResponse(post, first.data);
     const lines = [
       `# ${item.title}`,
-      `r/${item.subreddit ?? match[1]} · u/${item.author ?? "[deleted]"} · ${item.score ?? 0} points · ${item.num_comments ?? 0} comments`,
+      `r/${item.subreddit ?? found.sub} · u/${item.author ?? "[deleted]"} · ${item.score ?? 0} points · ${item.num_comments ?? 0} comments`,
     ];
     if (item.selftext?.trim()) lines.push(item.selftext.trim());
-    else if (item.url && !item.url.includes(`/comments/${match[2]}`)) lines.push(`Link: ${item.url}`);
+    else if (item.url && !item.url.includes(`/comments/${found.id}`)) lines.push(`Link: ${item.url}`);
     const comments: string[] = [];
     renderComments(commentListing.data.children, 0, comments);
     if (comments.length > 0) lines.push("## Comments", ...comments);
@@ -94,6 +100,14 @@ export const reddit: FetchProvider = {
     );
   },
 };
+
+/** The subreddit and post id of a thread URL; InvalidPath for a reddit.com path with a bad segment. */
+function thread(url: URL): { sub: string; id: string } | undefined {
+  if (!/(^|\.)reddit\.com$/.test(url.hostname)) return undefined;
+  userPathSegments(url.pathname);
+  const [, sub, id] = THREAD.exec(url.pathname) ?? [];
+  return sub && id ? { sub, id } : undefined;
+}
 
 /** Depth-first, quoted one level deeper per reply; "more" stubs and deleted bodies are skipped. */
 function renderComments(children: ReadonlyArray<z.infer<typeof child>>, depth: number, out: string[]): void {

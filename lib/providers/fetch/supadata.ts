@@ -11,10 +11,17 @@
 import { z } from "zod";
 import type { FetchCall, FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { markdownDocument, requireApiKey, sleep, withFacts } from "./adapter-kit";
+import {
+  buildUrl,
+  encodePath,
+  parseResponse,
+  requestJson,
+  userPathSegments,
+} from "@/lib/http/provider-client";
+import { domainRoute, markdownDocument, requireApiKey, sleep, withFacts } from "./adapter-kit";
 
 const POLL_INTERVAL_MS = 1_000;
+const VIDEO_ID = /^[\w-]{6,}$/;
 
 const transcript = z.object({ content: z.string(), lang: z.string().nullish() });
 const started = z.object({ jobId: z.string() });
@@ -38,7 +45,7 @@ export const supadata: FetchProvider = {
   freeTier: { requests: 100, period: "month" },
   defaultTimeoutMs: 60_000,
 
-  handles: (url) => videoId(url) !== undefined,
+  ...domainRoute("YouTube", videoId),
 
   async fetch(call) {
     const apiKey = requireApiKey(call, supadata.displayName);
@@ -69,13 +76,10 @@ export const supadata: FetchProvider = {
 async function awaitJob(call: FetchCall, jobId: string, headers: Record<string, string>) {
   for (;;) {
     await sleep(POLL_INTERVAL_MS, call.signal);
-    const response = await requestJson(
-      buildUrl(call.baseUrl, `/v1/transcript/${encodeURIComponent(jobId)}`),
-      {
-        headers,
-        signal: call.signal,
-      },
-    );
+    const response = await requestJson(buildUrl(call.baseUrl, encodePath(["v1", "transcript", jobId])), {
+      headers,
+      signal: call.signal,
+    });
     const state = parseResponse(job, response.json);
     if (state.status === "failed")
       throw new ProviderError("http_error", "Supadata could not transcribe the video");
@@ -84,10 +88,15 @@ async function awaitJob(call: FetchCall, jobId: string, headers: Record<string, 
   }
 }
 
+/** The video id of a watch, short, live, embed or youtu.be URL; InvalidPath for a bad path segment. */
 function videoId(url: URL): string | undefined {
   const host = url.hostname.replace(/^(www|m|music)\./, "");
+  if (host !== "youtu.be" && host !== "youtube.com") return undefined;
+  userPathSegments(url.pathname);
   if (host === "youtu.be") return /^\/([\w-]{6,})/.exec(url.pathname)?.[1];
-  if (host !== "youtube.com") return undefined;
-  if (url.pathname === "/watch") return url.searchParams.get("v") ?? undefined;
+  if (url.pathname === "/watch") {
+    const id = url.searchParams.get("v") ?? "";
+    return VIDEO_ID.test(id) ? id : undefined;
+  }
   return /^\/(shorts|live|embed)\/([\w-]{6,})/.exec(url.pathname)?.[2];
 }
