@@ -2,6 +2,7 @@
  * Platform: configuration read from the environment in one place, validated once.
  * May import only node built-ins and zod; never services, engine or Next.js.
  */
+import { BlockList, isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -51,6 +52,10 @@ export interface Config {
     token?: string;
   };
   logLevel: string;
+  /** Whose X-Forwarded-For entries are believed (SEARCHMUX_TRUSTED_PROXIES); read per request by trustedProxies(env). */
+  trustedProxies: TrustedProxies;
+  /** Validated here at start; verbs read tenantLimits(ctx.env), so each platform (and test) has its own. */
+  limits: TenantLimits;
 }
 
 /** Neon hosts are recognised by name; SEARCHMUX_DB_DRIVER=neon forces the driver for proxies and tests. */
@@ -63,6 +68,87 @@ function pickDriver(url: string | undefined, explicit: DatabaseDriver | undefine
 
 function pair(id: string | undefined, secret: string | undefined) {
   return id && secret ? { clientId: id, clientSecret: secret } : undefined;
+}
+
+export interface OperatorQuota {
+  metric: "requests" | "usd";
+  period: "day" | "month";
+  /** Requests, or US dollars. */
+  limit: number;
+}
+
+/** What the operator allows each workspace (tenant); open sign-up makes these matter. */
+export interface TenantLimits {
+  /**
+   * Quotas per workspace on the calls that draw on the operator: its provider keys and its model. Only
+   * the quotas in effect are listed (an unlimited one is absent).
+   */
+  operatorQuotas: OperatorQuota[];
+  /** The highest per-token requests per minute a workspace may set. */
+  maxRateLimitRpm: number;
+  /** Active (neither revoked nor expired) API tokens a workspace may hold. */
+  maxTokensPerTenant: number;
+}
+
+/**
+ * Defaults when sign-up is open (GitHub or Google sign-in configured): anyone can create a workspace, so
+ * each one's use of the operator's keys is bounded (about $20 a month at most). Without open sign-up the
+ * operator creates every workspace and the quotas are unlimited unless set.
+ */
+const OPEN_SIGN_UP_QUOTAS: readonly OperatorQuota[] = [
+  { metric: "requests", period: "day", limit: 1000 },
+  { metric: "requests", period: "month", limit: 10_000 },
+  { metric: "usd", period: "day", limit: 2 },
+  { metric: "usd", period: "month", limit: 20 },
+];
+const QUOTA_ENV = {
+  requests: {
+    day: "SEARCHMUX_OPERATOR_QUOTA_REQUESTS_DAY",
+    month: "SEARCHMUX_OPERATOR_QUOTA_REQUESTS_MONTH",
+  },
+  usd: { day: "SEARCHMUX_OPERATOR_QUOTA_USD_DAY", month: "SEARCHMUX_OPERATOR_QUOTA_USD_MONTH" },
+} as const;
+const DEFAULT_MAX_RATE_LIMIT_RPM = 600;
+const DEFAULT_MAX_TOKENS_PER_TENANT = 50;
+
+/** A number of at least `min` (`whole`: an integer); a bad value stops the start (config() validates). */
+function numberVar(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  { min, whole, or }: { min: number; whole: boolean; or?: string },
+) {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || (whole && !Number.isInteger(value))) {
+    const kind = `${whole ? "a whole number" : "a number"} of at least ${min}${or ? ` or ${or}` : ""}`;
+    throw new Error(`${name} must be ${kind}, not "${raw}"`);
+  }
+  return value;
+}
+
+/** Each quota: its variable (a number, or `unlimited`), else the open sign-up default, else unlimited. */
+export function tenantLimits(env: Readonly<Record<string, string | undefined>> = process.env): TenantLimits {
+  const openSignUp = Boolean(
+    pair(env.GITHUB_ID?.trim(), env.GITHUB_SECRET?.trim()) ??
+      pair(env.GOOGLE_ID?.trim(), env.GOOGLE_SECRET?.trim()),
+  );
+  const operatorQuotas = OPEN_SIGN_UP_QUOTAS.flatMap((quota): OperatorQuota[] => {
+    const name = QUOTA_ENV[quota.metric][quota.period];
+    if (env[name]?.trim().toLowerCase() === "unlimited") return [];
+    const limit =
+      numberVar(env, name, { min: 0, whole: quota.metric === "requests", or: '"unlimited"' }) ??
+      (openSignUp ? quota.limit : undefined);
+    return limit === undefined ? [] : [{ ...quota, limit }];
+  });
+  return {
+    operatorQuotas,
+    maxRateLimitRpm:
+      numberVar(env, "SEARCHMUX_RATE_LIMIT_MAX_RPM", { min: 1, whole: true }) ?? DEFAULT_MAX_RATE_LIMIT_RPM,
+    maxTokensPerTenant:
+      numberVar(env, "SEARCHMUX_MAX_TOKENS_PER_TENANT", { min: 1, whole: true }) ??
+      DEFAULT_MAX_TOKENS_PER_TENANT,
+  };
 }
 
 export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
@@ -92,6 +178,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       token: e.SEARCHMUX_OPERATOR_TOKEN,
     },
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
+    limits: tenantLimits(env),
+    trustedProxies: trustedProxies(env),
   };
 }
 
@@ -99,4 +187,44 @@ let cached: Config | undefined;
 export function config(): Config {
   cached ??= loadConfig();
   return cached;
+}
+
+/**
+ * The proxies in front of the app, which append the address they received a request from to
+ * X-Forwarded-For. `none`: nothing in that header is believed (a client can write anything there).
+ */
+export type TrustedProxies =
+  | { kind: "none" }
+  /** This many proxies, each appending one entry: the client is that many entries from the right. */
+  | { kind: "hops"; count: number }
+  /** Proxies known by address: the client is the rightmost entry outside these. */
+  | { kind: "addresses"; list: BlockList };
+
+/**
+ * SEARCHMUX_TRUSTED_PROXIES: a number of proxy hops, or comma-separated IP addresses and CIDRs. Unset on
+ * Vercel (VERCEL=1), whose edge overwrites X-Forwarded-For with the client's address: one hop.
+ */
+export function trustedProxies(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): TrustedProxies {
+  const raw = env.SEARCHMUX_TRUSTED_PROXIES?.trim();
+  if (!raw) return env.VERCEL?.trim() === "1" ? { kind: "hops", count: 1 } : { kind: "none" };
+  if (/^\d+$/.test(raw)) {
+    const count = Number(raw);
+    return count === 0 ? { kind: "none" } : { kind: "hops", count };
+  }
+  const list = new BlockList();
+  for (const entry of raw.split(",")) {
+    const [address = "", bits, extra] = entry.trim().split("/");
+    const family = isIP(address);
+    const max = family === 4 ? 32 : 128;
+    const prefix = bits === undefined ? max : /^\d+$/.test(bits) ? Number(bits) : -1;
+    if (family === 0 || extra !== undefined || prefix < 0 || prefix > max) {
+      throw new Error(
+        `SEARCHMUX_TRUSTED_PROXIES must be a number of hops or IP addresses and CIDRs, not "${entry.trim()}"`,
+      );
+    }
+    list.addSubnet(address, prefix, family === 4 ? "ipv4" : "ipv6");
+  }
+  return { kind: "addresses", list };
 }

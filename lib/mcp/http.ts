@@ -10,6 +10,7 @@ import { MAX_BODY_BYTES } from "../api/body";
 import { errorResponse } from "../api/errors";
 import { type TokenRequest, withToken } from "../api/with-token";
 import { config } from "../config";
+import type { RouteTemplate } from "../observability/http-metrics";
 import { foreignRequestReason } from "./request-guard";
 import { bearerChallenge } from "./resource-metadata";
 import { createMcpServer } from "./server";
@@ -39,13 +40,20 @@ async function serveMcp<P>(request: Request, { ctx }: TokenRequest<P>): Promise<
   return transport.handleRequest(request);
 }
 
-/** POST handler; `tokenFrom` reads the token from elsewhere than the Authorization header (the URL form). */
-export function mcpPost<P>(tokenFrom?: (request: Request, params: P) => string | null) {
+/**
+ * POST handler of the route whose template is `template` (the metric label); `tokenFrom` reads the token from
+ * elsewhere than the Authorization header (the URL form).
+ */
+export function mcpPost<P>(
+  template: RouteTemplate,
+  tokenFrom?: (request: Request, params: P) => string | null,
+) {
   return async (request: Request, route: RouteContext<P>): Promise<Response> => {
     const publicUrl = config().auth.url;
     const foreign = foreignRequestReason(request, publicUrl);
     if (foreign) return errorResponse("forbidden", foreign);
     const authenticated = withToken<P>(serveMcp, {
+      route: template,
       scope: "mcp",
       surface: "mcp",
       tokenFrom,

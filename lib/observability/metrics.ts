@@ -2,6 +2,10 @@
  * Prometheus metrics of this process (each instance is scraped on its own): tool calls, provider calls,
  * cache lookups, budget refusals, HTTP requests and breaker states, plus Node's default process metrics
  * (RSS, heap, event-loop lag). Served by /api/metrics behind the operator token.
+ *
+ * Every label value comes from a fixed set, never from what a client sent: route templates, statuses,
+ * tool names, surfaces, outcomes, and provider ids of the registries (unknown ids are refused as input
+ * before any provider is attempted). A label from free input would add a series per value, forever.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 

@@ -5,9 +5,11 @@
  * before any tool runs, and missing, malformed, revoked, expired or query-string tokens with a 401 that
  * points at the resource metadata.
  */
+import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fetchProviders } from "@/lib/providers/fetch";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
 import { BLOCKED_URLS, isRaw, MCP_CASES, REST_CASES, type RestCase } from "./support/hostile-cases";
@@ -21,7 +23,10 @@ import { type Stack, startStack } from "./support/stack";
 import { type SeededTenant, seedTenant } from "./support/tenant";
 
 const SETUP_MS = 10 * 60_000;
+const OPERATOR_TOKEN = "hostile-operator-metrics-token";
 const TEN_MB = Buffer.alloc(10 * 1024 * 1024, "x");
+/** Fake-server prefixes a request could reach: the five search providers and every fetch step (routes too). */
+const PROVIDER_PREFIXES = [...new Set([...FIVE_PROVIDERS, ...fetchProviders.map((p) => p.id)])];
 
 describe("hostile input against next start", () => {
   let stack: Stack;
@@ -34,7 +39,7 @@ describe("hostile input against next start", () => {
 
   /** Every request any provider or the page site received so far. */
   const providerCalls = () =>
-    FIVE_PROVIDERS.reduce((sum, id) => sum + stack.fake.requests(id).length, 0) + stack.site.hits().length;
+    PROVIDER_PREFIXES.reduce((sum, id) => sum + stack.fake.requests(id).length, 0) + stack.site.hits().length;
   const snapshot = () => ledger(stack.database.db, tenant.tenantId);
   /** Traces are written after the response; give them time to land before comparing. */
   const settledSnapshot = async () => {
@@ -55,7 +60,10 @@ describe("hostile input against next start", () => {
     stack = await startStack({
       providerLatencyMs: 5,
       // With AUTH_URL set, MCP also checks the Host header (M1).
-      instanceEnv: (port) => ({ AUTH_URL: `http://127.0.0.1:${port}` }),
+      instanceEnv: (port) => ({
+        AUTH_URL: `http://127.0.0.1:${port}`,
+        SEARCHMUX_OPERATOR_TOKEN: OPERATOR_TOKEN,
+      }),
     });
     const [first] = stack.servers;
     if (!first) throw new Error("no instance");
@@ -185,6 +193,39 @@ describe("hostile input against next start", () => {
         expect(response.headers["www-authenticate"]).toMatch(/^Bearer .*resource_metadata="?http/);
       }
     });
+  });
+
+  it("adds no metric series for random paths, ids and tokens, refused ones included", async () => {
+    const httpSeries = async () => {
+      const response = await fetch(`${server.url}/api/metrics`, {
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      });
+      expect(response.status).toBe(200);
+      const lines = (await response.text()).split("\n");
+      return new Set(
+        lines.filter((l) => l.startsWith("searchmux_http_requests_total{")).map((l) => l.split(" ")[0]),
+      );
+    };
+    const before = await httpSeries();
+    const expected = new Set(before);
+    const send = async (route: string, path: string, init: RequestInit = {}) => {
+      const response = await fetch(`${server.url}${path}`, init);
+      expected.add(`searchmux_http_requests_total{route="${route}",status="${response.status}"}`);
+      return response.status;
+    };
+    const randomId = () => randomBytes(9).toString("base64url");
+    const authorized = { headers: { authorization: `Bearer ${tenant.token}` } };
+    for (let i = 0; i < 300; i++) {
+      expect(await send("/api/v1/traces/[id]", `/api/v1/traces/${randomId()}`, authorized)).toBe(400);
+    }
+    // Refused authentications, fewer than the failed-authentication limit: later cases still get 401.
+    for (let i = 0; i < 4; i++) {
+      expect(await send("/api/v1/traces/[id]", `/api/v1/traces/${randomId()}`)).toBe(401);
+      const mcp = { method: "POST", headers: mcpHeaders(""), body: toolCallBody("budget_status", {}) };
+      expect(await send("/api/mcp/t/[token]", `/api/mcp/t/smx_${randomId()}`, mcp)).toBe(401);
+    }
+    // One series per route template and status, whatever the path said.
+    expect([...(await httpSeries())].sort()).toEqual([...expected].sort());
   });
 
   it("wrote and charged nothing for any refused input", async () => {

@@ -21,6 +21,7 @@ const retrieved = (results: Awaited<ReturnType<typeof compatSearch>>) =>
   );
 
 const options = {
+  route: "/api/researcher" as const,
   scope: "search" as const,
   tokenFrom: (request: Request) => bearerToken(request) ?? new URL(request.url).searchParams.get("api_key"),
 };

@@ -14,5 +14,5 @@ export const POST = withToken(
     const results = await compatSearch(ctx, query, count);
     return Response.json(results.map((r) => ({ link: r.url, title: r.title, snippet: r.snippet })));
   },
-  { scope: "search" },
+  { route: "/api/search", scope: "search" },
 );

@@ -1,13 +1,14 @@
 /**
  * The product's rate limits, on top of the sliding window: per API token (tenant override, else
- * SEARCHMUX_RATE_LIMIT_RPM, else 120 a minute) and, separately, failed authentications per client IP.
+ * SEARCHMUX_RATE_LIMIT_RPM, else 120 a minute) and, separately, failed authentications per client address.
  */
+import { tenantLimits } from "../../config";
 import type { Env, Platform } from "../context";
 import type { VerifiedToken } from "../tokens/verify-token";
 import { type RateLimitDecision, slidingWindow } from "./sliding-window";
 
 export const DEFAULT_RATE_LIMIT_RPM = 120;
-/** Failed authentications a client IP may make per minute before it is refused outright. */
+/** Failed authentications a client address may make per minute before its unknown tokens are refused. */
 export const FAILED_AUTH_PER_MINUTE = 20;
 
 export function operatorRateLimit(env: Env): number {
@@ -15,25 +16,34 @@ export function operatorRateLimit(env: Env): number {
   return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_RATE_LIMIT_RPM;
 }
 
+/** The highest override a tenant may have: SEARCHMUX_RATE_LIMIT_MAX_RPM, never below the operator default. */
+export function maxTenantRateLimit(env: Env): number {
+  return Math.max(tenantLimits(env).maxRateLimitRpm, operatorRateLimit(env));
+}
+
 export function limitToken(ctx: Platform, token: VerifiedToken): Promise<RateLimitDecision> {
-  const limit = token.rateLimitRpm ?? operatorRateLimit(ctx.env);
+  // Clamped here too: overrides stored before the ceiling (or a lower one) existed.
+  const limit =
+    token.rateLimitRpm === null
+      ? operatorRateLimit(ctx.env)
+      : Math.min(token.rateLimitRpm, maxTenantRateLimit(ctx.env));
   return slidingWindow(ctx.kv, `token:${token.tokenId}`, limit, 60, ctx.now().getTime());
 }
 
-/** Counts one failed authentication from `ip`; refused once the IP exceeds the limit. */
-export function countFailedAuth(ctx: Platform, ip: string): Promise<RateLimitDecision> {
-  return slidingWindow(ctx.kv, `auth-fail:${ip}`, FAILED_AUTH_PER_MINUTE, 60, ctx.now().getTime());
+/**
+ * Counts one failed authentication from `address` (a client address from trusted proxies); the
+ * decision says whether the address is now over the limit.
+ */
+export function countFailedAuth(ctx: Platform, address: string): Promise<RateLimitDecision> {
+  return slidingWindow(ctx.kv, `auth-fail:${address}`, FAILED_AUTH_PER_MINUTE, 60, ctx.now().getTime());
 }
 
-/** Whether `ip` is currently refused for failed authentications, without counting an attempt. */
-export async function failedAuthBlocked(ctx: Platform, ip: string): Promise<boolean> {
-  const next = await slidingWindow(
-    ctx.kv,
-    `auth-fail:${ip}`,
-    FAILED_AUTH_PER_MINUTE,
-    60,
-    ctx.now().getTime(),
-    { peek: true },
-  );
-  return !next.ok;
+/**
+ * Whether one more failure from `address` would be within the limit, without counting anything: while
+ * it would not, tokens not known to be valid are refused without asking the database.
+ */
+export function peekFailedAuth(ctx: Platform, address: string): Promise<RateLimitDecision> {
+  return slidingWindow(ctx.kv, `auth-fail:${address}`, FAILED_AUTH_PER_MINUTE, 60, ctx.now().getTime(), {
+    peek: true,
+  });
 }

@@ -5,11 +5,11 @@ import { writeAudit } from "../audit";
 import { assertScope, type TenantContext } from "../context";
 import { ServiceError } from "../errors";
 import { parseInput } from "../validate";
-import { tokenCacheKey } from "./verify-token";
+import { tombstoneTokens } from "./verify-token";
 
 export const revokeTokenInput = z.strictObject({ id: z.uuid() });
 
-/** Revokes a token; every instance refuses it as soon as the shared KV entry is gone. */
+/** Revokes a token; every instance refuses it as soon as the shared KV holds its tombstone. */
 export async function revokeToken({
   ctx,
   input,
@@ -36,6 +36,6 @@ export async function revokeToken({
     });
     return row;
   });
-  await ctx.kv.del(tokenCacheKey(revoked.hash));
+  await tombstoneTokens(ctx.kv, [revoked.hash]);
   return { id, revoked: true };
 }

@@ -1,11 +1,19 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { apiTokens, tenants } from "../../db/schema";
+import type { Kv } from "../../kv";
 import { log } from "../../observability/logger";
 import type { Platform, Scope } from "../context";
 import { hashToken, hasValidChecksum } from "./token-format";
 
-/** Verification results live in KV at most this long; revocation also deletes them at once. */
+/** Verification results live in KV at most this long; revocation replaces them with a tombstone at once. */
 export const TOKEN_CACHE_SECONDS = 60;
+/**
+ * How long a token that verified stays vouched for: while its client address is over the failed-auth
+ * limit, a vouched token is still looked up (and passes); one never seen valid is refused unasked.
+ */
+export const TOKEN_VOUCH_SECONDS = 30 * 86_400;
+/** Database lookups of tokens not vouched for, at most this many at once per instance (guesses among them). */
+export const UNVOUCHED_LOOKUPS = 2;
 const LAST_USED_INTERVAL_SECONDS = 60;
 
 export interface VerifiedToken {
@@ -19,10 +27,19 @@ export interface VerifiedToken {
 }
 
 export const tokenCacheKey = (tokenHash: string) => `smx:token:${tokenHash}`;
+const tokenVouchKey = (tokenHash: string) => `smx:token-vouched:${tokenHash}`;
+
+/** What KV knows of a token before the database is asked. */
+export interface KnownToken {
+  /** The token when valid, null when known to be invalid (revoked, unknown, malformed), undefined when unseen. */
+  verdict: VerifiedToken | null | undefined;
+  /** The token verified within TOKEN_VOUCH_SECONDS and was not revoked since. */
+  vouched: boolean;
+}
 
 /**
  * The token's tenant and scopes, or null when it is malformed, unknown, revoked or expired.
- * A bad checksum is refused before any I/O; a known token costs one KV read on the hot path.
+ * A bad checksum is refused before any I/O; a known token costs one KV round trip on the hot path.
  */
 export async function verifyToken({
   ctx,
@@ -31,35 +48,43 @@ export async function verifyToken({
   ctx: Platform;
   input: { token: string };
 }): Promise<VerifiedToken | null> {
-  const cached = await cachedToken({ ctx, input });
-  return cached === undefined ? lookUpToken({ ctx, input }) : cached;
+  const known = await cachedToken({ ctx, input });
+  return known.verdict === undefined ? lookUpToken({ ctx, input, vouched: known.vouched }) : known.verdict;
 }
 
-/**
- * What KV already knows of the token, never asking the database: the token when valid, null when known
- * to be invalid (a bad checksum needs no I/O), undefined when KV has not seen it.
- */
+/** What KV already knows of the token, never asking the database; a bad checksum needs no I/O at all. */
 export async function cachedToken({
   ctx,
   input,
 }: {
   ctx: Platform;
   input: { token: string };
-}): Promise<VerifiedToken | null | undefined> {
-  if (!hasValidChecksum(input.token)) return null;
-  const cached = await ctx.kv.get(tokenCacheKey(hashToken(input.token)));
-  return cached === null ? undefined : usable(ctx, JSON.parse(cached) as VerifiedToken | null);
+}): Promise<KnownToken> {
+  if (!hasValidChecksum(input.token)) return { verdict: null, vouched: false };
+  const hash = hashToken(input.token);
+  const [cached, vouched] = await ctx.kv.pipeline().get(tokenCacheKey(hash)).get(tokenVouchKey(hash)).exec();
+  return {
+    verdict: typeof cached === "string" ? usable(ctx, JSON.parse(cached) as VerifiedToken | null) : undefined,
+    vouched: typeof vouched === "string",
+  };
 }
 
-/** Looks the token up in the database (and caches the verdict in KV); for tokens KV has not seen. */
+/**
+ * Looks the token up in the database and caches the verdict, for tokens KV has not seen. Lookups of
+ * tokens not vouched for wait for one of UNVOUCHED_LOOKUPS slots, so guessing cannot take the pool.
+ */
 export async function lookUpToken({
   ctx,
   input,
+  vouched,
 }: {
   ctx: Platform;
   input: { token: string };
+  vouched: boolean;
 }): Promise<VerifiedToken | null> {
-  return usable(ctx, await lookupAndCache(ctx, hashToken(input.token)));
+  const hash = hashToken(input.token);
+  const lookup = () => lookupAndCache(ctx, hash);
+  return usable(ctx, await (vouched ? lookup() : unvouchedLookups()(lookup)));
 }
 
 function usable(ctx: Platform, found: VerifiedToken | null): VerifiedToken | null {
@@ -86,9 +111,60 @@ async function lookupAndCache(ctx: Platform, hash: string): Promise<VerifiedToke
   const found = row
     ? { ...row, scopes: row.scopes as Scope[], expiresAt: row.expiresAt?.toISOString() ?? null }
     : null;
-  // Unknown hashes are cached too: a new token has a new hash, so this never hides a fresh token.
-  await ctx.kv.set(tokenCacheKey(hash), JSON.stringify(found), { ttlSeconds: TOKEN_CACHE_SECONDS });
+  // Unknown hashes are cached too: a new token has a new hash, so this never hides a fresh token. Only
+  // where KV has no verdict: a revocation that committed after the read above left a tombstone there,
+  // and this lookup then answers what the tombstone says instead of caching the token as valid again.
+  const key = tokenCacheKey(hash);
+  const written = await ctx.kv.set(key, JSON.stringify(found), {
+    ttlSeconds: TOKEN_CACHE_SECONDS,
+    onlyIfAbsent: true,
+  });
+  if (!written) {
+    const current = await ctx.kv.get(key);
+    return current === null ? found : (JSON.parse(current) as VerifiedToken | null);
+  }
+  if (found) await ctx.kv.set(tokenVouchKey(hash), "1", { ttlSeconds: TOKEN_VOUCH_SECONDS });
   return found;
+}
+
+/**
+ * Marks revoked tokens invalid in KV: a tombstone verdict (which a lookup already under way cannot
+ * overwrite, see lookupAndCache) and no vouching. Call after the revocation committed.
+ */
+export async function tombstoneTokens(kv: Kv, tokenHashes: readonly string[]): Promise<void> {
+  if (tokenHashes.length === 0) return;
+  const pipeline = kv.pipeline();
+  for (const hash of tokenHashes) {
+    pipeline.set(tokenCacheKey(hash), "null", { ttlSeconds: TOKEN_CACHE_SECONDS }).del(tokenVouchKey(hash));
+  }
+  await pipeline.exec();
+}
+
+/** Runs `work` when one of `slots` is free, in arrival order. */
+function slotLimiter(slots: number) {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    if (running < slots) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      // The slot passes straight to the next in line, or frees up.
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}
+
+// On globalThis: Next.js bundles routes separately, and the bound is per process.
+const holder = globalThis as typeof globalThis & {
+  searchmuxUnvouchedLookups?: ReturnType<typeof slotLimiter>;
+};
+function unvouchedLookups() {
+  holder.searchmuxUnvouchedLookups ??= slotLimiter(UNVOUCHED_LOOKUPS);
+  return holder.searchmuxUnvouchedLookups;
 }
 
 /** When this process last recorded each token's use; bounded by the tokens in use within a minute. */

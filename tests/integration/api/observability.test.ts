@@ -1,8 +1,10 @@
 /**
  * Operations through the real route handlers: a structured log line per request with its request id,
  * the Prometheus endpoint behind the operator token reflecting calls, provider status and usage history
- * over REST, and no key or token in any log line or stored trace (RELIABILITY K3).
+ * over REST, no key or token in any log line or stored trace (RELIABILITY K3), and request metrics
+ * labelled by route template, so random paths, ids and tokens add no series.
  */
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -60,6 +62,7 @@ beforeAll(async () => {
   handlers.history = (await import("@/app/api/v1/usage/history/route")).GET as Handler;
   handlers.trace = (await import("@/app/api/v1/traces/[id]/route")).GET as Handler;
   handlers.metrics = (await import("@/app/api/metrics/route")).GET as Handler;
+  handlers.mcpUrl = (await import("@/app/api/mcp/t/[token]/route")).POST as Handler;
 
   const { systemContext, tenantContext } = await import("@/lib/services/platform");
   const { createTenant } = await import("@/lib/services/tenants/create-tenant");
@@ -205,5 +208,38 @@ describe("operations", () => {
       expect(dump).not.toContain(secret);
       expect(logs).not.toContain(secret);
     }
+  });
+
+  // Last: it spends the failed-authentication allowance and the token's rate limit.
+  it("adds no metric series for random paths, ids and tokens, refused ones included", async () => {
+    const httpSeries = async () => {
+      const response = await call("metrics", request("/api/metrics", { bearer: OPERATOR_TOKEN }));
+      const lines = (await response.text()).split("\n");
+      return new Set(
+        lines.filter((l) => l.startsWith("searchmux_http_requests_total{")).map((l) => l.split(" ")[0]),
+      );
+    };
+    const randomRequest = async (i: number) => {
+      const id = randomBytes(9).toString("base64url");
+      if (i % 3 === 2) {
+        const mcp = request(`/api/mcp/t/${id}`, { method: "POST", body: "{}" });
+        return { route: "/api/mcp/t/[token]", response: await call("mcpUrl", mcp, { token: id }) };
+      }
+      const trace = request(`/api/v1/traces/${id}`, { bearer: i % 3 === 1 ? token : undefined });
+      return { route: "/api/v1/traces/[id]", response: await call("trace", trace, { id }) };
+    };
+    const before = await httpSeries();
+    const expected = new Set(before);
+    const statuses = new Set<number>();
+    for (let i = 0; i < 1_000; i++) {
+      const { route, response } = await randomRequest(i);
+      statuses.add(response.status);
+      expected.add(`searchmux_http_requests_total{route="${route}",status="${response.status}"}`);
+    }
+    expect(statuses).toContain(401);
+    const after = await httpSeries();
+    // One series per route template and status, whatever the path said.
+    expect([...after].sort()).toEqual([...expected].sort());
+    expect(after.size - before.size).toBeLessThanOrEqual(2 * statuses.size);
   });
 });

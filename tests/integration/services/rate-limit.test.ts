@@ -8,8 +8,8 @@ import {
   countFailedAuth,
   DEFAULT_RATE_LIMIT_RPM,
   FAILED_AUTH_PER_MINUTE,
-  failedAuthBlocked,
   limitToken,
+  peekFailedAuth,
 } from "@/lib/services/rate-limit/limits";
 import { slidingWindow } from "@/lib/services/rate-limit/sliding-window";
 
@@ -115,12 +115,13 @@ describe("product rate limits", () => {
     expect((await limitToken(platform, { ...token, rateLimitRpm: null })).limit).toBe(DEFAULT_RATE_LIMIT_RPM);
   });
 
-  it("blocks an IP after too many failed authentications, without counting the check itself", async () => {
+  it("blocks an address after too many failed authentications, without counting the check itself", async () => {
     const ip = `198.51.100.${Math.floor(Math.random() * 250)}`;
     for (let i = 0; i < FAILED_AUTH_PER_MINUTE - 1; i++) await countFailedAuth(platform, ip);
-    for (let i = 0; i < 5; i++) expect(await failedAuthBlocked(platform, ip)).toBe(false);
-    await countFailedAuth(platform, ip);
-    expect(await failedAuthBlocked(platform, ip)).toBe(true);
-    expect(await failedAuthBlocked(platform, "203.0.113.9")).toBe(false);
+    for (let i = 0; i < 5; i++) expect((await peekFailedAuth(platform, ip)).ok).toBe(true);
+    expect((await countFailedAuth(platform, ip)).ok).toBe(true);
+    expect((await peekFailedAuth(platform, ip)).ok).toBe(false);
+    expect((await countFailedAuth(platform, ip)).ok).toBe(false);
+    expect((await peekFailedAuth(platform, "203.0.113.9")).ok).toBe(true);
   });
 });

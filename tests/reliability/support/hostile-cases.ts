@@ -5,6 +5,8 @@
  * write a row or charge anything.
  */
 
+import { ROUTE_TRAVERSALS } from "@/tests/unit/fetch/route-traversals";
+
 export interface RestCase {
   name: string;
   method: "GET" | "POST" | "PUT" | "DELETE";
@@ -112,6 +114,18 @@ export const REST_CASES: RestCase[] = [
     "/api/v1/fetch",
     { url: "https://example.com/", providers: HUGE_ARRAY },
     "providers",
+  ),
+  // Every domain route: an encoded `..` (which once walked the GitHub route out of the repository with the
+  // operator's token) or a malformed escape is refused before any step (security issue #14).
+  ...ROUTE_TRAVERSALS.map(
+    ({ name, url, problem }): RestCase => ({
+      name,
+      method: "POST",
+      path: "/api/v1/fetch",
+      body: { url },
+      status: 400,
+      message: problem,
+    }),
   ),
   // POST /api/v1/answer
   ...bodyCases("POST", "/api/v1/answer"),
@@ -228,6 +242,12 @@ export const MCP_CASES: McpCase[] = [
     args: { url: "https://example.com/", format: "pdf" },
     message: /format/,
   },
+  ...ROUTE_TRAVERSALS.map(({ name, url, problem }) => ({
+    name,
+    tool: "fetch",
+    args: { url },
+    message: problem,
+  })),
   { name: "a 20,000-character question", tool: "answer", args: { query: LONG }, message: /query/ },
   { name: "a 20,000-character query", tool: "paper_search", args: { query: LONG }, message: /query/ },
   {

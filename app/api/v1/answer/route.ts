@@ -13,5 +13,5 @@ export const POST = withToken(
     Response.json(
       toAnswerResponse(await answer({ ctx, input: await readJsonBody(request), signal: request.signal })),
     ),
-  { scope: "answer" },
+  { route: "/api/v1/answer", scope: "answer" },
 );

@@ -9,15 +9,13 @@ export const dynamic = "force-dynamic";
 /** GET /api/v1/budgets — the tenant's budgets with used, remaining and reset time. */
 export const GET = withToken(
   async (_request, { ctx }) => Response.json({ budgets: (await budgetStatus({ ctx })).budgets }),
-  {
-    scope: "admin",
-  },
+  { route: "/api/v1/budgets", scope: "admin" },
 );
 
 /** PUT /api/v1/budgets — create or replace the budget for (provider, metric, period). */
 export const PUT = withToken(
   async (request, { ctx }) => Response.json(await setBudget({ ctx, input: await readJsonBody(request) })),
-  { scope: "admin" },
+  { route: "/api/v1/budgets", scope: "admin" },
 );
 
 /** DELETE /api/v1/budgets?id=… */
@@ -26,5 +24,5 @@ export const DELETE = withToken(
     Response.json(
       await deleteBudget({ ctx, input: { id: new URL(request.url).searchParams.get("id") ?? "" } }),
     ),
-  { scope: "admin" },
+  { route: "/api/v1/budgets", scope: "admin" },
 );

@@ -11,5 +11,5 @@ export const POST = withToken(
     Response.json(
       toFetchResponse(await fetchPage({ ctx, input: await readJsonBody(request), signal: request.signal })),
     ),
-  { scope: "fetch" },
+  { route: "/api/v1/fetch", scope: "fetch" },
 );

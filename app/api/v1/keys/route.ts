@@ -8,13 +8,14 @@ export const dynamic = "force-dynamic";
 
 /** GET /api/v1/keys — stored provider keys (last 4 characters only). */
 export const GET = withToken(async (_request, { ctx }) => Response.json({ keys: await listKeys({ ctx }) }), {
+  route: "/api/v1/keys",
   scope: "admin",
 });
 
 /** PUT /api/v1/keys — store or replace a provider key: `{provider, key}`. */
 export const PUT = withToken(
   async (request, { ctx }) => Response.json(await setKey({ ctx, input: await readJsonBody(request) })),
-  { scope: "admin" },
+  { route: "/api/v1/keys", scope: "admin" },
 );
 
 /** DELETE /api/v1/keys?provider=… */
@@ -23,5 +24,5 @@ export const DELETE = withToken(
     Response.json(
       await deleteKey({ ctx, input: { provider: new URL(request.url).searchParams.get("provider") ?? "" } }),
     ),
-  { scope: "admin" },
+  { route: "/api/v1/keys", scope: "admin" },
 );

@@ -8,15 +8,16 @@ import { setLens } from "@/lib/services/lenses/set-lens";
 export const dynamic = "force-dynamic";
 
 /** GET /api/v1/lenses — the workspace's lenses and the built-in ones (any token). */
-export const GET = withToken(async (_request, { ctx }) =>
-  Response.json({ lenses: (await listLenses({ ctx })).map(toLensResponse) }),
+export const GET = withToken(
+  async (_request, { ctx }) => Response.json({ lenses: (await listLenses({ ctx })).map(toLensResponse) }),
+  { route: "/api/v1/lenses" },
 );
 
 /** PUT /api/v1/lenses — create or replace a lens: `{name, domains, description?, time_range?, region?, safesearch?}`. */
 export const PUT = withToken(
   async (request, { ctx }) =>
     Response.json(toLensResponse(await setLens({ ctx, input: await readJsonBody(request) }))),
-  { scope: "admin" },
+  { route: "/api/v1/lenses", scope: "admin" },
 );
 
 /** DELETE /api/v1/lenses?name=… */
@@ -25,5 +26,5 @@ export const DELETE = withToken(
     Response.json(
       await deleteLens({ ctx, input: { name: new URL(request.url).searchParams.get("name") ?? "" } }),
     ),
-  { scope: "admin" },
+  { route: "/api/v1/lenses", scope: "admin" },
 );

@@ -13,5 +13,5 @@ export const POST = withToken(
         await paperSearch({ ctx, input: await readJsonBody(request), signal: request.signal }),
       ),
     ),
-  { scope: "papers" },
+  { route: "/api/v1/papers", scope: "papers" },
 );

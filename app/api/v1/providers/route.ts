@@ -7,4 +7,6 @@ export const dynamic = "force-dynamic";
  * GET /api/v1/providers — every provider: availability per tool, whose key pays and its last verdict,
  * budgets left, circuit breaker, and success rate / latency over the last day. Any valid token.
  */
-export const GET = withToken(async (_request, { ctx }) => Response.json(await providerStatus({ ctx })));
+export const GET = withToken(async (_request, { ctx }) => Response.json(await providerStatus({ ctx })), {
+  route: "/api/v1/providers",
+});

@@ -11,5 +11,5 @@ export const POST = withToken(
     Response.json(
       toSearchResponse(await webSearch({ ctx, input: await readJsonBody(request), signal: request.signal })),
     ),
-  { scope: "search" },
+  { route: "/api/v1/search", scope: "search" },
 );

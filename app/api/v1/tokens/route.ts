@@ -9,14 +9,14 @@ export const dynamic = "force-dynamic";
 /** GET /api/v1/tokens — the tenant's tokens (never the secrets). */
 export const GET = withToken(
   async (_request, { ctx }) => Response.json({ tokens: await listTokens({ ctx }) }),
-  { scope: "admin" },
+  { route: "/api/v1/tokens", scope: "admin" },
 );
 
 /** POST /api/v1/tokens — `{name, scopes?, expiresAt?}`; the token is in the response once. */
 export const POST = withToken(
   async (request, { ctx }) =>
     Response.json(await createToken({ ctx, input: await readJsonBody(request) }), { status: 201 }),
-  { scope: "admin" },
+  { route: "/api/v1/tokens", scope: "admin" },
 );
 
 /** DELETE /api/v1/tokens?id=… — revoke; refused everywhere at once. */
@@ -25,5 +25,5 @@ export const DELETE = withToken(
     Response.json(
       await revokeToken({ ctx, input: { id: new URL(request.url).searchParams.get("id") ?? "" } }),
     ),
-  { scope: "admin" },
+  { route: "/api/v1/tokens", scope: "admin" },
 );

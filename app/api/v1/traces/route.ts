@@ -7,6 +7,8 @@ export const dynamic = "force-dynamic";
  * GET /api/v1/traces?limit=&cursor=&tool=&status=&surface=&provider=&since=&q= — newest first; admins see
  * all, other tokens their own.
  */
-export const GET = withToken(async (request, { ctx }) =>
-  Response.json(await listTraces({ ctx, input: Object.fromEntries(new URL(request.url).searchParams) })),
+export const GET = withToken(
+  async (request, { ctx }) =>
+    Response.json(await listTraces({ ctx, input: Object.fromEntries(new URL(request.url).searchParams) })),
+  { route: "/api/v1/traces" },
 );

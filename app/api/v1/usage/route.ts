@@ -4,4 +4,6 @@ import { budgetStatus } from "@/lib/services/budgets/budget-status";
 export const dynamic = "force-dynamic";
 
 /** GET /api/v1/usage — budgets with what is left, per-provider usage and free tiers. Any valid token. */
-export const GET = withToken(async (_request, { ctx }) => Response.json(await budgetStatus({ ctx })));
+export const GET = withToken(async (_request, { ctx }) => Response.json(await budgetStatus({ ctx })), {
+  route: "/api/v1/usage",
+});

@@ -4,6 +4,7 @@ import { getTrace } from "@/lib/services/traces/get-trace";
 export const dynamic = "force-dynamic";
 
 /** GET /api/v1/traces/<id> — one trace with its spans. */
-export const GET = withToken<{ id: string }>(async (_request, { ctx, params }) =>
-  Response.json(await getTrace({ ctx, input: { id: params.id } })),
+export const GET = withToken<{ id: string }>(
+  async (_request, { ctx, params }) => Response.json(await getTrace({ ctx, input: { id: params.id } })),
+  { route: "/api/v1/traces/[id]" },
 );

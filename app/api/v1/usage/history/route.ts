@@ -4,7 +4,10 @@ import { usageHistory } from "@/lib/services/usage/usage-history";
 export const dynamic = "force-dynamic";
 
 /** GET /api/v1/usage/history?days=30 — requests, spend, calls and cache hits per UTC day. Any valid token. */
-export const GET = withToken(async (request, { ctx }) => {
-  const days = new URL(request.url).searchParams.get("days");
-  return Response.json(await usageHistory({ ctx, input: days === null ? {} : { days: Number(days) } }));
-});
+export const GET = withToken(
+  async (request, { ctx }) => {
+    const days = new URL(request.url).searchParams.get("days");
+    return Response.json(await usageHistory({ ctx, input: days === null ? {} : { days: Number(days) } }));
+  },
+  { route: "/api/v1/usage/history" },
+);

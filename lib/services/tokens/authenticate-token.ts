@@ -1,0 +1,43 @@
+import type { Platform } from "../context";
+import { countFailedAuth, peekFailedAuth } from "../rate-limit/limits";
+import { cachedToken, lookUpToken, type VerifiedToken } from "./verify-token";
+
+export type Authentication =
+  | { token: VerifiedToken }
+  | { refused: "unauthorized" }
+  /** The client address is over the failed-authentication limit. */
+  | { refused: "rate_limited"; retryAfter: number };
+
+/**
+ * Authenticates a presented token (or none) for a token route, limiting failed authentications per
+ * client address (null when no trusted proxy tells it). A token that verifies is never refused by that
+ * limit and never counted: only failures count. What the limit bounds is the database: while an address
+ * is over it, a token KV has not seen is refused without a lookup, unless it verified before (vouched),
+ * so a client behind the same address as a guesser keeps working.
+ */
+export async function authenticateToken({
+  ctx,
+  input,
+}: {
+  ctx: Platform;
+  input: { token: string | null; address: string | null };
+}): Promise<Authentication> {
+  const { token, address } = input;
+  if (token) {
+    const known = await cachedToken({ ctx, input: { token } });
+    if (known.verdict) return { token: known.verdict };
+    if (known.verdict === undefined) {
+      if (address && !known.vouched) {
+        const standing = await peekFailedAuth(ctx, address);
+        if (!standing.ok) return { refused: "rate_limited", retryAfter: standing.retryAfter };
+      }
+      const found = await lookUpToken({ ctx, input: { token }, vouched: known.vouched });
+      if (found) return { token: found };
+    }
+  }
+  if (!address) return { refused: "unauthorized" };
+  const counted = await countFailedAuth(ctx, address);
+  return counted.ok
+    ? { refused: "unauthorized" }
+    : { refused: "rate_limited", retryAfter: counted.retryAfter };
+}
