@@ -8,31 +8,52 @@
  * <migrationsDir>`. It takes an exclusive lock file, applies pending migrations, listens on a free port,
  * writes `<dataDir>/server.json` ({pid, port}), and exits after IDLE_MS with no client connected.
  *
+ * Other users of the machine are kept out (docs/decisions.md): a client must prove it knows the password
+ * in `<dataDir>/server-password` (SCRAM-SHA-256, embedded-auth.mjs) before any message reaches PGlite,
+ * and the database files are in a directory only the owner can enter (PGlite creates them 0666).
+ *
  * PGlite is a single session, so a connection gets exclusive use of it from its first message until
  * PGlite answers ReadyForQuery with status idle ('I'). That keeps extended-protocol sequences
  * (Parse/Bind/Execute/Sync) and transactions of different clients from interleaving.
  *
  * Plain JavaScript on purpose: it runs under `npm start` without a TypeScript toolchain.
  */
-import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
+import { embeddedPassword, SCRAM_MECHANISM, scramVerifier } from "./embedded-auth.mjs";
 
 const IDLE_MS = Number(process.env.SEARCHMUX_EMBEDDED_IDLE_MS ?? 60_000);
 const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
 const CANCEL_REQUEST = 80877102;
 const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+/** A client that has not authenticated within this time is disconnected. */
+const AUTH_TIMEOUT_MS = 10_000;
+/** PostgreSQL's own limit for a startup packet; also bounds what an unauthenticated client can send. */
+const MAX_UNAUTHENTICATED_MESSAGE = 10_000;
+const AUTH_SASL = 10;
+const AUTH_SASL_CONTINUE = 11;
+const AUTH_SASL_FINAL = 12;
 
 const [dataDir, migrationsDir] = process.argv.slice(2);
 if (!dataDir || !migrationsDir) {
   console.error("usage: embedded-server.mjs <dataDir> <migrationsDir>");
   process.exit(2);
 }
-mkdirSync(dataDir, { recursive: true });
+mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 const lockPath = path.join(dataDir, "server.lock");
 const infoPath = path.join(dataDir, "server.json");
 
@@ -108,7 +129,11 @@ function clearStaleLock(staleHolder) {
 
 if (!takeLock()) process.exit(0);
 
-const db = await PGlite.create(path.join(dataDir, "pgdata"));
+const scram = scramVerifier(embeddedPassword(dataDir));
+const pgdata = path.join(dataDir, "pgdata");
+mkdirSync(pgdata, { recursive: true, mode: 0o700 });
+chmodSync(pgdata, 0o700); // also for a directory created before the server restricted it
+const db = await PGlite.create(pgdata);
 await migrate(drizzle(db), { migrationsFolder: migrationsDir });
 
 /** FIFO mutex over the single PGlite session. */
@@ -132,13 +157,43 @@ function armIdleTimer() {
   if (connections === 0) idleTimer = setTimeout(shutdown, IDLE_MS);
 }
 
+/**
+ * A backend message: type byte, length, body.
+ * @param {string} type
+ * @param {Buffer} body
+ */
+function backendMessage(type, body) {
+  const message = Buffer.alloc(5 + body.length);
+  message.write(type, 0);
+  message.writeInt32BE(4 + body.length, 1);
+  body.copy(message, 5);
+  return message;
+}
+
+/** @param {number} code @param {string} data */
+function authentication(code, data) {
+  const body = Buffer.alloc(4 + Buffer.byteLength(data));
+  body.writeInt32BE(code, 0);
+  body.write(data, 4);
+  return backendMessage("R", body);
+}
+
+/** @param {string} sqlState @param {string} text */
+const fatal = (sqlState, text) =>
+  backendMessage("E", Buffer.from(`SFATAL\0VFATAL\0C${sqlState}\0M${text}\0\0`));
+
 /** @param {net.Socket} socket */
 function serve(socket) {
   connections++;
   clearTimeout(idleTimer);
   socket.setNoDelay(true);
   let buffer = Buffer.alloc(0);
-  let startup = true;
+  /** @type {"startup" | "sasl-initial" | "sasl-response" | "ready" | "refused"} */
+  let phase = "startup";
+  let startupMessage = Buffer.alloc(0);
+  /** @type {ReturnType<typeof scram.start>} */
+  let exchange = null;
+  const authTimer = setTimeout(() => socket.destroy(), AUTH_TIMEOUT_MS);
   /** @type {(() => void) | null} */
   let release = null;
   let chain = Promise.resolve();
@@ -171,12 +226,46 @@ function serve(socket) {
       });
   }
 
+  /** @param {string} sqlState @param {string} text */
+  function refuse(sqlState, text) {
+    phase = "refused";
+    socket.end(fatal(sqlState, text));
+  }
+
+  /**
+   * One step of the SCRAM exchange: SASLInitialResponse, then SASLResponse ('p' both). Once the proof
+   * checks out, PGlite gets the startup message and answers it (AuthenticationOk, parameters, ready).
+   * @param {Buffer} message
+   */
+  function authenticate(message) {
+    if (message[0] !== 0x70) return refuse("28000", "password authentication is required");
+    const body = message.subarray(5);
+    if (phase === "sasl-initial") {
+      const end = body.indexOf(0);
+      const mechanism = body.subarray(0, Math.max(end, 0)).toString();
+      exchange =
+        end > 0 && mechanism === SCRAM_MECHANISM ? scram.start(body.subarray(end + 5).toString()) : null;
+      if (!exchange) return refuse("28000", `${SCRAM_MECHANISM} authentication is required`);
+      socket.write(authentication(AUTH_SASL_CONTINUE, exchange.serverFirst));
+      phase = "sasl-response";
+      return;
+    }
+    const serverFinal = exchange?.finish(body.toString());
+    if (!serverFinal) return refuse("28P01", "password authentication failed");
+    clearTimeout(authTimer);
+    socket.write(authentication(AUTH_SASL_FINAL, serverFinal));
+    phase = "ready";
+    enqueue(startupMessage);
+  }
+
   socket.on("data", (chunk) => {
     buffer = Buffer.concat([buffer, chunk]);
-    for (;;) {
-      if (startup) {
+    while (phase !== "refused") {
+      if (phase === "startup") {
         if (buffer.length < 8) return;
         const length = buffer.readInt32BE(0);
+        if (length < 8 || length > MAX_UNAUTHENTICATED_MESSAGE)
+          return refuse("08P01", "invalid startup packet length");
         if (buffer.length < length) return;
         const code = buffer.readInt32BE(4);
         const message = buffer.subarray(0, length);
@@ -189,12 +278,15 @@ function serve(socket) {
           socket.end();
           return;
         }
-        startup = false;
-        enqueue(Buffer.from(message));
+        startupMessage = Buffer.from(message);
+        socket.write(authentication(AUTH_SASL, `${SCRAM_MECHANISM}\0\0`));
+        phase = "sasl-initial";
         continue;
       }
       if (buffer.length < 5) return;
       const length = 1 + buffer.readInt32BE(1);
+      if (length < 5 || (phase !== "ready" && length > MAX_UNAUTHENTICATED_MESSAGE))
+        return refuse("08P01", "invalid message length");
       if (buffer.length < length) return;
       const message = Buffer.from(buffer.subarray(0, length));
       buffer = buffer.subarray(length);
@@ -202,12 +294,14 @@ function serve(socket) {
         socket.end(); // Terminate
         return;
       }
-      enqueue(message);
+      if (phase === "ready") enqueue(message);
+      else authenticate(message);
     }
   });
 
   socket.on("error", () => socket.destroy());
   socket.on("close", () => {
+    clearTimeout(authTimer);
     chain = chain.then(async () => {
       if (release) {
         // Leave the session clean for the next client: end a half-sent extended-protocol cycle and

@@ -1,13 +1,15 @@
 /**
  * Finds the embedded database server for a data directory, starting it when none is running.
  * The server (embedded-server.mjs) is a detached process shared by every process using the same
- * directory; it exits on its own once no client has been connected for a while.
+ * directory; it exits on its own once no client has been connected for a while. Clients authenticate
+ * with the password kept in the data directory (embedded-auth.mjs).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, openSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { embeddedPassword } from "./embedded-auth.mjs";
 
 const START_TIMEOUT_MS = 60_000;
 
@@ -37,8 +39,8 @@ function canConnect(port: number): Promise<boolean> {
 }
 
 function startServer(dataDir: string): void {
-  mkdirSync(dataDir, { recursive: true });
-  const log = openSync(path.join(dataDir, "server.log"), "a");
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const log = openSync(path.join(dataDir, "server.log"), "a", 0o600);
   // Paths are relative to the project root, which is the working directory of `next` and `npm run`.
   const root = process.cwd();
   const child = spawn(
@@ -49,10 +51,11 @@ function startServer(dataDir: string): void {
   child.unref();
 }
 
-const urlFor = (port: number) => `postgres://postgres@127.0.0.1:${port}/postgres`;
-
-/** Connection URL of the running embedded server for `dataDir`, starting one if needed. */
+/** Connection URL (with its password) of the running embedded server for `dataDir`, starting one if needed. */
 export async function embeddedDatabaseUrl(dataDir: string): Promise<string> {
+  // Created here, before any server starts, so a client and the server it starts agree on it.
+  const password = embeddedPassword(dataDir);
+  const urlFor = (port: number) => `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   const running = readServerInfo(dataDir);
   if (running && (await canConnect(running.port))) return urlFor(running.port);
 
