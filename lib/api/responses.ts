@@ -156,6 +156,21 @@ export const budgetStatusResponse = z.object({
       resets_at: z.string().nullable(),
     }),
   ),
+  operator_quotas: z
+    .array(
+      z.object({
+        metric: z.enum(["requests", "usd"]),
+        period: z.enum(["day", "month"]),
+        limit: z.number(),
+        used: z.number(),
+        remaining: z.number(),
+        resets_at: z.string(),
+      }),
+    )
+    .optional()
+    .describe(
+      "The operator's limits on this workspace's calls with the operator's provider keys or model (a key of the workspace's own is not counted); empty when unlimited, absent on the local bridge",
+    ),
   providers: z.array(
     z.object({
       provider: z.string(),

@@ -153,12 +153,19 @@ export function formatBudgetStatus(status: BudgetStatusResponse): string {
     const free = p.free_tier ? `; free tier ${p.free_tier.remaining} of ${p.free_tier.requests} left` : "";
     return `- ${p.provider}: ${p.requests.today} requests today, ${p.requests.month} this month ($${p.usd.month.toFixed(2)})${free}`;
   });
+  const quotas = (status.operator_quotas ?? []).map(
+    (q) =>
+      `- ${q.metric} per ${q.period}: ${amount(q.metric, q.remaining)} left of ${amount(q.metric, q.limit)}; resets ${q.resets_at}`,
+  );
   const alerts = status.alerts.map((a) => `- ${a.kind} on budget ${a.budget_id} (${a.period}) at ${a.at}`);
   return [
     "Budgets:",
     ...(budgets.length > 0
       ? budgets
       : ["- none set: calls are limited only by provider free tiers and keys"]),
+    ...(quotas.length > 0
+      ? ["", "Operator quotas (calls with the operator's keys; your own keys are not counted):", ...quotas]
+      : []),
     "",
     "Usage by provider:",
     ...(usage.length > 0 ? usage : ["- no calls yet"]),

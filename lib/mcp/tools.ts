@@ -115,7 +115,8 @@ export const budgetStatusTool = defineTool({
   scope: null,
   description: [
     "Show what this workspace may still spend: every budget (per provider or overall, requests or USD per day,",
-    "month or lifetime) with what is left and when it resets, usage per provider today and this month,",
+    "month or lifetime) with what is left and when it resets, the operator's quotas on calls with its keys,",
+    "usage per provider today and this month,",
     "free-tier allowances and recent budget alerts. Use it when a tool reports an exhausted budget, or before",
     "many expensive calls such as answer. Instant and free; no external calls.",
   ].join(" "),

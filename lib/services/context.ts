@@ -35,7 +35,7 @@ export interface Platform {
   traces: TraceSink;
   /** Where settled calls add the usage no budget limits. */
   usage: UsageSink;
-  /** Per (key, provider) circuit breakers of this process. */
+  /** Per (key, provider) circuit breakers of this process, counted per tenant. */
   breakers: CircuitBreakers;
   now(): Date;
 }

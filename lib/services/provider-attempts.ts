@@ -20,6 +20,7 @@ import {
   closeReservations,
   type ExhaustedBudget,
 } from "./budgets/admission";
+import { drawsOnOperator, refusalReason } from "./budgets/operator-quota";
 import { usdToMicros } from "./budgets/units";
 import type { TenantContext } from "./context";
 import { breakerKey, verdictOf } from "./health/circuit-breaker";
@@ -108,7 +109,7 @@ export function attemptLedger(
   const admitHook: AdmitHook = async (providerId) => {
     const entry = call.entries.find((e) => e.provider.id === providerId);
     const breaker = breakerKey(providerId, entry?.apiKey);
-    if (!ctx.breakers.allow(breaker)) {
+    if (!ctx.breakers.allow(breaker, ctx.tenantId)) {
       report(skipped(providerId, call.kind, "skipped_breaker"));
       return { ok: false, reason: "breaker_open" };
     }
@@ -117,16 +118,17 @@ export function attemptLedger(
       provider: providerId,
       costMicros,
       idempotencyKey: `${call.traceId}:${providerId}`,
+      drawsOnOperator: drawsOnOperator(entry, ctx.env),
     }).catch((error: unknown) => {
-      ctx.breakers.record(breaker, "neutral"); // give back a half-open probe slot
+      ctx.breakers.record(breaker, ctx.tenantId, "neutral"); // give back a half-open probe slot
       throw error;
     });
     if (!admission.ok) {
-      ctx.breakers.record(breaker, "neutral");
+      ctx.breakers.record(breaker, ctx.tenantId, "neutral");
       exhausted.push(...admission.exhausted);
       m.budgetRejections.inc({ provider: providerId });
       report(skipped(providerId, call.kind, "skipped_budget"));
-      return { ok: false, reason: "budget_exhausted" };
+      return { ok: false, reason: refusalReason(admission.exhausted) };
     }
     if (closing) {
       // The call gave up waiting for this admission and has been accounted for: refund it.
@@ -137,9 +139,10 @@ export function attemptLedger(
     reservations.set(providerId, reservation);
     return {
       ok: true,
-      settled: ({ span, failure }) => {
+      settled: (attempt) => {
+        const { span, failure } = attempt;
         reservation.outcome = { failure };
-        ctx.breakers.record(breaker, verdictOf(failure));
+        ctx.breakers.record(breaker, ctx.tenantId, verdictOf(attempt));
         m.providerCallSeconds.observe({ provider: providerId, kind: call.kind }, span.duration_ms / 1000);
         report(span);
         const ownKey = entry?.apiKey && entry.apiKey !== operatorKey(entry.provider.keyEnv, ctx.env);

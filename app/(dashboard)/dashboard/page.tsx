@@ -1,6 +1,7 @@
 import { Activity, CalendarDays, DatabaseZap, DollarSign, Gauge, Wallet } from "lucide-react";
 import Link from "next/link";
 import { BreakerBadge } from "@/components/dashboard/breaker-badge";
+import { OperatorQuotas } from "@/components/dashboard/budgets/operator-quotas";
 import { ChartCard } from "@/components/dashboard/chart-card";
 import { Chart } from "@/components/dashboard/charts/chart";
 import { FirstRunChecklist } from "@/components/dashboard/first-run-checklist";
@@ -85,6 +86,8 @@ export default async function OverviewPage() {
           hint="Provider costs"
         />
       </div>
+
+      <OperatorQuotas quotas={budgets.operator_quotas} now={now} />
 
       <div className="grid gap-4 lg:grid-cols-2">
         <ChartCard title="Tool calls, last 30 days" description="Answered by providers or from the cache.">

@@ -7,7 +7,8 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { useFormAction } from "@/components/ui/use-form-action";
 import { updateSettingsAction } from "@/lib/dashboard/actions/settings";
 
-export function SettingsForm({ name }: { name: string }) {
+/** `maxRpm`: the highest per-token rate the operator lets a workspace set. */
+export function SettingsForm({ name, maxRpm }: { name: string; maxRpm: number }) {
   const { state, pending, form } = useFormAction(updateSettingsAction);
   const errors = state.fieldErrors ?? {};
   return (
@@ -27,7 +28,7 @@ export function SettingsForm({ name }: { name: string }) {
         <Field
           id="settings-rpm"
           label="Requests per minute per token"
-          hint="Blank keeps the current limit (the operator's default unless changed)."
+          hint={`Up to ${maxRpm}. Blank keeps the current limit (the operator's default unless changed).`}
           error={errors.rateLimitRpm}
         >
           {(control) => <Input {...control} name="rateLimitRpm" inputMode="numeric" />}

@@ -37,6 +37,7 @@ const TRANSIENT: ReadonlySet<string> = new Set([
   "rate_limited",
   "network_error",
   "budget_exhausted",
+  "operator_quota_exhausted",
   "breaker_open",
   "invalid_response",
 ]);

@@ -48,6 +48,7 @@ interface FailureDetails {
   message: string;
   status?: number;
   retryAfter?: number;
+  internal?: true;
 }
 
 export async function callIsolated<
@@ -70,10 +71,10 @@ export async function callIsolated<
 
   const admission = await admitAttempt(provider.id, context);
   if ("refusal" in admission) return failed(entry, context, queued, admission.refusal, 0);
-  const outcome = await attempt(call, context);
+  const { outcome, providerFault } = await attempt(call, context);
   try {
     admission.settled?.(
-      outcome.ok ? { span: outcome.span } : { span: outcome.span, failure: outcome.failure },
+      outcome.ok ? { span: outcome.span } : { span: outcome.span, failure: outcome.failure, providerFault },
     );
   } catch {
     // An observer's failure must not change the call's outcome.
@@ -85,7 +86,10 @@ async function attempt<
   E extends ResolvedProvider<ProviderRegistration>,
   R extends TransportFacts,
   Kind extends string,
->(call: IsolatedCall<E, R>, context: IsolationContext<Kind>): Promise<IsolatedOutcome<E, R, Kind>> {
+>(
+  call: IsolatedCall<E, R>,
+  context: IsolationContext<Kind>,
+): Promise<{ outcome: IsolatedOutcome<E, R, Kind>; providerFault: boolean }> {
   const { entry } = call;
   const { provider } = entry;
 
@@ -96,28 +100,61 @@ async function attempt<
     timeoutMs,
     `${provider.id}: no answer within ${timeoutMs} ms`,
   );
+  const judged = (details: FailureDetails) => ({
+    outcome: failed<E, R, Kind>(entry, context, started, details),
+    providerFault: isProviderFault(details, elapsed(started), timeoutMs),
+  });
   try {
     // Wrapping in a promise turns a synchronous throw into a rejection.
     const work = new Promise<R>((resolve) => resolve(call.invoke(abort.signal)));
     const response = await raceAbort(work, abort.signal);
     if (!call.isResponse(response)) {
-      return failed(entry, context, started, {
+      return judged({
         reason: "invalid_response",
         message: "adapter returned a malformed response",
+        internal: true,
       });
     }
-    return succeeded(entry, context, started, response, call.count(response));
+    return {
+      outcome: succeeded(entry, context, started, response, call.count(response)),
+      providerFault: false,
+    };
   } catch (error) {
-    return failed(
-      entry,
-      context,
-      started,
-      classifyFailure(error, abort.signal, secretsOf(entry), `${context.kind} cancelled`),
-    );
+    return judged(classifyFailure(error, abort.signal, secretsOf(entry), `${context.kind} cancelled`));
   } finally {
     abort.dispose();
   }
 }
+
+/** A provider that has not answered in this share of its own timeout is slow, whoever's deadline ended the wait. */
+const FAIR_SHARE_OF_TIMEOUT = 0.5;
+
+/**
+ * AttemptReport.providerFault. A timeout counts only once the provider has had a fair share of its own
+ * timeout: a caller's short `timeout_ms` or early cancellation ends the wait sooner and says nothing about
+ * the provider, while the default deadline (10 s for search, under most providers' own 15 s) still lets a
+ * hanging provider be recognised.
+ */
+function isProviderFault(details: FailureDetails, elapsedMs: number, timeoutMs: number): boolean {
+  if (details.internal) return false;
+  switch (details.reason) {
+    case "timeout":
+      return elapsedMs >= timeoutMs * FAIR_SHARE_OF_TIMEOUT;
+    case "network_error":
+    case "invalid_response":
+      return true;
+    case "http_error":
+      return details.status === undefined || details.status >= 500;
+    default:
+      return false;
+  }
+}
+
+const REFUSAL_MESSAGE: Readonly<Record<Extract<Admission, { ok: false }>["reason"], string>> = {
+  budget_exhausted: "budget exhausted",
+  operator_quota_exhausted: "operator quota exhausted",
+  breaker_open: "circuit breaker open",
+};
 
 type AdmissionCheck = { refusal: FailureDetails } | { settled?: (report: AttemptReport) => void };
 
@@ -137,7 +174,7 @@ async function admitAttempt(
     return {
       refusal: {
         reason: admission.reason,
-        message: admission.reason === "budget_exhausted" ? "budget exhausted" : "circuit breaker open",
+        message: REFUSAL_MESSAGE[admission.reason],
       },
     };
   } catch (error) {
@@ -219,7 +256,7 @@ function failed<E extends ResolvedProvider<ProviderRegistration>, R, Kind extend
 
 function spanOutcome(reason: FailureReason): ProviderSpan["outcome"] {
   if (reason === "timeout") return "timeout";
-  if (reason === "budget_exhausted") return "skipped_budget";
+  if (reason === "budget_exhausted" || reason === "operator_quota_exhausted") return "skipped_budget";
   if (reason === "breaker_open") return "skipped_breaker";
   return "error";
 }

@@ -1,7 +1,8 @@
 /**
  * Turns whatever a provider call threw into a reported failure. ProviderErrors keep their reason;
  * anything else is the adapter's or the transport's surprise: a network-level error code becomes
- * "network_error", everything else (TypeError on an unexpected shape, SyntaxError, …) "invalid_response".
+ * "network_error", everything else (TypeError, SyntaxError, …) "invalid_response", marked internal: adapters
+ * validate what providers send (parseResponse throws a ProviderError), so such a throw is our own code's.
  * Messages are sanitised: the call's key and credential-like query parameters are redacted, control
  * characters removed, length capped; they go to traces and API responses.
  */
@@ -18,6 +19,8 @@ export interface ClassifiedFailure {
   message: string;
   status?: number;
   retryAfter?: number;
+  /** Our own code threw (an adapter's bug, a caller-supplied step failing): nothing the provider did. */
+  internal?: true;
 }
 
 /**
@@ -46,9 +49,11 @@ export function classifyFailure(
     if (error.retryAfter !== undefined) failure.retryAfter = error.retryAfter;
     return failure;
   }
-  const reason: FailureReason = hasErrorCode(error) ? "network_error" : "invalid_response";
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : "non-error value thrown";
-  return { reason, message: sanitizeMessage(`unexpected adapter error (${detail})`, secrets) };
+  const message = sanitizeMessage(`unexpected adapter error (${detail})`, secrets);
+  return hasErrorCode(error)
+    ? { reason: "network_error", message }
+    : { reason: "invalid_response", message, internal: true };
 }
 
 export function sanitizeMessage(message: string, secrets: readonly string[]): string {

@@ -18,6 +18,8 @@ export type FailureReason =
   | "network_error"
   | "not_configured"
   | "budget_exhausted"
+  /** The operator's quota on calls with its keys is used up for this workspace. */
+  | "operator_quota_exhausted"
   | "breaker_open";
 
 export interface ProviderFailure {
@@ -55,11 +57,18 @@ export interface ProviderSpan<Kind extends string = string> {
 export interface AttemptReport {
   span: ProviderSpan;
   failure?: ProviderFailure;
+  /**
+   * With a failure: whether it is down to the provider itself (a 5xx, the network, a malformed answer, no
+   * answer within a fair share of its own timeout), not to the caller (its deadline or cancellation, a
+   * refused key, a bad request, a rate limit, an oversized page) or to our own code throwing. Only such
+   * failures say anything about the provider's health.
+   */
+  providerFault?: boolean;
 }
 
 export type Admission =
   | { ok: true; settled?: (report: AttemptReport) => void }
-  | { ok: false; reason: "budget_exhausted" | "breaker_open" };
+  | { ok: false; reason: "budget_exhausted" | "operator_quota_exhausted" | "breaker_open" };
 /**
  * Called right before each provider call (atomic budget admission, circuit breaker); an admitted call
  * reports its outcome to `settled` (breaker, health, metrics, live progress).

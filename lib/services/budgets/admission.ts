@@ -5,7 +5,8 @@
  *    again without a second charge).
  * 2. One INSERT … ON CONFLICT DO UPDATE … WHERE charges every counter a budget limits — of the provider
  *    and `*`, requests (1) and usd (the call's cost), for the day, the month(s) and the lifetime — each
- *    only if it stays within its hard limit. Postgres re-checks the WHERE on the locked, latest row
+ *    only if it stays within its hard limit. A call that draws on the operator (its key or model) also
+ *    charges the operator's counters, which its quotas limit the same way (operator-quota.ts). Postgres re-checks the WHERE on the locked, latest row
  *    version, so concurrent admissions can never overshoot. The counters no budget limits only record
  *    usage: they are added when the call settles, in batches (usage-sink.ts), so they never make
  *    concurrent admissions wait on each other's row locks.
@@ -19,6 +20,7 @@ import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { queryRows, type Tx } from "../../db";
 import { budgetAlerts, budgets, type Charge, reservations } from "../../db/schema";
 import type { TenantContext } from "../context";
+import { OPERATOR_SCOPE, operatorQuotaLimits } from "./operator-quota";
 import { type Period, periodKey, periodResetsAt } from "./periods";
 
 /** Reservations left unsettled this long (a crashed call) are refunded by the sweep. */
@@ -28,10 +30,16 @@ export interface AdmissionRequest {
   provider: string;
   costMicros: number;
   idempotencyKey: string;
+  /** The call uses the operator's key or model: the operator's quotas apply too. */
+  drawsOnOperator?: boolean;
 }
 
 export interface ExhaustedBudget {
-  budgetId: string;
+  /** A budget the tenant set, or a quota the operator puts on the use of its keys. */
+  kind: "budget" | "operator_quota";
+  /** The tenant's budget; null for an operator quota. */
+  budgetId: string | null;
+  /** The budget's provider or `*`; `*` for an operator quota (it counts every provider). */
   provider: string;
   metric: "requests" | "usd";
   period: Period;
@@ -43,11 +51,22 @@ export type AdmissionResult =
   | { ok: true; reservationId: string; replayed: boolean }
   | { ok: false; exhausted: ExhaustedBudget[] };
 
-type BudgetRow = typeof budgets.$inferSelect;
+/** A hard limit on one scope's counters: a tenant's budget, or an operator quota (budgetId null). */
+export interface Limit {
+  budgetId: string | null;
+  /** A provider id, `*`, or OPERATOR_SCOPE. */
+  provider: string;
+  metric: "requests" | "usd";
+  period: Period;
+  /** Requests, or micro-dollars. */
+  hardLimit: number;
+  softLimit: number | null;
+  anchorDay: number;
+}
 
 interface PlannedCharge {
   charge: Charge;
-  budget?: BudgetRow;
+  budget?: Limit;
 }
 
 class Refused extends Error {
@@ -61,8 +80,10 @@ async function recordExhausted(
   ctx: TenantContext,
   exhausted: Array<ExhaustedBudget & { periodKey: string }>,
 ) {
+  const budgetsOnly = exhausted.filter((b) => b.budgetId !== null); // quotas have no budget row
+  if (budgetsOnly.length === 0) return;
   await ctx.db.withTenant(ctx.tenantId, async (tx) => {
-    for (const b of exhausted) {
+    for (const b of budgetsOnly) {
       await tx.execute(sql`
         insert into budget_alerts (tenant_id, budget_id, kind, period_key, used, "limit")
         select ${ctx.tenantId}::uuid, ${b.budgetId}::uuid, 'exhausted', ${b.periodKey},
@@ -74,10 +95,11 @@ async function recordExhausted(
   });
 }
 
-/** The counters one call charges, each with the budget (if any) that limits it. */
-function planCharges(provider: string, costMicros: number, rows: BudgetRow[], at: Date): PlannedCharge[] {
+/** The counters one call charges, each with the budget or quota (if any) that limits it. */
+function planCharges(request: AdmissionRequest, rows: Limit[], at: Date): PlannedCharge[] {
+  const { provider, costMicros } = request;
   const planned = new Map<string, PlannedCharge>();
-  for (const scope of [provider, "*"]) {
+  for (const scope of [provider, "*", ...(request.drawsOnOperator ? [OPERATOR_SCOPE] : [])]) {
     for (const metric of ["requests", "usd"] as const) {
       const amount = metric === "requests" ? 1 : costMicros;
       if (amount === 0) continue;
@@ -147,6 +169,7 @@ async function recordSoftLimits(
     const used = usedByKey.get(chargeKey(provider, metric, key));
     if (
       !budget?.softLimit ||
+      budget.budgetId === null ||
       used === undefined ||
       used < budget.softLimit ||
       used - amount >= budget.softLimit
@@ -156,7 +179,7 @@ async function recordSoftLimits(
     return [
       {
         tenantId,
-        budgetId: budget.id,
+        budgetId: budget.budgetId,
         kind: "soft_limit" as const,
         periodKey: key,
         used,
@@ -167,21 +190,35 @@ async function recordSoftLimits(
   if (crossings.length > 0) await tx.insert(budgetAlerts).values(crossings).onConflictDoNothing();
 }
 
-/** A call's counters: those a budget limits (charged at admission) and the rest (added when it settles). */
-function splitCharges(request: AdmissionRequest, rows: BudgetRow[], at: Date) {
-  const planned = planCharges(request.provider, request.costMicros, rows, at).filter((p) => p.budget);
+/** A call's counters: those a limit applies to (charged at admission) and the rest (added when it settles). */
+function splitCharges(request: AdmissionRequest, rows: Limit[], at: Date) {
+  const planned = planCharges(request, rows, at).filter((p) => p.budget);
   const budgeted = new Set(planned.map(({ charge: [p, m, k] }) => chargeKey(p, m, k)));
-  const deferred = planCharges(request.provider, request.costMicros, [], at)
+  const deferred = planCharges(request, [], at)
     .map((p) => p.charge)
     .filter(([p, m, k]) => !budgeted.has(chargeKey(p, m, k)));
   return { planned, deferred };
 }
 
-const budgetsFor = (tx: Tx, tenantId: string, providers: string[]) =>
-  tx
+/** The tenant's budgets for these providers and `*`, and the operator's quotas. */
+async function limitsFor(tx: Tx, ctx: TenantContext, providers: string[]): Promise<Limit[]> {
+  const rows = await tx
     .select()
     .from(budgets)
-    .where(and(eq(budgets.tenantId, tenantId), inArray(budgets.provider, [...providers, "*"])));
+    .where(and(eq(budgets.tenantId, ctx.tenantId), inArray(budgets.provider, [...providers, "*"])));
+  return [
+    ...rows.map((b) => ({
+      budgetId: b.id,
+      provider: b.provider,
+      metric: b.metric,
+      period: b.period,
+      hardLimit: b.hardLimit,
+      softLimit: b.softLimit,
+      anchorDay: b.anchorDay,
+    })),
+    ...operatorQuotaLimits(ctx.env),
+  ];
+}
 
 const reservationRow = (
   ctx: TenantContext,
@@ -206,7 +243,7 @@ const reservationRow = (
 export async function admitAll(ctx: TenantContext, requests: AdmissionRequest[]): Promise<AdmissionResult[]> {
   const at = ctx.now();
   const unbudgeted = await ctx.db.withTenant(ctx.tenantId, async (tx) => {
-    const rows = await budgetsFor(tx, ctx.tenantId, [...new Set(requests.map((r) => r.provider))]);
+    const rows = await limitsFor(tx, ctx, [...new Set(requests.map((r) => r.provider))]);
     const splits = requests.map((request) => splitCharges(request, rows, at));
     if (splits.some((split) => split.planned.length > 0)) return undefined;
     const inserted = await tx
@@ -243,8 +280,8 @@ export async function admit(ctx: TenantContext, request: AdmissionRequest): Prom
   const at = ctx.now();
   try {
     return await ctx.db.withTenant(ctx.tenantId, async (tx) => {
-      const rows = await budgetsFor(tx, ctx.tenantId, [request.provider]);
-      // Only counters a budget limits are charged now; the others are added when the call settles.
+      const rows = await limitsFor(tx, ctx, [request.provider]);
+      // Only counters a limit applies to are charged now; the others are added when the call settles.
       const split = splitCharges(request, rows, at);
       const { planned } = split;
       const [reservation] = await tx
@@ -267,11 +304,12 @@ export async function admit(ctx: TenantContext, request: AdmissionRequest): Prom
         throw new Refused(
           planned
             .filter(({ charge: [p, m, k], budget }) => budget && !admitted.has(chargeKey(p, m, k)))
-            .map(({ budget }) => budget as BudgetRow)
+            .map(({ budget }) => budget as Limit)
             .map((b) => ({
-              budgetId: b.id,
+              kind: b.budgetId === null ? ("operator_quota" as const) : ("budget" as const),
+              budgetId: b.budgetId,
               periodKey: periodKey(b.period, at, b.anchorDay),
-              provider: b.provider,
+              provider: b.budgetId === null ? "*" : b.provider,
               metric: b.metric,
               period: b.period,
               limit: b.hardLimit,

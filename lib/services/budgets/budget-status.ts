@@ -2,12 +2,14 @@ import { desc, eq, like, or } from "drizzle-orm";
 import { budgetAlerts, budgets, usageCounters } from "../../db/schema";
 import type { TenantContext } from "../context";
 import { providerCatalog } from "../providers/catalog";
+import { OPERATOR_SCOPE, operatorQuotaStatus } from "./operator-quota";
 import { periodKey, periodResetsAt } from "./periods";
 import { displayAmount, microsToUsd } from "./units";
 
 /**
- * What is left: every budget with used / limit / remaining and when it resets, and per provider the
- * requests and spend of today, this month and overall, with its free tier. Open to every scope.
+ * What is left: every budget with used / limit / remaining and when it resets, each operator quota
+ * likewise, and per provider the requests and spend of today, this month and overall, with its free
+ * tier. Open to every scope.
  */
 export async function budgetStatus({ ctx }: { ctx: TenantContext }) {
   await ctx.usage.flush(); // this instance's settled usage, before it is read
@@ -51,6 +53,7 @@ export async function budgetStatus({ ctx }: { ctx: TenantContext }) {
   const catalog = providerCatalog();
   const active = new Set([...counters.map((c) => c.provider), ...rows.map((b) => b.provider)]);
   active.delete("*");
+  active.delete(OPERATOR_SCOPE);
   const providers = [...active].sort().map((id) => {
     const freeTier = catalog.get(id)?.freeTier ?? null;
     const freeUsed = freeTier ? used(id, "requests", periodKey(freeTier.period, at)) : 0;
@@ -72,6 +75,7 @@ export async function budgetStatus({ ctx }: { ctx: TenantContext }) {
 
   return {
     budgets: budgetList,
+    operator_quotas: operatorQuotaStatus(ctx.env, at, (metric, key) => used(OPERATOR_SCOPE, metric, key)),
     providers,
     alerts: alerts.map((a) => ({
       budget_id: a.budgetId,

@@ -107,7 +107,7 @@ export async function providerStatus({ ctx }: { ctx: TenantContext }) {
       unavailable_reason: found.tools.length > 0 ? null : (found.unavailable ?? null),
       key_source: keySource,
       key_status: keySource === "tenant" ? (keys.get(catalog.id) ?? null) : null,
-      breaker: ctx.breakers.state(breakerKey(catalog.id, found.apiKey)),
+      breaker: ctx.breakers.state(breakerKey(catalog.id, found.apiKey), ctx.tenantId),
       health: health.get(catalog.id) ?? null,
       free_tier:
         usage?.free_tier ??

@@ -31,14 +31,19 @@ function describeExhausted(budgets: ExhaustedBudget[]): string {
   return budgets
     .map((b) => {
       const reset = b.resetsAt ? `resets ${b.resetsAt.toISOString()}` : "lifetime budget";
+      if (b.kind === "operator_quota") {
+        return `the operator's keys: ${b.metric} per ${b.period} quota reached (${reset}; calls with your own provider keys are not counted)`;
+      }
       return `${b.provider === "*" ? "all providers" : b.provider}: ${b.metric} per ${b.period} limit reached (${reset})`;
     })
     .join("; ");
 }
 
+const REFUSED: ReadonlySet<string> = new Set(["budget_exhausted", "operator_quota_exhausted"]);
+
 /**
- * A call where no provider produced anything is an error: budgets exhausted (402-class) when that is why,
- * otherwise every provider failed (502), with each provider's reason.
+ * A call where no provider produced anything is an error: budgets or operator quotas exhausted
+ * (402-class) when that is why, otherwise every provider failed (502), with each provider's reason.
  */
 export function throwIfNothingSucceeded(
   result: {
@@ -48,8 +53,9 @@ export function throwIfNothingSucceeded(
   exhausted: readonly ExhaustedBudget[] = [],
 ): void {
   if (result.succeeded > 0) return;
-  if (exhausted.length > 0 && result.providers_failed.every((f) => f.reason === "budget_exhausted")) {
-    throw new ServiceError("budget_exhausted", `budget exhausted — ${describeExhausted([...exhausted])}`, {
+  if (exhausted.length > 0 && result.providers_failed.every((f) => REFUSED.has(f.reason))) {
+    const what = exhausted.every((b) => b.kind === "operator_quota") ? "operator quota" : "budget";
+    throw new ServiceError("budget_exhausted", `${what} exhausted — ${describeExhausted([...exhausted])}`, {
       exhausted,
     });
   }

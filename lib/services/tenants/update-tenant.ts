@@ -3,13 +3,15 @@ import { z } from "zod";
 import { tenants } from "../../db/schema";
 import { writeAudit } from "../audit";
 import { assertScope, type TenantContext } from "../context";
+import { ServiceError } from "../errors";
+import { maxTenantRateLimit } from "../rate-limit/limits";
 import { forgetSearchSettings } from "../search/search-settings";
 import { parseInput } from "../validate";
 
 export const updateTenantInput = z
   .strictObject({
     name: z.string().trim().min(1).max(100).optional(),
-    /** Requests per minute per token; null returns to the operator default. */
+    /** Requests per minute per token, at most the operator's ceiling; null returns to the operator default. */
     rateLimitRpm: z.number().int().min(1).max(100_000).nullable().optional(),
     traceRetentionDays: z.number().int().min(1).max(3650).optional(),
     /** web_search writes grounded snippets unless a call sets grounded_snippets itself. */
@@ -26,6 +28,11 @@ export async function updateTenant({
 }) {
   assertScope(ctx, "admin");
   const changes = parseInput(updateTenantInput, input);
+  const ceiling = maxTenantRateLimit(ctx.env);
+  if (changes.rateLimitRpm && changes.rateLimitRpm > ceiling) {
+    const message = `at most ${ceiling} requests per minute (the operator's ceiling, SEARCHMUX_RATE_LIMIT_MAX_RPM)`;
+    throw new ServiceError("invalid_input", `rateLimitRpm: ${message}`, [{ path: "rateLimitRpm", message }]);
+  }
   const updated = await ctx.db.withTenant(ctx.tenantId, async (tx) => {
     const [row] = await tx.update(tenants).set(changes).where(eq(tenants.id, ctx.tenantId)).returning({
       id: tenants.id,

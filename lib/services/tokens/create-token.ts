@@ -1,4 +1,6 @@
+import { and, count, eq, gt, isNull, or } from "drizzle-orm";
 import { z } from "zod";
+import { tenantLimits } from "../../config";
 import { apiTokens, tenants } from "../../db/schema";
 import { writeAudit } from "../audit";
 import { assertScope, DEFAULT_TOKEN_SCOPES, SCOPES, type TenantContext } from "../context";
@@ -12,7 +14,11 @@ export const createTokenInput = z.strictObject({
   expiresAt: z.coerce.date().optional(),
 });
 
-/** Creates an API token; the secret is in the result once and never stored. */
+/**
+ * Creates an API token; the secret is in the result once and never stored. A workspace holds at most
+ * SEARCHMUX_MAX_TOKENS_PER_TENANT active (neither revoked nor expired) tokens: the tenant row is locked
+ * while they are counted, so concurrent creations cannot pass the cap together.
+ */
 export async function createToken({
   ctx,
   input,
@@ -27,9 +33,28 @@ export async function createToken({
   const token = generateToken();
   const granted = [...new Set(scopes ?? DEFAULT_TOKEN_SCOPES)];
 
+  const { maxTokensPerTenant } = tenantLimits(ctx.env);
   const row = await ctx.db.withTenant(ctx.tenantId, async (tx) => {
-    const [tenant] = await tx.select({ id: tenants.id }).from(tenants);
+    // NO KEY UPDATE: serialises token creations without blocking inserts that reference the tenant.
+    const [tenant] = await tx.select({ id: tenants.id }).from(tenants).for("no key update");
     if (!tenant) throw new ServiceError("not_found", "tenant not found");
+    const [active] = await tx
+      .select({ n: count() })
+      .from(apiTokens)
+      .where(
+        and(
+          eq(apiTokens.tenantId, ctx.tenantId),
+          isNull(apiTokens.revokedAt),
+          or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, ctx.now())),
+        ),
+      );
+    if ((active?.n ?? 0) >= maxTokensPerTenant) {
+      throw new ServiceError(
+        "conflict",
+        `this workspace already has ${maxTokensPerTenant} active tokens, the most allowed (SEARCHMUX_MAX_TOKENS_PER_TENANT); revoke one first`,
+        { limit: maxTokensPerTenant },
+      );
+    }
     const [created] = await tx
       .insert(apiTokens)
       .values({

@@ -2,6 +2,7 @@ import { and, gte, like, sql } from "drizzle-orm";
 import { z } from "zod";
 import { queryRows } from "../../db";
 import { usageCounters } from "../../db/schema";
+import { OPERATOR_SCOPE } from "../budgets/operator-quota";
 import { periodKey } from "../budgets/periods";
 import { microsToUsd } from "../budgets/units";
 import type { TenantContext } from "../context";
@@ -61,7 +62,8 @@ export async function usageHistory({ ctx, input }: { ctx: TenantContext; input: 
   const byDate = new Map(history.map((day) => [day.date, day]));
   for (const counter of counters) {
     const day = byDate.get(counter.periodKey.slice("day:".length));
-    if (!day || counter.provider === "*") continue;
+    // `*` and the operator quotas' counters repeat the providers' own.
+    if (!day || counter.provider === "*" || counter.provider === OPERATOR_SCOPE) continue;
     const figures = day.providers[counter.provider] ?? { requests: 0, usd: 0 };
     day.providers[counter.provider] = figures;
     if (counter.metric === "requests") {

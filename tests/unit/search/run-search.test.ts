@@ -4,10 +4,12 @@
  */
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import type { Admission } from "@/lib/engine/search/call-provider";
+import type { Admission, ProviderEntry } from "@/lib/engine/search/call-provider";
+import type { SearchInputRaw } from "@/lib/engine/search/input";
 import { runSearch } from "@/lib/engine/search/run-search";
 import type { ProviderId, SearchProvider } from "@/lib/engine/search/types";
-import type { FakeProviderId, FakeResult } from "@/tests/fakes/provider-server";
+import type { AttemptReport } from "@/lib/engine/shared/types";
+import type { FakeProviderId, FakeResult, FakeScenario } from "@/tests/fakes/provider-server";
 import { setUpFakeProviders } from "@/tests/fakes/set-up-fake-providers";
 import { fakeEntry } from "./fake-entries";
 
@@ -294,6 +296,76 @@ describe("runSearch — admission", () => {
         message: "admission check failed: database unavailable",
       }),
     ]);
+  });
+});
+
+describe("runSearch — whose fault a failure is (what circuit breakers count)", () => {
+  async function attemptOf(entry: ProviderEntry, input: Partial<SearchInputRaw> = {}, signal?: AbortSignal) {
+    let report: AttemptReport | undefined;
+    const result = await runSearch({
+      input: { query: "q", ...input },
+      providers: [entry],
+      signal,
+      admit: async () => ({ ok: true, settled: (attempt) => (report = attempt) }),
+    });
+    return { reason: result.providers_failed[0]?.reason, providerFault: report?.providerFault };
+  }
+
+  it("a caller's short deadline or cancellation is not the provider's fault, still reported as a timeout", async () => {
+    fake.setScenario("brave", { latencyMs: 1_000 });
+    expect(await attemptOf(fakeEntry(fake, "brave"), { timeout_ms: 100 })).toEqual({
+      reason: "timeout",
+      providerFault: false,
+    });
+    const caller = new AbortController();
+    setTimeout(() => caller.abort(), 50);
+    expect(await attemptOf(fakeEntry(fake, "brave"), {}, caller.signal)).toEqual({
+      reason: "timeout",
+      providerFault: false,
+    });
+  });
+
+  it("no answer within the provider's own timeout, or half of it when the deadline ends the wait, is", async () => {
+    fake.setScenario("brave", { latencyMs: 1_000 });
+    expect(await attemptOf(fakeEntry(fake, "brave", { timeoutMs: 150 }), { timeout_ms: 5_000 })).toEqual({
+      reason: "timeout",
+      providerFault: true,
+    });
+    expect(await attemptOf(fakeEntry(fake, "brave", { timeoutMs: 300 }), { timeout_ms: 200 })).toEqual({
+      reason: "timeout",
+      providerFault: true,
+    });
+  });
+
+  it("5xx, malformed answers and broken connections are; refusals, 4xx and our own code throwing are not", async () => {
+    const cases: Array<[FakeScenario, string, boolean]> = [
+      [{ status: 503 }, "http_error", true],
+      [{ fault: "garbage" }, "invalid_response", true],
+      [{ fault: "reset" }, "network_error", true],
+      [{ status: 400 }, "http_error", false],
+      [{ status: 401 }, "bad_key", false],
+      [{ status: 429 }, "rate_limited", false],
+      [{ fault: "huge", hugeBytes: 6 * 1024 * 1024 }, "too_large", false],
+    ];
+    for (const [scenario, reason, providerFault] of cases) {
+      fake.setScenario("brave", scenario);
+      expect({ scenario, ...(await attemptOf(fakeEntry(fake, "brave"))) }).toEqual({
+        scenario,
+        reason,
+        providerFault,
+      });
+    }
+    const brave = fakeEntry(fake, "brave");
+    const buggy: SearchProvider = {
+      ...brave.provider,
+      search: async () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'map')");
+      },
+    };
+    expect(await attemptOf({ ...brave, provider: buggy })).toEqual({
+      reason: "invalid_response",
+      providerFault: false,
+    });
   });
 });
 

@@ -5,6 +5,7 @@ import {
   BudgetForm,
   type BudgetProviderOption,
 } from "@/components/dashboard/budgets/budget-form";
+import { OperatorQuotas } from "@/components/dashboard/budgets/operator-quotas";
 import { ChartCard } from "@/components/dashboard/chart-card";
 import { Chart } from "@/components/dashboard/charts/chart";
 import { PageHeader } from "@/components/dashboard/page-header";
@@ -152,6 +153,7 @@ export default async function BudgetsPage({ searchParams }: { searchParams: Para
   const params = await searchParams;
   const { ctx, canAdminister } = await dashboardSession();
   if (!canAdminister) {
+    const status = await budgetStatus({ ctx });
     return (
       <div className="space-y-6">
         <PageHeader title="Budgets" />
@@ -159,6 +161,7 @@ export default async function BudgetsPage({ searchParams }: { searchParams: Para
           Workspace owners and admins set the limits that keep provider spend in check. The overview shows how
           much of each budget is used.
         </RestrictedNotice>
+        <OperatorQuotas quotas={status.operator_quotas} now={ctx.now()} />
       </div>
     );
   }
@@ -222,6 +225,8 @@ export default async function BudgetsPage({ searchParams }: { searchParams: Para
           )}
         </CardContent>
       </Card>
+
+      <OperatorQuotas quotas={status.operator_quotas} now={now} />
 
       <div className="grid gap-4 lg:grid-cols-2">
         <ChartCard title="Provider requests, last 30 days" description="What the budgets count, per UTC day.">

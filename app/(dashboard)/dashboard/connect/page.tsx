@@ -1,4 +1,4 @@
-import { KeyRound } from "lucide-react";
+import { Ban, KeyRound } from "lucide-react";
 import { ClientConfigs } from "@/components/client-configs";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { PagePagination } from "@/components/dashboard/page-pagination";
@@ -11,6 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { CodeBlock } from "@/components/ui/code-block";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { tenantLimits } from "@/lib/config";
 import { revokeTokenAction, rotateTokenAction } from "@/lib/dashboard/actions/tokens";
 import { baseUrl } from "@/lib/dashboard/base-url";
 import { isLiveToken } from "@/lib/dashboard/checklist";
@@ -97,6 +98,8 @@ export default async function ConnectPage({ searchParams }: { searchParams: Sear
   const tokens = canAdminister ? await listTokens({ ctx }) : null;
   const page = tokens && paginate(tokens, params.page);
   const now = ctx.now();
+  const { maxTokensPerTenant } = tenantLimits(ctx.env);
+  const live = tokens?.filter((token) => isLiveToken(token, now)).length ?? 0;
 
   return (
     <NewTokenProvider baseUrl={base}>
@@ -126,7 +129,7 @@ export default async function ConnectPage({ searchParams }: { searchParams: Sear
             <CardTitle>Tokens</CardTitle>
             <CardDescription>
               A token is shown once when it is created; only its first and last characters are kept for
-              display.
+              display. {tokens ? `${live} of at most ${maxTokensPerTenant} active tokens.` : null}
             </CardDescription>
           </CardHeader>
           <CardContent className="space-y-6">
@@ -137,7 +140,16 @@ export default async function ConnectPage({ searchParams }: { searchParams: Sear
               </RestrictedNotice>
             ) : (
               <>
-                <CreateTokenForm />
+                {live >= maxTokensPerTenant ? (
+                  <div data-testid="token-cap">
+                    <EmptyState icon={Ban} title="Token limit reached">
+                      This workspace has {live} active tokens, the most the operator allows. Revoke one to
+                      create another.
+                    </EmptyState>
+                  </div>
+                ) : (
+                  <CreateTokenForm />
+                )}
                 {page.total === 0 ? (
                   <EmptyState icon={KeyRound} title="No tokens yet">
                     Create one above; it appears here with when it was last used.

@@ -11,6 +11,7 @@ import { deleteAllKeysAction, revokeAllTokensAction } from "@/lib/dashboard/acti
 import { formatDateTime } from "@/lib/dashboard/format";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { listLenses } from "@/lib/services/lenses/list-lenses";
+import { maxTenantRateLimit } from "@/lib/services/rate-limit/limits";
 import { getTenant } from "@/lib/services/tenants/get-tenant";
 
 function DangerAction({
@@ -68,7 +69,7 @@ export default async function SettingsPage() {
               <CardTitle>Workspace</CardTitle>
             </CardHeader>
             <CardContent>
-              <SettingsForm name={tenant.name} />
+              <SettingsForm name={tenant.name} maxRpm={maxTenantRateLimit(ctx.env)} />
             </CardContent>
           </Card>
           <LensesCard lenses={await listLenses({ ctx })} />
