@@ -18,7 +18,7 @@ const NEXT_STEP: Readonly<Record<ServiceErrorCode, string>> = {
   payload_too_large: "Send smaller arguments.",
   rate_limited: "Wait a minute before calling again.",
   budget_exhausted:
-    "Do not retry before the reset; call budget_status for details, or ask the user to raise the budget.",
+    "Do not retry before the reset; call budget_status for details, or ask the user to raise the budget (or, for an operator quota, to add a provider key of their own).",
   all_providers_failed:
     "Retry later, or try other providers with the `providers` argument; budget_status lists what is configured.",
   no_provider_configured:

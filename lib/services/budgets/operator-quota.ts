@@ -3,7 +3,7 @@
  * may use per UTC day and month — the calls made with the operator's provider keys or its model. They are
  * counted on counters of the reserved scope OPERATOR_SCOPE and admitted like budgets, in the same
  * conditional update (admission.ts), so concurrent calls can never overshoot them. A tenant's own key and
- * keyless providers use nothing of the operator's: they are not counted.
+ * keyless providers use nothing of the operator's: they are not counted (the operator's model aside).
  */
 import { type OperatorQuota, tenantLimits } from "../../config";
 import type { ProviderRegistration, ResolvedProvider } from "../../engine/shared/types";
@@ -18,16 +18,19 @@ import { displayAmount, usdToMicros } from "./units";
 export const OPERATOR_SCOPE = "@operator";
 
 /**
- * Whether a provider attempt uses the operator's key, or the operator's model without a key of the
- * tenant's (a model server may need no key, but it is the operator's).
+ * `llm` is always the operator's endpoint and model, whoever's key goes with it: a key the tenant stores
+ * for it (which a server that needs none ignores) must not take its calls out of the quota.
  */
+export const isOperatorModel = (providerId: string) => providerId === operatorLlm.id;
+
+/** Whether a provider attempt uses the operator's key or the operator's model. */
 export function drawsOnOperator(
   entry: ResolvedProvider<ProviderRegistration> | undefined,
   env: Env,
 ): boolean {
   if (!entry) return false;
-  if (entry.apiKey !== undefined) return entry.apiKey === operatorKey(entry.provider.keyEnv, env);
-  return entry.provider.id === operatorLlm.id;
+  if (isOperatorModel(entry.provider.id)) return true;
+  return entry.apiKey !== undefined && entry.apiKey === operatorKey(entry.provider.keyEnv, env);
 }
 
 /** A quota's limit in counter units: requests, or micro-dollars. */

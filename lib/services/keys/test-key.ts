@@ -3,6 +3,7 @@ import { z } from "zod";
 import { providerKeys } from "../../db/schema";
 import { writeAudit } from "../audit";
 import { admit, release, settle } from "../budgets/admission";
+import { isOperatorModel } from "../budgets/operator-quota";
 import { usdToMicros } from "../budgets/units";
 import { assertScope, type TenantContext } from "../context";
 import { ServiceError } from "../errors";
@@ -37,6 +38,8 @@ export async function testKey({ ctx, input }: { ctx: TenantContext; input: z.inp
       provider: id,
       costMicros,
       idempotencyKey: `key-test:${row.id}:${ctx.now().getTime()}`,
+      // The tenant's own key, but `llm` is probed on the operator's model.
+      drawsOnOperator: isOperatorModel(id),
     });
     if (!admission.ok) return { ok: false, reason: "budget_exhausted" };
     reservation = admission.reservationId;

@@ -28,15 +28,15 @@ export function selectProviders<E extends ResolvedProvider<ProviderRegistration>
 }
 
 function describeExhausted(budgets: ExhaustedBudget[]): string {
-  return budgets
-    .map((b) => {
-      const reset = b.resetsAt ? `resets ${b.resetsAt.toISOString()}` : "lifetime budget";
-      if (b.kind === "operator_quota") {
-        return `the operator's keys: ${b.metric} per ${b.period} quota reached (${reset}; calls with your own provider keys are not counted)`;
-      }
-      return `${b.provider === "*" ? "all providers" : b.provider}: ${b.metric} per ${b.period} limit reached (${reset})`;
-    })
-    .join("; ");
+  const limits = budgets.map((b) => {
+    const reset = b.resetsAt ? `resets ${b.resetsAt.toISOString()}` : "lifetime budget";
+    if (b.kind === "operator_quota") {
+      return `the operator's keys: ${b.metric} per ${b.period} quota reached (${reset}; calls with your own provider keys are not counted)`;
+    }
+    return `${b.provider === "*" ? "all providers" : b.provider}: ${b.metric} per ${b.period} limit reached (${reset})`;
+  });
+  // Every provider a shared limit (`*`, an operator quota) refused reports it: name it once.
+  return [...new Set(limits)].join("; ");
 }
 
 const REFUSED: ReadonlySet<string> = new Set(["budget_exhausted", "operator_quota_exhausted"]);
