@@ -69,6 +69,7 @@ export async function rotateTokenAction(id: string): Promise<ActionState<NewToke
     const created = await createToken({
       ctx,
       input: { name: old.name, scopes: old.scopes as Scope[], expiresAt },
+      replaces: id,
     });
     await revokeToken({ ctx, input: { id } });
     refresh();

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull, or } from "drizzle-orm";
+import { and, count, eq, gt, isNull, ne, or } from "drizzle-orm";
 import { z } from "zod";
 import { tenantLimits } from "../../config";
 import { apiTokens, tenants } from "../../db/schema";
@@ -17,14 +17,17 @@ export const createTokenInput = z.strictObject({
 /**
  * Creates an API token; the secret is in the result once and never stored. A workspace holds at most
  * SEARCHMUX_MAX_TOKENS_PER_TENANT active (neither revoked nor expired) tokens: the tenant row is locked
- * while they are counted, so concurrent creations cannot pass the cap together.
+ * while they are counted, so concurrent creations cannot pass the cap together. `replaces`: the token a
+ * rotation revokes right after; it does not count, so a workspace at the cap can still rotate a token.
  */
 export async function createToken({
   ctx,
   input,
+  replaces,
 }: {
   ctx: TenantContext;
   input: z.input<typeof createTokenInput>;
+  replaces?: string;
 }) {
   assertScope(ctx, "admin");
   const { name, scopes, expiresAt } = parseInput(createTokenInput, input);
@@ -46,6 +49,7 @@ export async function createToken({
           eq(apiTokens.tenantId, ctx.tenantId),
           isNull(apiTokens.revokedAt),
           or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, ctx.now())),
+          replaces === undefined ? undefined : ne(apiTokens.id, replaces),
         ),
       );
     if ((active?.n ?? 0) >= maxTokensPerTenant) {

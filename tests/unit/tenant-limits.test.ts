@@ -1,0 +1,32 @@
+/** SEARCHMUX_OPERATOR_QUOTA_*, SEARCHMUX_RATE_LIMIT_MAX_RPM and SEARCHMUX_MAX_TOKENS_PER_TENANT as configuration. */
+import { describe, expect, it } from "vitest";
+import { loadConfig, tenantLimits } from "@/lib/config";
+
+describe("tenant limits configuration", () => {
+  it("has a rate ceiling and a token cap by default, and reads numbers and `unlimited`", () => {
+    expect(tenantLimits({})).toEqual({ operatorQuotas: [], maxRateLimitRpm: 600, maxTokensPerTenant: 50 });
+    expect(
+      loadConfig({
+        SEARCHMUX_OPERATOR_QUOTA_USD_DAY: " 0.5 ",
+        SEARCHMUX_OPERATOR_QUOTA_REQUESTS_MONTH: "UNLIMITED",
+        SEARCHMUX_RATE_LIMIT_MAX_RPM: "240",
+        SEARCHMUX_MAX_TOKENS_PER_TENANT: "5",
+      }).limits,
+    ).toEqual({
+      operatorQuotas: [{ metric: "usd", period: "day", limit: 0.5 }],
+      maxRateLimitRpm: 240,
+      maxTokensPerTenant: 5,
+    });
+  });
+
+  it.each([
+    ["SEARCHMUX_OPERATOR_QUOTA_REQUESTS_DAY", "lots", 'a whole number of at least 0 or "unlimited"'],
+    ["SEARCHMUX_OPERATOR_QUOTA_REQUESTS_MONTH", "1.5", 'a whole number of at least 0 or "unlimited"'],
+    ["SEARCHMUX_OPERATOR_QUOTA_USD_DAY", "-1", 'a number of at least 0 or "unlimited"'],
+    ["SEARCHMUX_OPERATOR_QUOTA_USD_MONTH", "$20", 'a number of at least 0 or "unlimited"'],
+    ["SEARCHMUX_RATE_LIMIT_MAX_RPM", "0", "a whole number of at least 1"],
+    ["SEARCHMUX_MAX_TOKENS_PER_TENANT", "ten", "a whole number of at least 1"],
+  ])("stops the configuration on %s=%s, naming the variable", (name, value, expected) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(`${name} must be ${expected}, not "${value}"`);
+  });
+});
