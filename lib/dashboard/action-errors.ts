@@ -11,9 +11,12 @@ const isIssueList = (details: unknown): details is IssueDetail[] =>
   details.every((d) => typeof d?.path === "string" && typeof d?.message === "string");
 
 const MESSAGES: Partial<Record<ServiceError["code"], string>> = {
-  forbidden: "Only workspace owners and admins can do this.",
   unauthorized: "Your session has ended. Sign in again.",
 };
+
+/** A missing scope is the verb's wording for tokens; a signed-in user lacks a role instead. */
+const isScopeRefusal = (error: ServiceError) =>
+  error.code === "forbidden" && typeof (error.details as { scope?: unknown } | undefined)?.scope === "string";
 
 /**
  * A verb's error as form feedback. Schema issues (`invalid_input` with details) land on their field (the
@@ -34,5 +37,7 @@ export function toActionError(error: unknown, field?: string): ActionState<never
       fieldErrors: { [field]: error.message },
     };
   }
+  if (isScopeRefusal(error))
+    return { status: "error", message: "Only workspace owners and admins can do this." };
   return { status: "error", message: MESSAGES[error.code] ?? error.message };
 }

@@ -56,5 +56,5 @@ export interface SystemContext extends Platform {
 
 export function assertScope(ctx: TenantContext, scope: Scope): void {
   if (!ctx.scopes.includes(scope))
-    throw new ServiceError("forbidden", `this call needs the '${scope}' scope`);
+    throw new ServiceError("forbidden", `this call needs the '${scope}' scope`, { scope });
 }

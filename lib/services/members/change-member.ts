@@ -1,10 +1,12 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "../../db";
 import { memberships } from "../../db/schema";
 import { writeAudit } from "../audit";
-import { assertScope, type TenantContext } from "../context";
+import { type Actor, assertScope, type TenantContext } from "../context";
 import { ServiceError } from "../errors";
+import { revokeTokensCreatedBy } from "../tokens/revoke-tokens-created-by";
+import { tombstoneTokens } from "../tokens/verify-token";
 import { parseInput } from "../validate";
 
 export const changeMemberInput = z.strictObject({
@@ -13,20 +15,42 @@ export const changeMemberInput = z.strictObject({
   role: z.enum(["owner", "admin", "member"]).nullable(),
 });
 
+type Role = z.infer<typeof changeMemberInput>["role"];
+
 /**
- * Owners left if `userId` stopped being one. The owner rows are locked, so two concurrent demotions
- * cannot each see the other owner and leave the tenant with none.
+ * The tenant's owners, locked. Every change locks them first and in one order, so changes serialize on
+ * them without deadlocking: the actor's ownership and the count of owners left cannot change under it.
  */
-async function ownersWithout(tx: Tx, userId: string): Promise<number> {
+async function lockOwners(tx: Tx, tenantId: string): Promise<string[]> {
   const owners = await tx
     .select({ userId: memberships.userId })
     .from(memberships)
-    .where(eq(memberships.role, "owner"))
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, "owner")))
+    .orderBy(asc(memberships.userId))
     .for("update");
-  return owners.filter((owner) => owner.userId !== userId).length;
+  return owners.map((owner) => owner.userId);
 }
 
-/** Changes a member's role or removes the member (role null). */
+/** Owners of the tenant, and the operator CLI; tokens and admins never, whatever their scopes. */
+function actsAsOwner(actor: Actor, owners: readonly string[]): boolean {
+  return actor.kind === "operator" || (actor.kind === "user" && owners.includes(actor.userId));
+}
+
+/**
+ * What a member's tokens lose with the change: removal revokes every token they created, a demotion to
+ * member those holding the admin scope (a member cannot administer, so neither can their tokens).
+ */
+function tokensToRevoke(role: Role) {
+  if (role === null) return { reason: "member.remove" };
+  if (role === "member") return { reason: "member.role", scope: "admin" as const };
+  return null;
+}
+
+/**
+ * Changes a member's role or removes the member (role null). Admins manage members and admins; only an
+ * owner makes someone owner or changes or removes an owner; a workspace keeps at least one owner. The
+ * member's tokens that the change takes rights from are revoked in the same transaction.
+ */
 export async function changeMember({
   ctx,
   input,
@@ -36,17 +60,24 @@ export async function changeMember({
 }) {
   assertScope(ctx, "admin");
   const { userId, role } = parseInput(changeMemberInput, input);
-  return ctx.db.withTenant(ctx.tenantId, async (tx) => {
+  const revokedHashes = await ctx.db.withTenant(ctx.tenantId, async (tx) => {
+    const owners = await lockOwners(tx, ctx.tenantId);
+    const where = and(eq(memberships.tenantId, ctx.tenantId), eq(memberships.userId, userId));
     const [current] = await tx
       .select({ role: memberships.role })
       .from(memberships)
-      .where(and(eq(memberships.tenantId, ctx.tenantId), eq(memberships.userId, userId)))
+      .where(where)
       .for("update");
     if (!current) throw new ServiceError("not_found", "member not found");
-    if (current.role === "owner" && role !== "owner" && (await ownersWithout(tx, userId)) === 0) {
+    if ((current.role === "owner" || role === "owner") && !actsAsOwner(ctx.actor, owners)) {
+      throw new ServiceError(
+        "forbidden",
+        "only an owner can make someone an owner, or change or remove an owner",
+      );
+    }
+    if (current.role === "owner" && role !== "owner" && owners.every((owner) => owner === userId)) {
       throw new ServiceError("conflict", "a workspace keeps at least one owner");
     }
-    const where = and(eq(memberships.tenantId, ctx.tenantId), eq(memberships.userId, userId));
     if (role === null) await tx.delete(memberships).where(where);
     else await tx.update(memberships).set({ role }).where(where);
     await writeAudit(tx, {
@@ -57,6 +88,9 @@ export async function changeMember({
       targetId: userId,
       details: { from: current.role, to: role },
     });
-    return { userId, role };
+    const revoke = tokensToRevoke(role);
+    return revoke ? revokeTokensCreatedBy(tx, ctx, { userId, ...revoke }) : [];
   });
+  await tombstoneTokens(ctx.kv, revokedHashes);
+  return { userId, role, revokedTokens: revokedHashes.length };
 }

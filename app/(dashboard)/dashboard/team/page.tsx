@@ -16,10 +16,15 @@ import { listMembers } from "@/lib/services/members/list-members";
 
 type Params = Promise<Record<string, string | string[] | undefined>>;
 
+const OWNER_ROLES = ["owner", "admin", "member"] as const;
+/** Admins manage members and admins; ownership is given and taken by owners only. */
+const ADMIN_ROLES = ["admin", "member"] as const;
+
 export default async function TeamPage({ searchParams }: { searchParams: Params }) {
   const params = await searchParams;
   const { session, ctx, canAdminister } = await dashboardSession();
   const page = paginate(await listMembers({ ctx }), params.page);
+  const isOwner = session.role === "owner";
 
   return (
     <div className="space-y-6">
@@ -41,6 +46,10 @@ export default async function TeamPage({ searchParams }: { searchParams: Params 
       <Card>
         <CardHeader>
           <CardTitle>Members</CardTitle>
+          <CardDescription>
+            Removing someone revokes the API tokens they created; making someone a member revokes those of
+            their tokens that hold the admin scope. Only owners make, change or remove owners.
+          </CardDescription>
         </CardHeader>
         <CardContent>
           <Table>
@@ -58,6 +67,7 @@ export default async function TeamPage({ searchParams }: { searchParams: Params 
               {page.items.map((member) => {
                 const email = member.email ?? member.userId;
                 const you = member.userId === session.user.id;
+                const manageable = canAdminister && (isOwner || member.role !== "owner");
                 return (
                   <TableRow key={member.userId} data-testid="member-row">
                     <TableCell>
@@ -70,10 +80,11 @@ export default async function TeamPage({ searchParams }: { searchParams: Params 
                       <span className="block text-xs text-muted-foreground">{email}</span>
                     </TableCell>
                     <TableCell>
-                      {canAdminister ? (
+                      {manageable ? (
                         <MemberRole
                           email={email}
                           role={member.role}
+                          roles={isOwner ? OWNER_ROLES : ADMIN_ROLES}
                           change={changeRoleAction.bind(null, member.userId)}
                         />
                       ) : (
@@ -84,7 +95,7 @@ export default async function TeamPage({ searchParams }: { searchParams: Params 
                       {formatDateTime(member.since)}
                     </TableCell>
                     <TableCell className="text-right">
-                      {canAdminister ? (
+                      {manageable ? (
                         <ConfirmAction
                           trigger={
                             <Button
@@ -99,8 +110,8 @@ export default async function TeamPage({ searchParams }: { searchParams: Params 
                           title={you ? "Leave this workspace?" : `Remove ${email}?`}
                           description={
                             you
-                              ? "You lose access to its keys, budgets and traces. A workspace keeps at least one owner."
-                              : "They are removed from the workspace. Tokens belong to the workspace, not to them: revoke any they used on the Connect page."
+                              ? "You lose access to its keys, budgets and traces, and the API tokens you created here are revoked. A workspace keeps at least one owner."
+                              : "They are removed from the workspace, and the API tokens they created stop working at once (they are revoked)."
                           }
                           confirmLabel={you ? "Leave" : "Remove member"}
                           action={removeMemberAction.bind(null, member.userId)}

@@ -1,0 +1,40 @@
+import { and, arrayContains, eq, isNull } from "drizzle-orm";
+import type { Tx } from "../../db";
+import { apiTokens } from "../../db/schema";
+import { writeAudit } from "../audit";
+import type { Scope, TenantContext } from "../context";
+
+/**
+ * Revokes, inside the caller's transaction, the tokens `userId` created in the tenant that are not yet
+ * revoked (only those holding `scope`, when given), with an audit row each naming `reason`. Returns their
+ * hashes: pass them to `tombstoneTokens` once the transaction committed.
+ */
+export async function revokeTokensCreatedBy(
+  tx: Tx,
+  ctx: TenantContext,
+  { userId, scope, reason }: { userId: string; scope?: Scope; reason: string },
+): Promise<string[]> {
+  const revoked = await tx
+    .update(apiTokens)
+    .set({ revokedAt: ctx.now() })
+    .where(
+      and(
+        eq(apiTokens.tenantId, ctx.tenantId),
+        eq(apiTokens.createdBy, userId),
+        isNull(apiTokens.revokedAt),
+        scope === undefined ? undefined : arrayContains(apiTokens.scopes, [scope]),
+      ),
+    )
+    .returning({ id: apiTokens.id, hash: apiTokens.tokenHash, name: apiTokens.name, last4: apiTokens.last4 });
+  for (const token of revoked) {
+    await writeAudit(tx, {
+      tenantId: ctx.tenantId,
+      actor: ctx.actor,
+      action: "token.revoke",
+      targetType: "api_token",
+      targetId: token.id,
+      details: { name: token.name, last4: token.last4, reason, creator: userId },
+    });
+  }
+  return revoked.map((token) => token.hash);
+}
