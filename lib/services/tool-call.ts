@@ -111,9 +111,15 @@ export async function runToolCall<P extends ProviderRegistration, R extends Tool
       entries,
       onProgress: spec.onProgress,
     });
-    const outcome = await spec.run(entries, ledger.admit);
+    // Closed whether or not run returns: a step that throws after admission must not leave billed calls
+    // open for the sweep to refund; attempts that never ran are refunded at once.
+    let outcome: R;
+    try {
+      outcome = await spec.run(entries, ledger.admit);
+    } finally {
+      for (const [providerId, micros] of await ledger.close()) charged.set(providerId, micros);
+    }
     result = outcome;
-    for (const [providerId, micros] of await ledger.close()) charged.set(providerId, micros);
     throwIfNothingSucceeded(
       { succeeded: spec.succeeded(outcome), providers_failed: outcome.providers_failed },
       ledger.exhausted,

@@ -97,7 +97,9 @@ export async function planResearch(ctx: TenantContext, request: ResearchRequest)
         admitFetch: budget.admitter("fetch", fetchEntries),
         origin: call.origin,
       };
-      const [grounded, contents] = await Promise.all([
+      // Both stages finish before the budget closes, even when one throws: closing early would refund the
+      // other's attempts still in flight, and not closing would leave un-run admissions to the sweep.
+      const stages = await Promise.allSettled([
         grounding && model
           ? runGrounding({
               ...access,
@@ -119,8 +121,8 @@ export async function planResearch(ctx: TenantContext, request: ResearchRequest)
             })
           : undefined,
       ]);
-
       const kept = await budget.close();
+      const [grounded, contents] = [fulfilled(stages[0]), fulfilled(stages[1])];
       call.trace.add(
         stageSpanRecords([...(grounded?.spans ?? []), ...(contents?.spans ?? [])], kept, secrets),
       );
@@ -136,6 +138,12 @@ export async function planResearch(ctx: TenantContext, request: ResearchRequest)
       };
     },
   };
+}
+
+/** A stage's result, or its error thrown. */
+function fulfilled<T>(stage: PromiseSettledResult<T>): T {
+  if (stage.status === "rejected") throw stage.reason;
+  return stage.value;
 }
 
 const contentFields = (result: ResearchResult | undefined) => {
