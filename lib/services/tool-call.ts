@@ -29,6 +29,8 @@ export interface ToolCallSpec<P extends ProviderRegistration, R> {
   /** The caller's explicit provider subset, if any. */
   wanted?: readonly string[];
   noCache?: boolean;
+  /** Checks on the providers the call will use (a scope one of them needs), before the cache and any call. */
+  authorize?(entries: readonly ResolvedProvider<P>[]): void;
   /** The normalised input that identifies the result (without the provider subset and no_cache). */
   cacheInput: unknown;
   run(entries: ResolvedProvider<P>[], admit: AdmitHook): Promise<R>;
@@ -78,6 +80,7 @@ export async function runToolCall<P extends ProviderRegistration, R extends Tool
       available,
       spec.tool,
     );
+    spec.authorize?.(entries);
     trace.secrets = entries.flatMap((e) => (e.apiKey ? [e.apiKey] : []));
 
     const cacheKey = resultCacheKey(ctx.tenantId, spec.tool, {

@@ -1,9 +1,10 @@
 import type { z } from "zod";
 import { answerInputSchema } from "../../engine/answer/input";
 import { runAnswer } from "../../engine/answer/run-answer";
-import type { GroundingSearch } from "../../engine/answer/types";
+import type { AnswerEntry, GroundingSearch } from "../../engine/answer/types";
 import { answerProviders } from "../../providers/answer";
 import { assertScope, type TenantContext } from "../context";
+import { ServiceError } from "../errors";
 import type { OnProgress } from "../provider-attempts";
 import { webSearch } from "../search/web-search";
 import { runToolCall } from "../tool-call";
@@ -25,6 +26,20 @@ const tenantGrounding =
     });
     return search.results.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet }));
   };
+
+/**
+ * Grounded providers answer from the workspace's own web search, which the token must be allowed to run:
+ * checked before the call, not found out inside a provider attempt that has already been charged.
+ */
+function assertGroundingScope(ctx: TenantContext, entries: readonly AnswerEntry[]): void {
+  const grounded = entries.filter((e) => e.provider.grounded).map((e) => e.provider.id);
+  if (grounded.length > 0 && !ctx.scopes.includes("search")) {
+    throw new ServiceError(
+      "forbidden",
+      `grounded providers (${grounded.join(", ")}) answer from a web search: this call needs the 'search' scope too, or name other providers`,
+    );
+  }
+}
 
 /** answer for a tenant: every configured answer provider side by side, with budgets, cache and refunds. */
 export async function answer({
@@ -50,6 +65,7 @@ export async function answer({
     wanted: parsed.providers,
     noCache: no_cache,
     cacheInput: { query: parsed.query },
+    authorize: (entries) => assertGroundingScope(ctx, withOperatorModel(entries, ctx.env)),
     run: (entries, admit) =>
       runAnswer({
         input: parsed,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reservations } from "@/lib/db/schema";
 import { answer } from "@/lib/services/answer/answer";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import type { Platform, TenantContext } from "@/lib/services/context";
@@ -25,6 +26,7 @@ describe.each(databaseTargets())("answer and paper_search for a tenant on $name"
     platform = testPlatform(t.db, {
       env: {
         PERPLEXITY_BASE_URL: fake.baseUrlFor(ANSWER_PREFIX.perplexity),
+        GEMINI_BASE_URL: fake.baseUrlFor(ANSWER_PREFIX.gemini),
         ARXIV_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.arxiv),
         SEMANTIC_SCHOLAR_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.semantic_scholar),
         OPENALEX_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.openalex),
@@ -81,6 +83,28 @@ describe.each(databaseTargets())("answer and paper_search for a tenant on $name"
     await expect(answer({ ctx: a, input: { query: "q", bogus: 1 } as never })).rejects.toMatchObject({
       code: "invalid_input",
     });
+  });
+
+  it("refuses grounded answers to a token without the search scope, before any call or charge", async () => {
+    const ctx = tenantCtx(
+      platform,
+      (await createTenant({ ctx: systemCtx(platform), input: { name: "C" } })).id,
+    );
+    await setKey({ ctx, input: { provider: "gemini", key: "gemini-key-123456" } });
+    await setKey({ ctx, input: { provider: "perplexity", key: "pplx-tenant-c-key" } });
+    const answerOnly = { ...ctx, scopes: ["answer"] as const };
+
+    for (const providers of [undefined, ["gemini"]]) {
+      await expect(answer({ ctx: answerOnly, input: { query: "q", providers } })).rejects.toMatchObject({
+        code: "forbidden",
+        message: expect.stringMatching(/grounded providers \(gemini\).*'search' scope/),
+      });
+    }
+    expect(fake.requests(ANSWER_PREFIX.gemini)).toHaveLength(0);
+    expect(await ctx.db.withTenant(ctx.tenantId, (tx) => tx.select().from(reservations))).toEqual([]);
+    // An ungrounded provider searches nothing of ours: the answer scope is enough.
+    const ungrounded = await answer({ ctx: answerOnly, input: { query: "q", providers: ["perplexity"] } });
+    expect(ungrounded.answers.map((a) => a.provider)).toEqual(["perplexity"]);
   });
 
   it("searches papers with no keys at all, merged across sources, and reports a failing source", async () => {
