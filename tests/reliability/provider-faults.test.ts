@@ -2,13 +2,19 @@
  * RELIABILITY F1–F4: provider faults at the HTTP boundary, through the real service verb (webSearch for a
  * tenant, its budgets and traces on the test database). One of five providers misbehaves; the call must
  * finish within its deadline with that provider reported under a reason that tells the fault apart, the
- * other four served, no unhandled rejection (checked after every test), and memory flat.
+ * other four served, no unhandled rejection (checked after every test), and memory flat. The breakers of
+ * the operator's shared key, as one process keeps them for every tenant, open on the provider's own faults
+ * only, and for everyone only once a quorum of tenants see them (Security #14).
  */
 import v8 from "node:v8";
 import vm from "node:vm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Platform, TenantContext } from "@/lib/services/context";
-import { createCircuitBreakers } from "@/lib/services/health/circuit-breaker";
+import {
+  type CircuitBreakers,
+  createCircuitBreakers,
+  DEFAULT_BREAKER_OPTIONS,
+} from "@/lib/services/health/circuit-breaker";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import type { FakeScenario } from "../fakes/provider-server";
@@ -233,5 +239,80 @@ describe.runIf(target)(`provider faults through webSearch on ${target?.name}`, (
     expect((failure as { details: Array<{ reason: string }> }).details.map((f) => f.reason)).toEqual(
       FIVE_PROVIDERS.map(() => "timeout"),
     );
+  });
+
+  describe("circuit breakers on the operator's shared key", () => {
+    const { threshold, quorum } = DEFAULT_BREAKER_OPTIONS;
+    /** One process's breakers, shared by every tenant as in a server instance. */
+    let breakers: CircuitBreakers;
+    beforeEach(() => {
+      breakers = createCircuitBreakers();
+    });
+
+    const newTenant = async (name: string) =>
+      tenantCtx(platform, (await createTenant({ ctx: systemCtx(platform), input: { name } })).id);
+    /** A search of brave alone with the shared breakers; a call where brave failed resolves to its failure. */
+    const searchBrave = (
+      callCtx: TenantContext,
+      query: string,
+      extra: { timeout_ms?: number; signal?: AbortSignal } = {},
+    ) =>
+      webSearch({
+        ctx: { ...callCtx, breakers },
+        input: { query, providers: [FAULTY], timeout_ms: extra.timeout_ms ?? DEADLINE_MS, no_cache: true },
+        signal: extra.signal,
+      }).catch((error: { details?: Array<{ provider: string; reason: string }> }) => error.details?.[0]);
+
+    it("a quorum of tenants giving up early (timeout_ms: 100, cancelling) never opens it for another tenant", async () => {
+      // Slow, not broken: it answers well within its own 10 s timeout.
+      fake.setScenario(FAULTY, { latencyMs: 600 });
+      const hostile = await Promise.all(
+        Array.from({ length: quorum }, (_, i) => newTenant(`impatient-${i}`)),
+      );
+      for (const [i, callCtx] of hostile.entries()) {
+        for (let n = 0; n < threshold; n++) {
+          // The caller's own short deadline, or its cancellation.
+          const giveUp = n % 2 === 0 ? { timeout_ms: 100 } : { signal: AbortSignal.timeout(50) };
+          expect(await searchBrave(callCtx, `impatient ${i} ${n}`, giveUp)).toMatchObject({
+            reason: "timeout",
+          });
+        }
+      }
+
+      const patient = await newTenant("patient");
+      const result = await searchBrave(patient, "patient");
+      expect(result).toMatchObject({ providers_succeeded: [expect.objectContaining({ provider: FAULTY })] });
+      expect(breakers.notClosed()).toEqual([]);
+      for (const callCtx of hostile)
+        expect(await searchBrave(callCtx, "impatient, then patient")).toMatchObject({ providers_failed: [] });
+    });
+
+    it("a tenant's run of 5xx opens its own breaker only; a quorum of tenants' opens it for everyone", async () => {
+      fake.setScenario(FAULTY, { status: 503 });
+      const [first, ...others] = await Promise.all(
+        Array.from({ length: quorum }, (_, i) => newTenant(`unlucky-${i}`)),
+      );
+      const bystander = await newTenant("bystander");
+      if (!first) throw new Error("no tenant");
+      for (let n = 0; n < threshold; n++)
+        expect(await searchBrave(first, `unlucky ${n}`)).toMatchObject({ reason: "http_error" });
+
+      fake.setScenario(FAULTY, {}); // recovered
+      const before = fake.requests(FAULTY).length;
+      expect(await searchBrave(first, "still open")).toMatchObject({ reason: "breaker_open" });
+      expect(fake.requests(FAULTY)).toHaveLength(before); // skipped, never sent
+      expect(await searchBrave(bystander, "bystander")).toMatchObject({
+        providers_succeeded: [expect.objectContaining({ provider: FAULTY })],
+      });
+
+      // Enough distinct tenants see it fail: the provider is down for everyone, and skipped for all.
+      fake.setScenario(FAULTY, { status: 503 });
+      for (const [i, callCtx] of others.entries())
+        for (let n = 0; n < threshold; n++)
+          expect(await searchBrave(callCtx, `unlucky ${i} ${n}`)).toMatchObject({ reason: "http_error" });
+      expect(await searchBrave(bystander, "bystander, after the quorum")).toMatchObject({
+        reason: "breaker_open",
+      });
+    });
   });
 });
