@@ -57,6 +57,8 @@ interface Reservation {
   costMicros: number;
   /** Set when the attempt reported back, i.e. the provider was actually called. */
   outcome?: { failure?: ProviderFailure };
+  /** Gives back the breaker's half-open probe slot when the attempt never reports. */
+  giveBackProbe(): void;
 }
 
 const skipped = (provider: string, kind: string, outcome: ProviderSpan["outcome"]): ProviderSpan => ({
@@ -113,6 +115,8 @@ export function attemptLedger(
       report(skipped(providerId, call.kind, "skipped_breaker"));
       return { ok: false, reason: "breaker_open" };
     }
+    // An attempt that will not run says nothing about health: a half-open probe slot it held is free again.
+    const giveBackProbe = () => ctx.breakers.record(breaker, ctx.tenantId, "neutral");
     const costMicros = usdToMicros(entry?.provider.costPerRequestUsd ?? 0);
     const admission = await admitBatched({
       provider: providerId,
@@ -120,11 +124,11 @@ export function attemptLedger(
       idempotencyKey: `${call.traceId}:${providerId}`,
       drawsOnOperator: drawsOnOperator(entry, ctx.env),
     }).catch((error: unknown) => {
-      ctx.breakers.record(breaker, ctx.tenantId, "neutral"); // give back a half-open probe slot
+      giveBackProbe();
       throw error;
     });
     if (!admission.ok) {
-      ctx.breakers.record(breaker, ctx.tenantId, "neutral");
+      giveBackProbe();
       exhausted.push(...admission.exhausted);
       m.budgetRejections.inc({ provider: providerId });
       report(skipped(providerId, call.kind, "skipped_budget"));
@@ -132,10 +136,11 @@ export function attemptLedger(
     }
     if (closing) {
       // The call gave up waiting for this admission and has been accounted for: refund it.
+      giveBackProbe();
       await closeReservations(ctx, { kept: [], refunded: [admission.reservationId] });
       return { ok: false, reason: "budget_exhausted" };
     }
-    const reservation: Reservation = { id: admission.reservationId, costMicros };
+    const reservation: Reservation = { id: admission.reservationId, costMicros, giveBackProbe };
     reservations.set(providerId, reservation);
     return {
       ok: true,
@@ -159,6 +164,8 @@ export function attemptLedger(
     const refunded: string[] = [];
     for (const [providerId, reservation] of reservations) {
       const failure = reservation.outcome?.failure;
+      // Admitted but never run: the call gave up on the admission at its deadline.
+      if (!reservation.outcome) reservation.giveBackProbe();
       if (!reservation.outcome || (failure && NOT_BILLED.has(failure.reason))) refunded.push(reservation.id);
       else kept.set(providerId, reservation.costMicros);
     }

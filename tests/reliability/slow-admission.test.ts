@@ -2,11 +2,13 @@
  * A budget admission that outlives the call's deadline (the database is slow: here, another transaction
  * holds the tenant's budgeted counter rows, as concurrent admissions of the same tenant do under load).
  * The call gives up on it at the deadline; when the admission commits later, nothing may stay charged
- * for a provider call that never happened, and no reservation may stay open.
+ * for a provider call that never happened, no reservation may stay open, and a half-open breaker's probe
+ * slot it held is given back.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setBudget } from "@/lib/services/budgets/set-budget";
 import type { Platform, TenantContext } from "@/lib/services/context";
+import { createCircuitBreakers } from "@/lib/services/health/circuit-breaker";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { setUpFakeProviders } from "../fakes/set-up-fake-providers";
@@ -73,5 +75,37 @@ describe.runIf(target)(`an admission slower than the deadline, on ${target?.name
     expect.soft(after.reservations.reserved).toBe(0);
     // The budgeted `*` counter is charged at admission (the others only when a call settles).
     expect.soft(after.requests["*"]).toBe(before.requests["*"]);
+  }, 30_000);
+
+  it("gives back the half-open probe of an admission the call gave up on", async () => {
+    // Threshold 1 and no cool-down: one 5xx opens the tenant's breaker, and the next call is its probe.
+    const probing = { ...ctx, breakers: createCircuitBreakers({ threshold: 1, cooldownMs: 0 }) };
+    const searchBrave = (query: string, timeout_ms?: number) =>
+      webSearch({ ctx: probing, input: { query, providers: ["brave"], no_cache: true, timeout_ms } }).catch(
+        (error: { details?: unknown }) => error.details,
+      );
+    fake.setScenario("brave", { status: 503 });
+    expect(await searchBrave("opens the breaker")).toEqual([
+      expect.objectContaining({ reason: "http_error" }),
+    ]);
+    fake.setScenario("brave", {});
+
+    const slowProbe = await withRawClient(t.url, async (client) => {
+      await client.query("begin");
+      await client.query(
+        `select used from usage_counters where tenant_id = $1 and provider = '*' for update`,
+        [ctx.tenantId],
+      );
+      const call = await searchBrave("the probe's admission outlives the deadline", DEADLINE_MS);
+      await client.query("commit");
+      return call;
+    });
+    expect(slowProbe).toEqual([expect.objectContaining({ reason: "timeout" })]);
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // the late admission commits and is refunded
+
+    // The probe never ran: the next call probes instead of finding the breaker stuck half-open.
+    expect(await searchBrave("probes again")).toMatchObject({
+      providers_succeeded: [expect.objectContaining({ provider: "brave" })],
+    });
   }, 30_000);
 });
