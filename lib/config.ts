@@ -20,7 +20,9 @@ const envSchema = z.object({
   SEARCHMUX_NEON_WS_PROXY: optional,
   SEARCHMUX_DATA_DIR: optional,
   AUTH_SECRET: optional,
-  AUTH_URL: optional,
+  AUTH_URL: optional.refine((value) => value === undefined || URL.canParse(value), {
+    message: "AUTH_URL must be an absolute URL such as https://searchmux.example",
+  }),
   AUTH_DEV_LOGIN: flag,
   AUTH_DEV_LOGIN_ALLOW_PRODUCTION: flag,
   GITHUB_ID: optional,
@@ -52,6 +54,8 @@ export interface Config {
     token?: string;
   };
   logLevel: string;
+  /** The Host headers MCP and the development sign-in answer (DNS rebinding); see allowedHosts(env). */
+  allowedHosts: readonly AllowedHost[];
   /** Whose X-Forwarded-For entries are believed (SEARCHMUX_TRUSTED_PROXIES); read per request by trustedProxies(env). */
   trustedProxies: TrustedProxies;
   /** Validated here at start; verbs read tenantLimits(ctx.env), so each platform (and test) has its own. */
@@ -179,6 +183,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     },
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
     limits: tenantLimits(env),
+    allowedHosts: allowedHosts(env),
     trustedProxies: trustedProxies(env),
   };
 }
@@ -227,4 +232,51 @@ export function trustedProxies(
     list.addSubnet(address, prefix, family === 4 ? "ipv4" : "ipv6");
   }
   return { kind: "addresses", list };
+}
+
+/** A name a Host header may carry; without a port, on any port. */
+export interface AllowedHost {
+  /** Lower case; an IPv6 address in brackets, as in a Host header. */
+  name: string;
+  port?: string;
+}
+
+/** The loopback names, on any port: where a local server is reached when nothing else is configured. */
+export const LOOPBACK_HOSTS: readonly AllowedHost[] = [
+  { name: "localhost" },
+  { name: "127.0.0.1" },
+  { name: "[::1]" },
+];
+
+/**
+ * `host` or `host:port` as a Host header carries it, or null when it is anything else (a path, user info,
+ * a bad port): a name of letters, digits, dots, hyphens and underscores, or an IPv6 address in brackets.
+ */
+export function splitHost(value: string): AllowedHost | null {
+  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::(\d{1,5}))?$/i.exec(value);
+  const [, name, port] = match ?? [];
+  if (!name || (port !== undefined && (Number(port) < 1 || Number(port) > 65_535))) return null;
+  return port === undefined ? { name: name.toLowerCase() } : { name: name.toLowerCase(), port };
+}
+
+/**
+ * AUTH_URL's host (with its port when it names one) and SEARCHMUX_ALLOWED_HOSTS (comma-separated
+ * `host[:port]`); when neither is set, the loopback names. A page on another name that resolves to this
+ * server (DNS rebinding) arrives with that name as its Host and is refused.
+ */
+export function allowedHosts(env: Readonly<Record<string, string | undefined>> = process.env): AllowedHost[] {
+  const listed = (env.SEARCHMUX_ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const host = splitHost(entry);
+      if (!host)
+        throw new Error(`SEARCHMUX_ALLOWED_HOSTS must list host or host:port entries, not "${entry}"`);
+      return host;
+    });
+  const publicUrl = env.AUTH_URL?.trim();
+  const publicHost = publicUrl && URL.canParse(publicUrl) ? splitHost(new URL(publicUrl).host) : null;
+  const hosts = publicHost ? [publicHost, ...listed] : listed;
+  return hosts.length > 0 ? hosts : [...LOOPBACK_HOSTS];
 }

@@ -49,8 +49,9 @@ export function mcpPost<P>(
   tokenFrom?: (request: Request, params: P) => string | null,
 ) {
   return async (request: Request, route: RouteContext<P>): Promise<Response> => {
-    const publicUrl = config().auth.url;
-    const foreign = foreignRequestReason(request, publicUrl);
+    const { auth, allowedHosts } = config();
+    const publicUrl = auth.url;
+    const foreign = foreignRequestReason(request, { publicUrl, allowedHosts });
     if (foreign) return errorResponse("forbidden", foreign);
     const authenticated = withToken<P>(serveMcp, {
       route: template,

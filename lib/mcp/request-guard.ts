@@ -1,18 +1,30 @@
 /**
  * MCP: refuses requests a browser page on another site could make (DNS rebinding, cross-site POSTs),
- * before any token is checked or tool runs. Non-browser clients send no Origin and pass; a browser on
- * the product's own origin passes. With AUTH_URL set, the Host must be its host; without it (local
- * development) only the Origin is checked against the Host the request came in on.
+ * before any token is checked or tool runs. The Host must be an allowed one (AUTH_URL's, those in
+ * SEARCHMUX_ALLOWED_HOSTS, else the loopback names; see allowedHosts in lib/config.ts). Non-browser
+ * clients send no Origin and pass; a browser page passes only from the origin it addressed: AUTH_URL's,
+ * or the Host's own.
  */
+import { foreignHostReason } from "../api/allowed-host";
+import type { AllowedHost } from "../config";
+
+export interface RequestGuardConfig {
+  publicUrl: string | undefined;
+  allowedHosts: readonly AllowedHost[];
+}
 
 /** Why the request is refused, or null when it may proceed. */
-export function foreignRequestReason(request: Request, publicUrl: string | undefined): string | null {
+export function foreignRequestReason(
+  request: Request,
+  { publicUrl, allowedHosts }: RequestGuardConfig,
+): string | null {
   const host = request.headers.get("host");
-  const publicOrigin = publicUrl ? new URL(publicUrl) : undefined;
-  if (publicOrigin && host !== publicOrigin.host)
-    return `requests for host '${host ?? ""}' are not served here`;
+  const foreignHost = foreignHostReason(host, allowedHosts);
+  if (foreignHost) return foreignHost;
   const origin = request.headers.get("origin");
   if (origin === null) return null;
-  const sameOrigin = publicOrigin?.origin ?? `${new URL(request.url).protocol}//${host ?? ""}`;
+  const publicOrigin = publicUrl ? new URL(publicUrl) : undefined;
+  const sameOrigin =
+    publicOrigin?.host === host ? publicOrigin.origin : `${new URL(request.url).protocol}//${host}`;
   return origin === sameOrigin ? null : `cross-origin requests from '${origin}' are not allowed`;
 }

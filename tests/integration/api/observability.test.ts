@@ -26,6 +26,8 @@ const handlers: Record<string, Handler> = {};
 
 function request(url: string, init: RequestInit & { bearer?: string } = {}) {
   const headers = new Headers(init.headers);
+  // What a server hands the route: a Host (MCP refuses requests for hosts it does not serve).
+  headers.set("host", "localhost");
   headers.set("content-type", "application/json");
   if (init.bearer) headers.set("authorization", `Bearer ${init.bearer}`);
   return new Request(`http://localhost${url}`, { ...init, headers });
