@@ -68,10 +68,12 @@ export function withToken<P = Record<string, never>>(
         ctx: base,
         input: { token: raw, address: clientAddress(request.headers, base.env) },
       });
-      if ("refused" in auth && auth.refused === "rate_limited") {
-        return errorResponse("rate_limited", "too many failed authentications from this address", undefined, {
-          "retry-after": String(auth.retryAfter),
-        });
+      if ("refused" in auth && auth.refused !== "unauthorized") {
+        const message =
+          auth.refused === "busy"
+            ? "too many unverified tokens are being checked at once; retry shortly"
+            : "too many failed authentications from this address";
+        return errorResponse("rate_limited", message, undefined, { "retry-after": String(auth.retryAfter) });
       }
       if ("refused" in auth) {
         return errorResponse(

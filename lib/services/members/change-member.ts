@@ -5,7 +5,7 @@ import { memberships } from "../../db/schema";
 import { writeAudit } from "../audit";
 import { type Actor, assertScope, type TenantContext } from "../context";
 import { ServiceError } from "../errors";
-import { revokeTokensCreatedBy } from "../tokens/revoke-tokens-created-by";
+import { revokeLiveTokens } from "../tokens/revoke-live-tokens";
 import { tombstoneTokens } from "../tokens/verify-token";
 import { parseInput } from "../validate";
 
@@ -89,7 +89,7 @@ export async function changeMember({
       details: { from: current.role, to: role },
     });
     const revoke = tokensToRevoke(role);
-    return revoke ? revokeTokensCreatedBy(tx, ctx, { userId, ...revoke }) : [];
+    return revoke ? revokeLiveTokens(tx, ctx, { createdBy: userId, ...revoke }) : [];
   });
   await tombstoneTokens(ctx.kv, revokedHashes);
   return { userId, role, revokedTokens: revokedHashes.length };

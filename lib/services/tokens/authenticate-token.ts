@@ -1,19 +1,23 @@
 import type { Platform } from "../context";
 import { countFailedAuth, peekFailedAuth } from "../rate-limit/limits";
-import { cachedToken, lookUpToken, type VerifiedToken } from "./verify-token";
+import { cachedToken, isLookupsBusy, lookUpToken, type VerifiedToken } from "./verify-token";
 
 export type Authentication =
   | { token: VerifiedToken }
   | { refused: "unauthorized" }
   /** The client address is over the failed-authentication limit. */
-  | { refused: "rate_limited"; retryAfter: number };
+  | { refused: "rate_limited"; retryAfter: number }
+  /** Too many unknown tokens wait for a lookup in this process; the token was not looked up. */
+  | { refused: "busy"; retryAfter: number };
 
 /**
  * Authenticates a presented token (or none) for a token route, limiting failed authentications per
  * client address (null when no trusted proxy tells it). A token that verifies is never refused by that
  * limit and never counted: only failures count. What the limit bounds is the database: while an address
  * is over it, a token KV has not seen is refused without a lookup, unless it verified before (vouched),
- * so a client behind the same address as a guesser keeps working.
+ * so a client behind the same address as a guesser keeps working. Without an address (no trusted proxy)
+ * nothing is counted, and only the bound on unvouched lookups (UNVOUCHED_LOOKUPS, and
+ * UNVOUCHED_LOOKUPS_WAITING waiting, beyond which an unknown token is "busy") protects the database.
  */
 export async function authenticateToken({
   ctx,
@@ -31,7 +35,13 @@ export async function authenticateToken({
         const standing = await peekFailedAuth(ctx, address);
         if (!standing.ok) return { refused: "rate_limited", retryAfter: standing.retryAfter };
       }
-      const found = await lookUpToken({ ctx, input: { token }, vouched: known.vouched });
+      const found = await lookUpToken({ ctx, input: { token }, vouched: known.vouched }).catch(
+        (error: unknown) => {
+          if (isLookupsBusy(error)) return "busy" as const;
+          throw error;
+        },
+      );
+      if (found === "busy") return { refused: "busy", retryAfter: 1 };
       if (found) return { token: found };
     }
   }

@@ -8,12 +8,25 @@ import { hashToken, hasValidChecksum } from "./token-format";
 /** Verification results live in KV at most this long; revocation replaces them with a tombstone at once. */
 export const TOKEN_CACHE_SECONDS = 60;
 /**
+ * How long a revocation's tombstone lives: far longer than any lookup may take before it caches (see
+ * LOOKUP_CACHE_DEADLINE_MS), so a lookup under way when the token was revoked always finds it. A revoked
+ * token never becomes valid again, so the length costs nothing but the key.
+ */
+export const TOKEN_TOMBSTONE_SECONDS = 600;
+/** A lookup slower than this answers without caching: a tombstone written meanwhile might have expired. */
+export const LOOKUP_CACHE_DEADLINE_MS = 10_000;
+/**
  * How long a token that verified stays vouched for: while its client address is over the failed-auth
  * limit, a vouched token is still looked up (and passes); one never seen valid is refused unasked.
  */
 export const TOKEN_VOUCH_SECONDS = 30 * 86_400;
 /** Database lookups of tokens not vouched for, at most this many at once per instance (guesses among them). */
 export const UNVOUCHED_LOOKUPS = 2;
+/**
+ * Unvouched lookups that may wait for a slot; beyond them a token is refused unasked (LookupsBusy), so a
+ * flood of guesses cannot pile up requests and memory without bound.
+ */
+export const UNVOUCHED_LOOKUPS_WAITING = 256;
 const LAST_USED_INTERVAL_SECONDS = 60;
 
 export interface VerifiedToken {
@@ -71,7 +84,8 @@ export async function cachedToken({
 
 /**
  * Looks the token up in the database and caches the verdict, for tokens KV has not seen. Lookups of
- * tokens not vouched for wait for one of UNVOUCHED_LOOKUPS slots, so guessing cannot take the pool.
+ * tokens not vouched for wait for one of UNVOUCHED_LOOKUPS slots, so guessing cannot take the pool;
+ * throws LookupsBusy when UNVOUCHED_LOOKUPS_WAITING already wait.
  */
 export async function lookUpToken({
   ctx,
@@ -94,6 +108,7 @@ function usable(ctx: Platform, found: VerifiedToken | null): VerifiedToken | nul
 }
 
 async function lookupAndCache(ctx: Platform, hash: string): Promise<VerifiedToken | null> {
+  const started = ctx.now().getTime();
   const [row] = await ctx.db.withSystem((tx) =>
     tx
       .select({
@@ -111,20 +126,26 @@ async function lookupAndCache(ctx: Platform, hash: string): Promise<VerifiedToke
   const found = row
     ? { ...row, scopes: row.scopes as Scope[], expiresAt: row.expiresAt?.toISOString() ?? null }
     : null;
-  // Unknown hashes are cached too: a new token has a new hash, so this never hides a fresh token. Only
-  // where KV has no verdict: a revocation that committed after the read above left a tombstone there,
-  // and this lookup then answers what the tombstone says instead of caching the token as valid again.
   const key = tokenCacheKey(hash);
-  const written = await ctx.kv.set(key, JSON.stringify(found), {
-    ttlSeconds: TOKEN_CACHE_SECONDS,
-    onlyIfAbsent: true,
-  });
-  if (!written) {
-    const current = await ctx.kv.get(key);
-    return current === null ? found : (JSON.parse(current) as VerifiedToken | null);
+  if (ctx.now().getTime() - started < LOOKUP_CACHE_DEADLINE_MS) {
+    // Unknown hashes are cached too: a new token has a new hash, so this never hides a fresh token. The
+    // verdict is written only where KV has none: a revocation that committed after the read above left a
+    // tombstone there. The vouch goes first, so that revocation's removal of it comes after; a token the
+    // database does not know loses any vouch (one left by a revocation whose tombstone failed).
+    const write = ctx.kv.pipeline();
+    if (found) write.set(tokenVouchKey(hash), "1", { ttlSeconds: TOKEN_VOUCH_SECONDS });
+    else write.del(tokenVouchKey(hash));
+    const [, written] = await write
+      .set(key, JSON.stringify(found), { ttlSeconds: TOKEN_CACHE_SECONDS, onlyIfAbsent: true })
+      .exec();
+    if (written) return found;
   }
-  if (found) await ctx.kv.set(tokenVouchKey(hash), "1", { ttlSeconds: TOKEN_VOUCH_SECONDS });
-  return found;
+  // What KV says wins: a tombstone (then the vouch just written goes), or a concurrent lookup's verdict.
+  const current = await ctx.kv.get(key);
+  if (current === null) return found;
+  const verdict = JSON.parse(current) as VerifiedToken | null;
+  if (found && !verdict) await ctx.kv.del(tokenVouchKey(hash));
+  return verdict;
 }
 
 /**
@@ -135,17 +156,32 @@ export async function tombstoneTokens(kv: Kv, tokenHashes: readonly string[]): P
   if (tokenHashes.length === 0) return;
   const pipeline = kv.pipeline();
   for (const hash of tokenHashes) {
-    pipeline.set(tokenCacheKey(hash), "null", { ttlSeconds: TOKEN_CACHE_SECONDS }).del(tokenVouchKey(hash));
+    pipeline
+      .set(tokenCacheKey(hash), "null", { ttlSeconds: TOKEN_TOMBSTONE_SECONDS })
+      .del(tokenVouchKey(hash));
   }
   await pipeline.exec();
 }
 
-/** Runs `work` when one of `slots` is free, in arrival order. */
-function slotLimiter(slots: number) {
+/** Thrown when UNVOUCHED_LOOKUPS_WAITING lookups already wait: the token is refused without a lookup. */
+class LookupsBusy extends Error {
+  constructor() {
+    super("too many unverified tokens are being checked at once");
+    this.name = "LookupsBusy";
+  }
+}
+
+/** By name: the limiter is shared on globalThis, so its error may come from another bundle's class. */
+export const isLookupsBusy = (error: unknown): boolean =>
+  error instanceof Error && error.name === "LookupsBusy";
+
+/** Runs `work` when one of `slots` is free, in arrival order; throws LookupsBusy when `queue` already wait. */
+function slotLimiter(slots: number, queue: number) {
   let running = 0;
   const waiting: Array<() => void> = [];
   return async <T>(work: () => Promise<T>): Promise<T> => {
     if (running < slots) running++;
+    else if (waiting.length >= queue) throw new LookupsBusy();
     else await new Promise<void>((resolve) => waiting.push(resolve));
     try {
       return await work();
@@ -163,7 +199,7 @@ const holder = globalThis as typeof globalThis & {
   searchmuxUnvouchedLookups?: ReturnType<typeof slotLimiter>;
 };
 function unvouchedLookups() {
-  holder.searchmuxUnvouchedLookups ??= slotLimiter(UNVOUCHED_LOOKUPS);
+  holder.searchmuxUnvouchedLookups ??= slotLimiter(UNVOUCHED_LOOKUPS, UNVOUCHED_LOOKUPS_WAITING);
   return holder.searchmuxUnvouchedLookups;
 }
 

@@ -5,14 +5,14 @@ import { writeAudit } from "../audit";
 import type { Scope, TenantContext } from "../context";
 
 /**
- * Revokes, inside the caller's transaction, the tokens `userId` created in the tenant that are not yet
- * revoked (only those holding `scope`, when given), with an audit row each naming `reason`. Returns their
- * hashes: pass them to `tombstoneTokens` once the transaction committed.
+ * Revokes, inside the caller's transaction, the tenant's tokens that are not yet revoked (only those
+ * `createdBy` created, and only those holding `scope`, when given), with an audit row each naming
+ * `reason`. Returns their hashes: pass them to `tombstoneTokens` once the transaction committed.
  */
-export async function revokeTokensCreatedBy(
+export async function revokeLiveTokens(
   tx: Tx,
   ctx: TenantContext,
-  { userId, scope, reason }: { userId: string; scope?: Scope; reason: string },
+  { createdBy, scope, reason }: { createdBy?: string; scope?: Scope; reason: string },
 ): Promise<string[]> {
   const revoked = await tx
     .update(apiTokens)
@@ -20,8 +20,8 @@ export async function revokeTokensCreatedBy(
     .where(
       and(
         eq(apiTokens.tenantId, ctx.tenantId),
-        eq(apiTokens.createdBy, userId),
         isNull(apiTokens.revokedAt),
+        createdBy === undefined ? undefined : eq(apiTokens.createdBy, createdBy),
         scope === undefined ? undefined : arrayContains(apiTokens.scopes, [scope]),
       ),
     )
@@ -33,7 +33,12 @@ export async function revokeTokensCreatedBy(
       action: "token.revoke",
       targetType: "api_token",
       targetId: token.id,
-      details: { name: token.name, last4: token.last4, reason, creator: userId },
+      details: {
+        name: token.name,
+        last4: token.last4,
+        reason,
+        ...(createdBy === undefined ? {} : { creator: createdBy }),
+      },
     });
   }
   return revoked.map((token) => token.hash);
