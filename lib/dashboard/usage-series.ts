@@ -1,5 +1,5 @@
-import type { ChartSeries } from "@/components/dashboard/charts/chart";
 import type { UsageDay } from "@/lib/services/usage/usage-history";
+import type { ChartSeries } from "./chart-series";
 
 const OTHER = "other";
 

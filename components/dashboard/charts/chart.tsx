@@ -12,6 +12,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import type { ChartSeries } from "@/lib/dashboard/chart-series";
 import {
   formatCompact,
   formatCount,
@@ -24,15 +25,6 @@ import {
 
 export type ValueFormat = "count" | "usd" | "ms" | "percent";
 type Row = Record<string, string | number | null>;
-
-export interface ChartSeries {
-  key: string;
-  label: string;
-  /** One of the theme's chart colours (--chart-1 … --chart-5). */
-  color: 1 | 2 | 3 | 4 | 5;
-  /** Series with the same stack id are stacked. */
-  stack?: string;
-}
 
 interface ChartProps {
   kind: "bar" | "area";
