@@ -11,7 +11,7 @@
  */
 import { Agent, type Dispatcher, request as undiciRequest } from "undici";
 import type { z } from "zod";
-import { ProviderError } from "@/lib/engine/shared/errors";
+import { ProviderError } from "./provider-error";
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 const ERROR_EXCERPT_BYTES = 8 * 1024;

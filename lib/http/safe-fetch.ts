@@ -14,9 +14,9 @@ import type { LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { Agent, type Dispatcher, request } from "undici";
-import { linkedAbort, raceAbort } from "@/lib/engine/shared/abort";
-import { ProviderError } from "@/lib/engine/shared/errors";
+import { linkedAbort, raceAbort } from "./abort";
 import { translateError } from "./provider-client";
+import { ProviderError } from "./provider-error";
 import {
   type CheckedTarget,
   checkTarget,

@@ -13,7 +13,7 @@
  */
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
-import { ProviderError } from "@/lib/engine/shared/errors";
+import { ProviderError } from "./provider-error";
 
 /** A refused target. A ProviderError ("blocked") so engines report it like any provider failure. */
 export class SsrfBlocked extends ProviderError {

@@ -1,15 +1,2 @@
-import type { FailureReason } from "./types";
-
-/** Thrown by adapters (and the provider HTTP client) so the engine can report a distinct reason. */
-export class ProviderError extends Error {
-  constructor(
-    readonly reason: FailureReason,
-    message: string,
-    readonly status?: number,
-    /** Seconds from a Retry-After header. */
-    readonly retryAfter?: number,
-  ) {
-    super(message);
-    this.name = "ProviderError";
-  }
-}
+/** Adapters throw the platform's ProviderError (lib/http/provider-error.ts), which the HTTP clients raise too. */
+export { ProviderError } from "@/lib/http/provider-error";

@@ -2,25 +2,13 @@
  * What every engine (search, answer, papers, fetch) shares about calling providers: ids, failure
  * reasons, per-provider outcomes and spans. Pure types: no I/O, no env, no database.
  */
+import type { FailureReason } from "@/lib/http/provider-error";
 
 /** Lowercase provider id, the same in requests, responses, budgets, keys and traces. */
 export type ProviderId = string;
 
-/** Why a provider produced nothing. Distinct reasons so traces and callers can tell faults apart. */
-export type FailureReason =
-  | "timeout"
-  | "http_error"
-  | "bad_key"
-  | "rate_limited"
-  | "invalid_response"
-  | "too_large"
-  | "blocked"
-  | "network_error"
-  | "not_configured"
-  | "budget_exhausted"
-  /** The operator's quota on calls with its keys is used up for this workspace. */
-  | "operator_quota_exhausted"
-  | "breaker_open";
+/** Why a provider produced nothing: the platform's reasons (lib/http/provider-error.ts). */
+export type { FailureReason };
 
 export interface ProviderFailure {
   provider: ProviderId;
