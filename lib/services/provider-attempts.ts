@@ -18,8 +18,8 @@ import {
   type AdmissionResult,
   admitAll,
   closeReservations,
-  type ExhaustedBudget,
 } from "./budgets/admission";
+import type { ExhaustedBudget } from "./budgets/limits";
 import { drawsOnOperator, refusalReason } from "./budgets/operator-quota";
 import { usdToMicros } from "./budgets/units";
 import type { TenantContext } from "./context";

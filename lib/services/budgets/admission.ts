@@ -20,6 +20,7 @@ import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { queryRows, type Tx } from "../../db";
 import { budgetAlerts, budgets, type Charge, reservations } from "../../db/schema";
 import type { TenantContext } from "../context";
+import type { ExhaustedBudget, Limit } from "./limits";
 import { OPERATOR_SCOPE, operatorQuotaLimits } from "./operator-quota";
 import { type Period, periodKey, periodResetsAt } from "./periods";
 
@@ -34,35 +35,9 @@ export interface AdmissionRequest {
   drawsOnOperator?: boolean;
 }
 
-export interface ExhaustedBudget {
-  /** A budget the tenant set, or a quota the operator puts on the use of its keys. */
-  kind: "budget" | "operator_quota";
-  /** The tenant's budget; null for an operator quota. */
-  budgetId: string | null;
-  /** The budget's provider or `*`; `*` for an operator quota (it counts every provider). */
-  provider: string;
-  metric: "requests" | "usd";
-  period: Period;
-  limit: number;
-  resetsAt: Date | null;
-}
-
 export type AdmissionResult =
   | { ok: true; reservationId: string; replayed: boolean }
   | { ok: false; exhausted: ExhaustedBudget[] };
-
-/** A hard limit on one scope's counters: a tenant's budget, or an operator quota (budgetId null). */
-export interface Limit {
-  budgetId: string | null;
-  /** A provider id, `*`, or OPERATOR_SCOPE. */
-  provider: string;
-  metric: "requests" | "usd";
-  period: Period;
-  /** Requests, or micro-dollars. */
-  hardLimit: number;
-  softLimit: number | null;
-  anchorDay: number;
-}
 
 interface PlannedCharge {
   charge: Charge;

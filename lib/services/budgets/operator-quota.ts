@@ -10,7 +10,7 @@ import type { ProviderRegistration, ResolvedProvider } from "../../engine/shared
 import { operatorLlm } from "../../providers/answer/openai-compatible";
 import type { Env } from "../context";
 import { operatorKey } from "../providers/operator-providers";
-import type { ExhaustedBudget, Limit } from "./admission";
+import type { ExhaustedBudget, Limit } from "./limits";
 import { periodKey, periodResetsAt } from "./periods";
 import { displayAmount, usdToMicros } from "./units";
 

@@ -1,5 +1,5 @@
 import type { ProviderFailure, ProviderRegistration, ResolvedProvider } from "../../engine/shared/types";
-import type { ExhaustedBudget } from "../budgets/admission";
+import type { ExhaustedBudget } from "../budgets/limits";
 import { ServiceError } from "../errors";
 
 /**

@@ -4,7 +4,7 @@
  * so the output matches what Turndown + the GFM plugin produced, without their per-node DOM queries.
  */
 import { renderTable, renderTableCell, renderTableRow, type Table } from "./tables";
-import { BLOCK, type ElementLeaf, isBlankElement, type Leaf, textOf } from "./tree";
+import { BLOCK, type ElementLeaf, isBlankElement, type Leaf, type Place, textOf } from "./tree";
 
 export interface Context {
   /** Base URL for links and images. */
@@ -13,13 +13,6 @@ export interface Context {
   code: boolean;
   /** The nearest enclosing table that renders as a GFM table. */
   table: Table | undefined;
-}
-
-/** Where an element sits: its parent, its index among the parent's children and among its elements. */
-export interface Place {
-  parent: ElementLeaf;
-  index: number;
-  elementIndex: number;
 }
 
 const REMOVED = new Set([

@@ -6,8 +6,7 @@
  * single-cell tables and layout tables holding tables are rendered cell by cell, as plain blocks.
  */
 import { styleValue } from "../dom";
-import type { Place } from "./render";
-import type { ElementLeaf, Leaf } from "./tree";
+import type { ElementLeaf, Leaf, Place } from "./tree";
 import { textOf } from "./tree";
 
 export interface Table {

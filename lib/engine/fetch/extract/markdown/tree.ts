@@ -33,6 +33,13 @@ export interface OtherLeaf {
 
 export type Leaf = TextLeaf | ElementLeaf | OtherLeaf;
 
+/** Where an element sits: its parent, its index among the parent's children and among its elements. */
+export interface Place {
+  parent: ElementLeaf;
+  index: number;
+  elementIndex: number;
+}
+
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
 /** Whitespace runs that collapse to one space; a lone space is left alone, so prose is not rewritten. */
