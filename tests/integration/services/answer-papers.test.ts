@@ -12,6 +12,7 @@ import { PAPER_PREFIX, PAPER_WIRES } from "../../fakes/paper-wires";
 import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
 import { databaseTargets, type TestDatabase } from "../../support/database";
 import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { twoTenants } from "../../support/two-tenants";
 
 describe.each(databaseTargets())("answer and paper_search for a tenant on $name", (target) => {
   let t: TestDatabase;
@@ -36,11 +37,7 @@ describe.each(databaseTargets())("answer and paper_search for a tenant on $name"
         WIKIPEDIA_BASE_URL: fake.baseUrlFor("wikipedia"),
       },
     });
-    const [ta, tb] = await Promise.all(
-      ["A", "B"].map((name) => createTenant({ ctx: systemCtx(platform), input: { name } })),
-    );
-    a = tenantCtx(platform, ta?.id ?? "");
-    b = tenantCtx(platform, tb?.id ?? "");
+    ({ a, b } = await twoTenants(platform));
     await setKey({ ctx: a, input: { provider: "perplexity", key: "pplx-tenant-a-key" } });
   });
   afterAll(async () => {

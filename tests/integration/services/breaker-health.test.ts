@@ -18,6 +18,7 @@ import { getTrace } from "@/lib/services/traces/get-trace";
 import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
 import { databaseTargets, type TestDatabase } from "../../support/database";
 import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { twoTenants } from "../../support/two-tenants";
 
 const THRESHOLD = 3;
 const COOLDOWN_MS = 400;
@@ -39,11 +40,7 @@ describe.each(databaseTargets())("circuit breakers and provider health on $name"
       env,
       breakers: createCircuitBreakers({ threshold: THRESHOLD, cooldownMs: COOLDOWN_MS }),
     });
-    const [ta, tb] = await Promise.all(
-      ["A", "B"].map((name) => createTenant({ ctx: systemCtx(platform), input: { name } })),
-    );
-    a = tenantCtx(platform, ta?.id ?? "");
-    b = tenantCtx(platform, tb?.id ?? "");
+    ({ a, b } = await twoTenants(platform));
   });
   afterAll(async () => {
     await fake?.close();

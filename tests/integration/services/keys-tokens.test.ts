@@ -22,6 +22,7 @@ import { revokeToken } from "@/lib/services/tokens/revoke-token";
 import { verifyToken } from "@/lib/services/tokens/verify-token";
 import { databaseTargets, type TestDatabase, withRawClient } from "../../support/database";
 import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { twoTenants } from "../../support/two-tenants";
 
 const newKeyring = (version: number) => `${version}:${randomBytes(32).toString("base64")}`;
 
@@ -34,11 +35,7 @@ describe.each(databaseTargets())("provider keys and tokens on $name", (target) =
   beforeAll(async () => {
     t = await target.create();
     platform = testPlatform(t.db);
-    const [ta, tb] = await Promise.all(
-      ["A", "B"].map((name) => createTenant({ ctx: systemCtx(platform), input: { name } })),
-    );
-    a = tenantCtx(platform, ta?.id ?? "");
-    b = tenantCtx(platform, tb?.id ?? "");
+    ({ a, b } = await twoTenants(platform));
   });
   afterAll(async () => t?.cleanup());
 

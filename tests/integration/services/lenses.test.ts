@@ -9,10 +9,10 @@ import { deleteLens } from "@/lib/services/lenses/delete-lens";
 import { listLenses } from "@/lib/services/lenses/list-lenses";
 import { setLens } from "@/lib/services/lenses/set-lens";
 import { webSearch } from "@/lib/services/search/web-search";
-import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
 import { databaseTargets, type TestDatabase } from "../../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { testPlatform } from "../../support/platform";
+import { twoTenants } from "../../support/two-tenants";
 
 const WIKI = { name: "my-wiki", domains: ["docs.example.org", "https://www.KB.example.com/start"] };
 const WIKI_DOMAINS = ["docs.example.org", "kb.example.com"];
@@ -47,11 +47,7 @@ describe.each(databaseTargets())("lenses on $name", (target) => {
         WIKIPEDIA_BASE_URL: fake.baseUrlFor("wikipedia"),
       },
     });
-    const [ta, tb] = await Promise.all(
-      ["A", "B"].map((name) => createTenant({ ctx: systemCtx(platform), input: { name } })),
-    );
-    a = tenantCtx(platform, ta?.id ?? "");
-    b = tenantCtx(platform, tb?.id ?? "");
+    ({ a, b } = await twoTenants(platform));
     await setKey({ ctx: a, input: { provider: "tavily", key: "tvly-tenant-a-secret" } });
   });
   afterAll(async () => {

@@ -13,6 +13,7 @@ import { pruneTraces } from "@/lib/services/traces/prune-traces";
 import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
 import { databaseTargets, type TestDatabase, withRawClient } from "../../support/database";
 import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { twoTenants } from "../../support/two-tenants";
 
 const TENANT_KEY = "tvly-tenant-SECRET-0a1b2c3d";
 const OPERATOR_KEY = "serpapi-operator-SECRET-99887766";
@@ -37,22 +38,19 @@ describe.each(databaseTargets())("traces on $name", (target) => {
         WIKIPEDIA_BASE_URL: fake.baseUrlFor("wikipedia"),
       },
     });
-    const [ta, tb] = await Promise.all(
-      ["A", "B"].map((name) => createTenant({ ctx: systemCtx(platform), input: { name } })),
-    );
-    const admin = tenantCtx(platform, ta?.id ?? "");
+    ({ a, b } = await twoTenants(platform));
+    const admin = a;
     await setKey({ ctx: admin, input: { provider: "tavily", key: TENANT_KEY } });
     const created = await createToken({ ctx: admin, input: { name: "agent-1", scopes: ["search"] } });
     token = created.token;
     a = {
-      ...tenantCtx(platform, ta?.id ?? "", ["search"], {
+      ...tenantCtx(platform, admin.tenantId, ["search"], {
         kind: "token",
         tokenId: created.id,
         tokenName: "agent-1",
       }),
       surface: "mcp",
     };
-    b = tenantCtx(platform, tb?.id ?? "");
   });
   afterAll(async () => {
     await fake?.close();

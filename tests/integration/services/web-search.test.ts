@@ -10,6 +10,7 @@ import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
 import { databaseTargets, type TestDatabase } from "../../support/database";
 import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { twoTenants } from "../../support/two-tenants";
 
 describe.each(databaseTargets())("webSearch for a tenant on $name", (target) => {
   let t: TestDatabase;
@@ -29,11 +30,7 @@ describe.each(databaseTargets())("webSearch for a tenant on $name", (target) => 
     for (const id of ["duckduckgo", "wikipedia", "tavily", "brave", "exa"])
       env[`${id.toUpperCase()}_BASE_URL`] = fake.baseUrlFor(id);
     platform = testPlatform(t.db, { env });
-    const [ta, tb] = await Promise.all(
-      ["A", "B"].map((name) => createTenant({ ctx: systemCtx(platform), input: { name } })),
-    );
-    a = tenantCtx(platform, ta?.id ?? "");
-    b = tenantCtx(platform, tb?.id ?? "");
+    ({ a, b } = await twoTenants(platform));
     await setKey({ ctx: a, input: { provider: "tavily", key: "tvly-tenant-a-secret" } });
     await setKey({ ctx: b, input: { provider: "tavily", key: "tvly-tenant-b-secret" } });
   });
