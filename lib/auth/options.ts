@@ -1,7 +1,8 @@
 /**
  * next-auth (v4) configuration: GitHub and Google when their credentials are set, and the development
  * sign-in when AUTH_DEV_LOGIN=1 (refused under NODE_ENV=production unless
- * AUTH_DEV_LOGIN_ALLOW_PRODUCTION=1; see lib/config.ts). Sessions are JWTs carrying the user's tenant.
+ * AUTH_DEV_LOGIN_ALLOW_PRODUCTION=1; see lib/config.ts), for loopback clients only (dev-sign-in-guard.ts).
+ * Sessions are JWTs carrying the user's tenant.
  */
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -15,13 +16,16 @@ import { ensurePersonalTenant } from "../services/accounts/ensure-personal-tenan
 import { membershipOf } from "../services/accounts/membership-of";
 import { upsertDevUser } from "../services/accounts/upsert-dev-user";
 import { systemContext } from "../services/platform";
+import { devSignInRefusal } from "./dev-sign-in-guard";
 import { authSecret } from "./secret";
 
 export const DEV_PROVIDER_ID = "dev";
 
-const { auth } = config();
+const { auth, allowedHosts } = config();
 // next-auth v4 reads its base URL from NEXTAUTH_URL; AUTH_URL is this product's name for it.
 process.env.NEXTAUTH_URL ??= auth.url ?? `http://localhost:${process.env.PORT ?? 3000}`;
+/** The site's base URL, where redirects after sign-in stay. */
+export const SITE_URL: string = process.env.NEXTAUTH_URL;
 
 const signInContext = (userId?: string) =>
   systemContext(userId ? { kind: "user", userId } : { kind: "operator" });
@@ -36,7 +40,11 @@ function providers(): Provider[] {
         id: DEV_PROVIDER_ID,
         name: "Development sign-in",
         credentials: {},
-        authorize: async () => upsertDevUser({ ctx: await signInContext() }),
+        authorize: async (_credentials, request) => {
+          const refusal = devSignInRefusal(new Headers(request.headers), allowedHosts);
+          if (refusal) throw new Error(refusal);
+          return upsertDevUser({ ctx: await signInContext() });
+        },
       }),
     );
   }
