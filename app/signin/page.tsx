@@ -1,7 +1,8 @@
 import { redirect } from "next/navigation";
 import { SignInButtons, type SignInOption } from "@/components/sign-in-buttons";
 import { SiteHeader } from "@/components/site-header";
-import { DEV_PROVIDER_ID } from "@/lib/auth/options";
+import { landingPath } from "@/lib/auth/landing-path";
+import { DEV_PROVIDER_ID, SITE_URL } from "@/lib/auth/options";
 import { currentSession } from "@/lib/auth/session";
 import { config } from "@/lib/config";
 
@@ -16,17 +17,12 @@ function signInOptions(): SignInOption[] {
   return options;
 }
 
-/** Where to go after signing in: a path on this site (an invitation link, say), never another site. */
-function landing(callbackUrl: string | string[] | undefined): string {
-  return typeof callbackUrl === "string" && /^\/(?![/\\])/.test(callbackUrl) ? callbackUrl : "/dashboard";
-}
-
 export default async function SignInPage({
   searchParams,
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const target = landing((await searchParams).callbackUrl);
+  const target = landingPath((await searchParams).callbackUrl, SITE_URL);
   if (await currentSession()) redirect(target);
   const options = signInOptions();
   return (
