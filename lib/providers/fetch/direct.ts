@@ -38,6 +38,7 @@ export const direct: FetchProvider = {
       contentType: response.contentType,
       url: response.finalUrl,
       maxBytes: call.network.maxBytes,
+      signal: call.signal,
     });
     document.finalUrl = response.finalUrl;
     document.httpStatus = response.status;

@@ -50,6 +50,7 @@ export const zyte: FetchProvider = {
       body: Buffer.from(body.httpResponseBody, "base64"),
       contentType,
       url: finalUrl,
+      signal: call.signal,
     });
     return { ...document, finalUrl, httpStatus: response.status, bytes: response.bytes };
   },

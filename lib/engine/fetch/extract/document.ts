@@ -39,6 +39,8 @@ export interface FetchedBody {
   url: string;
   /** The decoded-size cap, also the cap on the parts a document's archive may inflate. */
   maxBytes?: number;
+  /** The step's signal: a PDF still parsing when it aborts is abandoned (its worker terminated). */
+  signal?: AbortSignal;
 }
 
 export async function documentFromBody({
@@ -46,10 +48,11 @@ export async function documentFromBody({
   contentType,
   url,
   maxBytes = DEFAULT_MAX_BODY_BYTES,
+  signal,
 }: FetchedBody): Promise<FetchedDocument> {
   const mime = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
   const kind = kindOf(mime, body, url);
-  if (kind === "pdf") return documentFromPdf(body);
+  if (kind === "pdf") return documentFromPdf(body, { signal });
   if (kind === "office") return documentFromOffice({ body, mime, url, maxBytes });
   const { text } = decodeText(body, contentType);
   if (kind === "html") {
