@@ -1,9 +1,10 @@
 import { and, count, eq, gt, isNull, ne, or } from "drizzle-orm";
 import { z } from "zod";
 import { tenantLimits } from "../../config";
+import type { Tx } from "../../db";
 import { apiTokens, tenants } from "../../db/schema";
 import { writeAudit } from "../audit";
-import { assertScope, DEFAULT_TOKEN_SCOPES, SCOPES, type TenantContext } from "../context";
+import { type Actor, assertScope, DEFAULT_TOKEN_SCOPES, SCOPES, type TenantContext } from "../context";
 import { ServiceError } from "../errors";
 import { parseInput } from "../validate";
 import { generateToken, hashToken, tokenDisplay } from "./token-format";
@@ -13,6 +14,20 @@ export const createTokenInput = z.strictObject({
   scopes: z.array(z.enum(SCOPES)).min(1).max(SCOPES.length).optional(),
   expiresAt: z.coerce.date().optional(),
 });
+
+/**
+ * The member a new token answers to: the signed-in user or, for a token minted with a token, that token's
+ * creator, so that removing a member also revokes what their tokens minted. The operator's are nobody's.
+ */
+async function creatorOf(tx: Tx, actor: Actor): Promise<string | null> {
+  if (actor.kind === "user") return actor.userId;
+  if (actor.kind === "operator") return null;
+  const [minter] = await tx
+    .select({ createdBy: apiTokens.createdBy })
+    .from(apiTokens)
+    .where(eq(apiTokens.id, actor.tokenId));
+  return minter?.createdBy ?? null;
+}
 
 /**
  * Creates an API token; the secret is in the result once and never stored. A workspace holds at most
@@ -67,7 +82,7 @@ export async function createToken({
         scopes: granted,
         tokenHash: hashToken(token),
         ...tokenDisplay(token),
-        createdBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+        createdBy: await creatorOf(tx, ctx.actor),
         expiresAt,
       })
       .returning({ id: apiTokens.id, createdAt: apiTokens.createdAt });

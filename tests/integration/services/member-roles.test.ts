@@ -123,6 +123,22 @@ describe.each(databaseTargets())("member roles and their tokens on $name", (targ
     expect(audit[0]?.details).toMatchObject({ reason: "member.remove", creator: ids.admin });
   });
 
+  it("revokes, with the member, the tokens their tokens minted", async () => {
+    const minter = await createToken({ ctx: admin, input: { name: "minter", scopes: ["admin"] } });
+    const viaToken = tenantCtx(platform, tenantId, ["admin"], {
+      kind: "token",
+      tokenId: minter.id,
+      tokenName: minter.name,
+    });
+    const minted = await createToken({ ctx: viaToken, input: { name: "minted" } });
+    expect(await works(minted.token)).toBe(true);
+
+    await changeMember({ ctx: owner, input: { userId: ids.admin, role: null } });
+
+    expect(await works(minter.token)).toBe(false);
+    expect(await works(minted.token)).toBe(false);
+  });
+
   it("revokes the admin-scoped tokens of an admin made a member, and keeps the others", async () => {
     const search = await createToken({ ctx: admin, input: { name: "still-member-scopes" } });
     const administer = await createToken({
