@@ -1,10 +1,11 @@
 /**
- * fetch input, shared by the engine, REST and MCP. Provider names are checked against the known fetch
- * providers, so a typo is an invalid-input error rather than a silently ignored step. A URL a domain route
- * refuses (a path traversal, a malformed escape on github.com, …) is invalid input too, before any step.
+ * fetch input, shared by the engine, REST and MCP. Provider names are checked against the fetch providers
+ * the caller knows (its registry), so a typo is an invalid-input error rather than a silently ignored
+ * step. A URL one of their domain routes refuses (a path traversal, a malformed escape on github.com, …)
+ * is invalid input too, before any step.
  */
 import { z } from "zod";
-import { FETCH_PROVIDER_IDS, routeRefusal } from "@/lib/providers/fetch";
+import type { FetchProvider } from "./types";
 
 export const DEFAULT_MAX_CHARS = 50_000;
 export const MAX_CHARS_CAP = 1_000_000;
@@ -12,50 +13,75 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MIN_TIMEOUT_MS = 1_000;
 export const MAX_TIMEOUT_MS = 120_000;
 
-const providerList = z
-  .array(z.string().trim().toLowerCase().pipe(z.enum(FETCH_PROVIDER_IDS)))
-  .max(FETCH_PROVIDER_IDS.length * 2)
-  .transform((ids) => [...new Set(ids)]);
+const schemas = new WeakMap<readonly FetchProvider[], FetchInputSchema>();
 
-export const fetchInputSchema = z.object({
-  url: z
-    .string()
-    .trim()
-    .min(1)
-    .max(8_192)
-    .refine((value) => URL.canParse(value), { message: "not an absolute URL", abort: true })
-    .superRefine((value, ctx) => {
-      const refusal = routeRefusal(new URL(value));
-      if (refusal !== undefined) ctx.addIssue({ code: "custom", message: refusal });
-    })
-    .describe("The page to fetch (http or https)"),
-  format: z
-    .enum(["markdown", "text", "html"])
-    .default("markdown")
-    .describe("Content format (default markdown)"),
-  max_chars: z
-    .number()
-    .int()
-    .positive()
-    .default(DEFAULT_MAX_CHARS)
-    .transform((n) => Math.min(Math.max(n, 100), MAX_CHARS_CAP))
-    .describe(
-      `Maximum characters of content (default ${DEFAULT_MAX_CHARS}); longer content is truncated with a marker`,
-    ),
-  providers: providerList.optional().describe("Only these fetch steps, in waterfall order"),
-  skip_providers: providerList
-    .optional()
-    .describe("Steps to skip; asks for a second opinion: two winners, the second in alternative_results"),
-  timeout_ms: z
-    .number()
-    .int()
-    .positive()
-    .default(DEFAULT_TIMEOUT_MS)
-    .transform((ms) => Math.min(Math.max(ms, MIN_TIMEOUT_MS), MAX_TIMEOUT_MS))
-    .describe(
-      `Overall deadline in ms (default ${DEFAULT_TIMEOUT_MS}, clamped to ${MIN_TIMEOUT_MS}–${MAX_TIMEOUT_MS})`,
-    ),
-});
+/** The input schema for a registry of fetch providers, built once per list (zod compiles it on first use). */
+export function fetchInputSchemaFor(registry: readonly FetchProvider[]): FetchInputSchema {
+  let schema = schemas.get(registry);
+  if (schema === undefined) {
+    schema = inputSchema(registry);
+    schemas.set(registry, schema);
+  }
+  return schema;
+}
 
-export type FetchInputRaw = z.input<typeof fetchInputSchema>;
-export type FetchInput = z.output<typeof fetchInputSchema>;
+/** Why one of the registry's domain routes refuses `url`, whether or not the call would use that route. */
+function routeRefusal(registry: readonly FetchProvider[], url: URL): string | undefined {
+  for (const provider of registry) {
+    const refusal = provider.refuses?.(url);
+    if (refusal !== undefined) return refusal;
+  }
+  return undefined;
+}
+
+function inputSchema(registry: readonly FetchProvider[]) {
+  const ids = registry.map((provider) => provider.id) as [string, ...string[]];
+  const providerList = z
+    .array(z.string().trim().toLowerCase().pipe(z.enum(ids)))
+    .max(ids.length * 2)
+    .transform((names) => [...new Set(names)]);
+
+  return z.object({
+    url: z
+      .string()
+      .trim()
+      .min(1)
+      .max(8_192)
+      .refine((value) => URL.canParse(value), { message: "not an absolute URL", abort: true })
+      .superRefine((value, ctx) => {
+        const refusal = routeRefusal(registry, new URL(value));
+        if (refusal !== undefined) ctx.addIssue({ code: "custom", message: refusal });
+      })
+      .describe("The page to fetch (http or https)"),
+    format: z
+      .enum(["markdown", "text", "html"])
+      .default("markdown")
+      .describe("Content format (default markdown)"),
+    max_chars: z
+      .number()
+      .int()
+      .positive()
+      .default(DEFAULT_MAX_CHARS)
+      .transform((n) => Math.min(Math.max(n, 100), MAX_CHARS_CAP))
+      .describe(
+        `Maximum characters of content (default ${DEFAULT_MAX_CHARS}); longer content is truncated with a marker`,
+      ),
+    providers: providerList.optional().describe("Only these fetch steps, in waterfall order"),
+    skip_providers: providerList
+      .optional()
+      .describe("Steps to skip; asks for a second opinion: two winners, the second in alternative_results"),
+    timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .default(DEFAULT_TIMEOUT_MS)
+      .transform((ms) => Math.min(Math.max(ms, MIN_TIMEOUT_MS), MAX_TIMEOUT_MS))
+      .describe(
+        `Overall deadline in ms (default ${DEFAULT_TIMEOUT_MS}, clamped to ${MIN_TIMEOUT_MS}–${MAX_TIMEOUT_MS})`,
+      ),
+  });
+}
+
+export type FetchInputSchema = ReturnType<typeof inputSchema>;
+export type FetchInputRaw = z.input<FetchInputSchema>;
+export type FetchInput = z.output<FetchInputSchema>;

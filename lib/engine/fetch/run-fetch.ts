@@ -17,22 +17,28 @@ import type { AdmitHook } from "@/lib/engine/shared/types";
 import { type Allowlist, checkUrl, type Resolver, type SsrfPolicy } from "@/lib/http/ssrf";
 import { attemptStep, type StepContext } from "./attempt";
 import { FetchFailed } from "./errors";
-import { type FetchInput, type FetchInputRaw, fetchInputSchema } from "./input";
+import { type FetchInput, type FetchInputRaw, fetchInputSchemaFor } from "./input";
 import { renderContent } from "./render";
 import type {
   FetchedDocument,
   FetchFailure,
   FetchFormat,
+  FetchProvider,
   FetchProviderEntry,
   FetchSpan,
   PageMetadata,
 } from "./types";
 
 export interface RunFetchArgs {
-  /** Validated here (fetchInputSchema); already-validated input passes unchanged. */
+  /** Validated here (fetchInputSchemaFor(registry)); already-validated input passes unchanged. */
   input: FetchInputRaw;
   /** Providers chosen and resolved by the caller; duplicates of an id after the first are ignored. */
   providers: readonly FetchProviderEntry[];
+  /**
+   * Every fetch provider the caller knows (its registry): the names the input may give and the domain
+   * routes that may refuse its URL, whether or not they are among `providers`. By default `providers`'.
+   */
+  registry?: readonly FetchProvider[];
   /** The caller's cancellation (client gone). */
   signal?: AbortSignal;
   ssrf: { allowlist: Allowlist; resolver?: Resolver; allowedPorts?: readonly number[] };
@@ -76,7 +82,8 @@ interface Winner {
 
 export async function runFetch(args: RunFetchArgs): Promise<FetchResult> {
   const origin = performance.now();
-  const input = fetchInputSchema.parse(args.input);
+  const registry = args.registry ?? args.providers.map((entry) => entry.provider);
+  const input = fetchInputSchemaFor(registry).parse(args.input);
   const url = new URL(input.url);
   const policy: SsrfPolicy = { allowlist: args.ssrf.allowlist, allowedPorts: args.ssrf.allowedPorts };
   checkUrl(url, policy);

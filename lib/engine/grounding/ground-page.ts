@@ -8,7 +8,7 @@ import type { FusedResult } from "@/lib/engine/search/types";
 import type { AdmitHook } from "@/lib/engine/shared/types";
 import { PAGE_CHARS, snippetPrompt } from "./prompt";
 import { fetchForStage, fetchStepOrder, INVALID_URL, isTransient } from "./stage-fetch";
-import type { GroundedPage, ModelEntry, PageAccess, PageProblem, StageSpan } from "./types";
+import type { CompleteChat, GroundedPage, ModelEntry, PageAccess, PageProblem, StageSpan } from "./types";
 import { writeSnippet } from "./write-snippet";
 
 /** The first fetch step, then one retry through a different one. */
@@ -17,6 +17,8 @@ const MAX_ATTEMPTS = 2;
 export interface GroundingCall extends PageAccess {
   query: string;
   model: ModelEntry;
+  /** The model's wire (the caller's). */
+  complete: CompleteChat;
   admitModel?: AdmitHook;
   pageTimeoutMs: number;
 }
@@ -86,7 +88,7 @@ export async function groundPage(
     }
     const { page } = fetched.outcome;
     const written = await writeSnippet(
-      call.model,
+      call,
       snippetPrompt({
         query: call.query,
         url: page.final_url,

@@ -77,6 +77,7 @@ export async function fetchForStage(
         timeout_ms: Math.min(Math.max(request.timeoutMs, MIN_TIMEOUT_MS), MAX_TIMEOUT_MS),
       },
       providers: access.fetchEntries,
+      registry: access.fetchRegistry,
       signal: request.signal,
       ssrf: access.ssrf,
       admit: access.admitFetch,

@@ -1,24 +1,14 @@
 /**
  * One model call through the shared isolated attempt (admission, timeout inside the page's deadline,
- * failure classification, span of kind "llm"). The wire is OpenAI Chat Completions, as for the answer
- * provider `llm` (lib/providers/answer/chat-completions.ts). A NO_CONTENT reply makes the span "empty".
+ * failure classification, span of kind "llm"). The wire is the caller's `complete` (the services hand
+ * in OpenAI Chat Completions, as for the answer provider `llm`). A NO_CONTENT reply makes the span "empty".
  */
 
 import { callIsolated } from "@/lib/engine/shared/call-provider";
-import type { AdmitHook, ProviderFailure, TransportFacts } from "@/lib/engine/shared/types";
-import { parseResponse } from "@/lib/http/provider-client";
-import {
-  chatCompletionSchema,
-  firstChoice,
-  postChatCompletion,
-} from "@/lib/providers/answer/chat-completions";
+import type { AdmitHook, ProviderFailure } from "@/lib/engine/shared/types";
 import { saysNoContent } from "./no-content";
 import { cleanSnippet, type SnippetPrompt } from "./prompt";
-import type { ModelEntry, StageSpan } from "./types";
-
-interface Reply extends TransportFacts {
-  text: string;
-}
+import type { CompleteChat, ModelEntry, ModelReply, StageSpan } from "./types";
 
 export type SnippetOutcome =
   | { ok: true; snippet: string; span: StageSpan }
@@ -26,7 +16,7 @@ export type SnippetOutcome =
   | { ok: false; failure: ProviderFailure; span: StageSpan };
 
 export async function writeSnippet(
-  model: ModelEntry,
+  { model, complete }: { model: ModelEntry; complete: CompleteChat },
   prompt: SnippetPrompt,
   context: { deadline: AbortSignal; admit?: AdmitHook; origin: number },
 ): Promise<SnippetOutcome> {
@@ -34,7 +24,7 @@ export async function writeSnippet(
     {
       entry: model,
       invoke: (signal) => complete(model, prompt, signal),
-      isResponse: (value): value is Reply =>
+      isResponse: (value): value is ModelReply =>
         typeof value === "object" && value !== null && "text" in value && typeof value.text === "string",
       count: (reply) => (saysNoContent(reply.text) ? 0 : 1),
     },
@@ -46,17 +36,4 @@ export async function writeSnippet(
     return { ok: true, noContent: true, span: { ...outcome.span, outcome: "empty" } };
   }
   return { ok: true, snippet, span: outcome.span };
-}
-
-async function complete(model: ModelEntry, prompt: SnippetPrompt, signal: AbortSignal): Promise<Reply> {
-  const response = await postChatCompletion({
-    baseUrl: model.baseUrl,
-    headers: model.apiKey ? { authorization: `Bearer ${model.apiKey}` } : {},
-    model: model.model,
-    system: prompt.system,
-    user: prompt.user,
-    signal,
-  });
-  const { content } = firstChoice(parseResponse(chatCompletionSchema, response.json));
-  return { text: content, httpStatus: response.status, bytes: response.bytes };
 }

@@ -48,15 +48,7 @@ export function openAiCompatibleProvider(options: OpenAiCompatibleOptions): Answ
       if (call.model === "")
         throw new ProviderError("not_configured", `${provider.displayName} has no model`);
       const prompt = groundedPrompt(call.query, await call.grounding());
-      const response = await postChatCompletion({
-        baseUrl: call.baseUrl,
-        headers: call.apiKey ? { authorization: `Bearer ${call.apiKey}` } : {},
-        model: call.model,
-        system: prompt.system,
-        user: prompt.user,
-        signal: call.signal,
-      });
-      const data = parseResponse(chatCompletionSchema, response.json);
+      const { response, data } = await complete(call, prompt, call.signal);
       const { content, annotations } = firstChoice(data);
       const cited = citeGrounded(content, prompt, annotations);
       return {
@@ -69,6 +61,35 @@ export function openAiCompatibleProvider(options: OpenAiCompatibleOptions): Answ
     },
   };
   return provider;
+}
+
+interface ChatModel {
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+}
+
+/** One completion: `Authorization: Bearer <key>` when a key is set, the response parsed. */
+async function complete(model: ChatModel, prompt: { system: string; user: string }, signal: AbortSignal) {
+  const response = await postChatCompletion({
+    baseUrl: model.baseUrl,
+    headers: model.apiKey ? { authorization: `Bearer ${model.apiKey}` } : {},
+    model: model.model,
+    system: prompt.system,
+    user: prompt.user,
+    signal,
+  });
+  return { response, data: parseResponse(chatCompletionSchema, response.json) };
+}
+
+/** One completion's text with the transport's facts: the wire grounded snippets are written over. */
+export async function completeChat(
+  model: ChatModel,
+  prompt: { system: string; user: string },
+  signal: AbortSignal,
+): Promise<{ text: string; httpStatus: number; bytes: number }> {
+  const { response, data } = await complete(model, prompt, signal);
+  return { text: firstChoice(data).content, httpStatus: response.status, bytes: response.bytes };
 }
 
 /** The operator's own model, offered as the answer provider `llm`. */

@@ -40,20 +40,8 @@ export const fetchProviders: readonly FetchProvider[] = [
   scrapfly,
 ];
 
-/** Every known fetch provider id, for input validation. */
-export const FETCH_PROVIDER_IDS = fetchProviders.map((provider) => provider.id) as [string, ...string[]];
-
 const byId = new Map(fetchProviders.map((provider) => [provider.id, provider]));
 
 export function getFetchProvider(id: string): FetchProvider | undefined {
   return byId.get(id);
-}
-
-/** Why a domain route refuses `url` (FetchProvider.refuses), whether or not the call would use that route. */
-export function routeRefusal(url: URL): string | undefined {
-  for (const provider of fetchProviders) {
-    const refusal = provider.refuses?.(url);
-    if (refusal !== undefined) return refusal;
-  }
-  return undefined;
 }

@@ -6,10 +6,10 @@ import { answerProviders } from "../../providers/answer";
 import { assertScope, type TenantContext } from "../context";
 import { ServiceError } from "../errors";
 import type { OnProgress } from "../provider-attempts";
+import { withOperatorModel } from "../providers/operator-providers";
 import { webSearch } from "../search/web-search";
 import { runToolCall } from "../tool-call";
 import { noCacheField, parseInput } from "../validate";
-import { withOperatorModel } from "./answer-as-operator";
 
 export const answerToolInput = answerInputSchema.extend({ no_cache: noCacheField }).strict();
 

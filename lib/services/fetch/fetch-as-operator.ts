@@ -1,18 +1,21 @@
 import type { z } from "zod";
 import { FetchFailed } from "../../engine/fetch/errors";
-import { fetchInputSchema } from "../../engine/fetch/input";
+import { fetchInputSchemaFor } from "../../engine/fetch/input";
 import { type FetchResult, runFetch } from "../../engine/fetch/run-fetch";
 import type { FetchProviderEntry } from "../../engine/fetch/types";
-import { parseAllowlist, SsrfBlocked } from "../../http/ssrf";
+import { SsrfBlocked } from "../../http/ssrf";
 import { fetchProviders } from "../../providers/fetch";
+import type { Env } from "../context";
 import { ServiceError } from "../errors";
-import { operatorProviderEntries } from "../providers/operator-providers";
-import { selectProviders } from "../providers/selection";
+import { type OperatorContext, runOperatorCall } from "../operator-call";
+import {
+  fetchAllowlistFromEnv,
+  operatorProviderEntries,
+  withProviderSettings,
+} from "../providers/operator-providers";
 import { parseInput } from "../validate";
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-const KNOWN: ReadonlySet<string> = new Set(fetchProviders.map((p) => p.id));
+const fetchInputSchema = fetchInputSchemaFor(fetchProviders);
 
 /**
  * The operator's fetch steps: the direct fetcher and keyless routes always, Jina Reader and GitHub
@@ -20,23 +23,6 @@ const KNOWN: ReadonlySet<string> = new Set(fetchProviders.map((p) => p.id));
  */
 export function operatorFetchEntries(env: Env): FetchProviderEntry[] {
   return withProviderSettings(operatorProviderEntries(fetchProviders, env), env);
-}
-
-/** Provider settings from the operator's environment (e.g. BRIGHTDATA_ZONE), whoever's key is used. */
-export function withProviderSettings(entries: readonly FetchProviderEntry[], env: Env): FetchProviderEntry[] {
-  return entries.map((entry) => {
-    const settings: Record<string, string> = {};
-    for (const [name, variable] of Object.entries(entry.provider.settingsEnv ?? {})) {
-      const setting = env[variable]?.trim();
-      if (setting) settings[name] = setting;
-    }
-    return { ...entry, settings };
-  });
-}
-
-/** SEARCHMUX_FETCH_ALLOWLIST: comma-separated host names or CIDRs; empty (nothing exempt) by default. */
-export function fetchAllowlistFromEnv(env: Env) {
-  return parseAllowlist((env.SEARCHMUX_FETCH_ALLOWLIST ?? "").split(","));
 }
 
 /**
@@ -47,26 +33,33 @@ export async function fetchAsOperator({
   ctx,
   input,
 }: {
-  ctx: { env: Env; signal?: AbortSignal };
+  ctx: OperatorContext;
   input: z.input<typeof fetchInputSchema>;
 }): Promise<FetchResult> {
   const parsed = parseInput(fetchInputSchema, input);
-  const entries = operatorFetchEntries(ctx.env);
-  selectProviders(parsed.providers, KNOWN, entries, "fetch");
-  try {
-    return await runFetch({
-      input: parsed,
-      providers: entries,
-      signal: ctx.signal,
-      ssrf: { allowlist: fetchAllowlistFromEnv(ctx.env) },
-    });
-  } catch (error) {
-    if (error instanceof SsrfBlocked) throw new ServiceError("invalid_input", error.message);
-    if (error instanceof FetchFailed) {
-      if (error.providersAttempted.length === 0)
-        throw new ServiceError("no_provider_configured", error.message);
-      throw new ServiceError("all_providers_failed", error.message, error.providersFailed);
-    }
-    throw error;
-  }
+  return runOperatorCall({
+    tool: "fetch",
+    registry: fetchProviders,
+    available: operatorFetchEntries(ctx.env),
+    wanted: parsed.providers,
+    async run(entries) {
+      try {
+        return await runFetch({
+          input: parsed,
+          providers: entries,
+          registry: fetchProviders,
+          signal: ctx.signal,
+          ssrf: { allowlist: fetchAllowlistFromEnv(ctx.env) },
+        });
+      } catch (error) {
+        if (error instanceof SsrfBlocked) throw new ServiceError("invalid_input", error.message);
+        if (error instanceof FetchFailed) {
+          if (error.providersAttempted.length === 0)
+            throw new ServiceError("no_provider_configured", error.message);
+          throw new ServiceError("all_providers_failed", error.message, error.providersFailed);
+        }
+        throw error;
+      }
+    },
+  });
 }

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { FetchFailed } from "../../engine/fetch/errors";
-import { fetchInputSchema } from "../../engine/fetch/input";
+import { fetchInputSchemaFor } from "../../engine/fetch/input";
 import { type FetchResult, runFetch } from "../../engine/fetch/run-fetch";
 import type { FetchFailure, FetchSpan } from "../../engine/fetch/types";
 import { SsrfBlocked } from "../../http/ssrf";
@@ -8,11 +8,11 @@ import { fetchProviders } from "../../providers/fetch";
 import { assertScope, type TenantContext } from "../context";
 import { ServiceError } from "../errors";
 import type { OnProgress } from "../provider-attempts";
+import { fetchAllowlistFromEnv, withProviderSettings } from "../providers/operator-providers";
 import { runToolCall } from "../tool-call";
 import { noCacheField, parseInput } from "../validate";
-import { fetchAllowlistFromEnv, withProviderSettings } from "./fetch-as-operator";
 
-export const fetchToolInput = fetchInputSchema.extend({ no_cache: noCacheField }).strict();
+export const fetchToolInput = fetchInputSchemaFor(fetchProviders).extend({ no_cache: noCacheField }).strict();
 
 /** A waterfall where no step produced a page, kept as a value so each billed step is still settled. */
 interface NoPage {
@@ -53,6 +53,7 @@ export async function fetchPage({
         return await runFetch({
           input: parsed,
           providers: withProviderSettings(entries, ctx.env),
+          registry: fetchProviders,
           admit,
           signal,
           ssrf: { allowlist: fetchAllowlistFromEnv(ctx.env) },

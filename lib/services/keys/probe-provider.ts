@@ -15,9 +15,8 @@ import { answerProviders } from "../../providers/answer";
 import { fetchProviders } from "../../providers/fetch";
 import { paperProviders } from "../../providers/papers";
 import { searchProviders } from "../../providers/search";
-import { withOperatorModel } from "../answer/answer-as-operator";
 import type { Env } from "../context";
-import { providerBaseUrl } from "../providers/operator-providers";
+import { providerBaseUrl, withOperatorModel } from "../providers/operator-providers";
 
 const PROBE_TIMEOUT_MS = 15_000;
 

@@ -4,9 +4,9 @@ import { runPaperSearch } from "../../engine/papers/run-paper-search";
 import { paperProviders } from "../../providers/papers";
 import { assertScope, type TenantContext } from "../context";
 import type { OnProgress } from "../provider-attempts";
+import { withPoliteMailto } from "../providers/operator-providers";
 import { runToolCall } from "../tool-call";
 import { noCacheField, parseInput } from "../validate";
-import { withPoliteMailto } from "./papers-as-operator";
 
 export const paperSearchToolInput = paperSearchInputSchema.extend({ no_cache: noCacheField }).strict();
 

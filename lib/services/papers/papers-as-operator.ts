@@ -1,17 +1,10 @@
 import type { z } from "zod";
 import { paperSearchInputSchema } from "../../engine/papers/input";
 import { type PaperSearchResult, runPaperSearch } from "../../engine/papers/run-paper-search";
-import type { PaperEntry } from "../../engine/papers/types";
 import { paperProviders } from "../../providers/papers";
-import { operatorProviderEntries } from "../providers/operator-providers";
-import { selectProviders, throwIfNothingSucceeded } from "../providers/selection";
+import { type OperatorContext, runOperatorCall } from "../operator-call";
+import { operatorProviderEntries, withPoliteMailto } from "../providers/operator-providers";
 import { parseInput } from "../validate";
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-/** Contact address for OpenAlex's polite pool. */
-const MAILTO_ENV = "OPENALEX_MAILTO";
-const KNOWN: ReadonlySet<string> = new Set(paperProviders.map((p) => p.id));
 
 /**
  * A paper search with the operator's providers: all four work without keys; NCBI_API_KEY,
@@ -22,25 +15,16 @@ export async function papersAsOperator({
   ctx,
   input,
 }: {
-  ctx: { env: Env; signal?: AbortSignal };
+  ctx: OperatorContext;
   input: z.input<typeof paperSearchInputSchema>;
 }): Promise<PaperSearchResult> {
   const parsed = parseInput(paperSearchInputSchema, input);
-  const entries = selectProviders(parsed.providers, KNOWN, operatorPaperEntries(ctx.env), "paper");
-  const result = await runPaperSearch({ input: parsed, providers: entries, signal: ctx.signal });
-  throwIfNothingSucceeded({
-    succeeded: result.providers_succeeded.length,
-    providers_failed: result.providers_failed,
+  return runOperatorCall({
+    tool: "paper",
+    registry: paperProviders,
+    available: withPoliteMailto(operatorProviderEntries(paperProviders, ctx.env), ctx.env),
+    wanted: parsed.providers,
+    run: (entries) => runPaperSearch({ input: parsed, providers: entries, signal: ctx.signal }),
+    succeeded: (result) => result.providers_succeeded.length,
   });
-  return result;
-}
-
-function operatorPaperEntries(env: Env): PaperEntry[] {
-  return withPoliteMailto(operatorProviderEntries(paperProviders, env), env);
-}
-
-/** OpenAlex gets OPENALEX_MAILTO (its polite pool) when the operator set one. */
-export function withPoliteMailto(entries: readonly PaperEntry[], env: Env): PaperEntry[] {
-  const mailto = env[MAILTO_ENV]?.trim() || undefined;
-  return entries.map((entry) => (entry.provider.id === "openalex" && mailto ? { ...entry, mailto } : entry));
 }

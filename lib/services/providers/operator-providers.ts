@@ -1,6 +1,19 @@
+/**
+ * Provider settings from the operator's environment, for the operator's verbs and tenants' alike: base
+ * URLs, the operator's keys, and each tool's own settings (fetch providers' settings and allowlist, the
+ * operator model's name, OpenAlex's contact address).
+ */
+import type { AnswerEntry } from "../../engine/answer/types";
+import type { FetchProviderEntry } from "../../engine/fetch/types";
+import type { PaperEntry } from "../../engine/papers/types";
 import type { ProviderRegistration, ResolvedProvider } from "../../engine/shared/types";
+import { parseAllowlist } from "../../http/ssrf";
+import { OPERATOR_LLM_MODEL_ENV } from "../../providers/answer/openai-compatible";
 import type { Env } from "../context";
 import { needsKey } from "./catalog";
+
+/** Contact address for OpenAlex's polite pool. */
+const MAILTO_ENV = "OPENALEX_MAILTO";
 
 const value = (env: Env, name: string) => env[name]?.trim() || undefined;
 
@@ -36,4 +49,37 @@ export function operatorProviderIds(
   env: Env = process.env,
 ): string[] {
   return operatorProviderEntries(providers, env).map((entry) => entry.provider.id);
+}
+
+/** Provider settings from the operator's environment (e.g. BRIGHTDATA_ZONE), whoever's key is used. */
+export function withProviderSettings(entries: readonly FetchProviderEntry[], env: Env): FetchProviderEntry[] {
+  return entries.map((entry) => {
+    const settings: Record<string, string> = {};
+    for (const [name, variable] of Object.entries(entry.provider.settingsEnv ?? {})) {
+      const setting = value(env, variable);
+      if (setting) settings[name] = setting;
+    }
+    return { ...entry, settings };
+  });
+}
+
+/** SEARCHMUX_FETCH_ALLOWLIST: comma-separated host names or CIDRs; empty (nothing exempt) by default. */
+export function fetchAllowlistFromEnv(env: Env) {
+  return parseAllowlist((env.SEARCHMUX_FETCH_ALLOWLIST ?? "").split(","));
+}
+
+/** Entries ready for runAnswer: the operator's `llm` gets SEARCHMUX_LLM_MODEL, or is left out without one. */
+export function withOperatorModel(entries: readonly AnswerEntry[], env: Env): AnswerEntry[] {
+  const model = value(env, OPERATOR_LLM_MODEL_ENV);
+  return entries.flatMap((entry) => {
+    if (entry.provider.defaultModel !== "") return [entry];
+    // The operator model is the only provider without a default model: offered only once it is named.
+    return model ? [{ ...entry, model }] : [];
+  });
+}
+
+/** OpenAlex gets OPENALEX_MAILTO (its polite pool) when the operator set one. */
+export function withPoliteMailto(entries: readonly PaperEntry[], env: Env): PaperEntry[] {
+  const mailto = value(env, MAILTO_ENV);
+  return entries.map((entry) => (entry.provider.id === "openalex" && mailto ? { ...entry, mailto } : entry));
 }

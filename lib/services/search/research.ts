@@ -14,13 +14,16 @@ import type {
   ResearchResult,
 } from "../../engine/grounding/types";
 import type { SearchResult } from "../../engine/search/run-search";
-import { operatorLlm } from "../../providers/answer/openai-compatible";
+import { completeChat, operatorLlm } from "../../providers/answer/openai-compatible";
 import { fetchProviders } from "../../providers/fetch";
-import { withOperatorModel } from "../answer/answer-as-operator";
 import type { TenantContext } from "../context";
 import { ServiceError } from "../errors";
-import { fetchAllowlistFromEnv, withProviderSettings } from "../fetch/fetch-as-operator";
 import type { OnProgress } from "../provider-attempts";
+import {
+  fetchAllowlistFromEnv,
+  withOperatorModel,
+  withProviderSettings,
+} from "../providers/operator-providers";
 import { tenantProviders } from "../providers/tenant-providers";
 import { tenantSearchSettings } from "./search-settings";
 import { stageBudget } from "./stage-budget";
@@ -93,6 +96,7 @@ export async function planResearch(ctx: TenantContext, request: ResearchRequest)
       const budget = stageBudget(ctx, call.onProgress);
       const access: PageAccess = {
         fetchEntries,
+        fetchRegistry: fetchProviders,
         ssrf: { allowlist: fetchAllowlistFromEnv(ctx.env) },
         admitFetch: budget.admitter("fetch", fetchEntries),
         origin: call.origin,
@@ -105,6 +109,7 @@ export async function planResearch(ctx: TenantContext, request: ResearchRequest)
               ...access,
               query: search.query,
               model,
+              complete: completeChat,
               admitModel: budget.admitter("llm", [model]),
               pageTimeoutMs: grounding.timeout_ms,
               results: search.results,

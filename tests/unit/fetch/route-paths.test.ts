@@ -9,6 +9,7 @@ import { ZodError } from "zod";
 import { toErrorResponse } from "@/lib/api/errors";
 import { planSteps, runFetch } from "@/lib/engine/fetch/run-fetch";
 import type { FetchProviderEntry } from "@/lib/engine/fetch/types";
+import { fetchProviders } from "@/lib/providers/fetch";
 import { ServiceError } from "@/lib/services/errors";
 import { fetchAsOperator } from "@/lib/services/fetch/fetch-as-operator";
 import { DEFAULT_PAGE } from "@/tests/fakes/fetch-wires";
@@ -117,6 +118,7 @@ describe("traversal and malformed escapes on every route", () => {
     const error = await runFetch({
       input: { url, providers: ["direct"] },
       providers: [directEntry(), githubEntry(0)],
+      registry: fetchProviders,
       ssrf: LOOPBACK_ONLY,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ZodError);
