@@ -75,7 +75,8 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "get",
     path: "/api/v1/usage",
-    summary: "Budgets with what is left, per-provider usage and free tiers",
+    summary:
+      "What each budget leaves, per-provider usage and free tiers (budget ids, soft limits and alerts with the admin scope)",
     scope: "any",
     response: budgetStatusResponse,
   },

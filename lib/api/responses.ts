@@ -144,12 +144,12 @@ const period = z.enum(["day", "month", "lifetime"]);
 export const budgetStatusResponse = z.object({
   budgets: z.array(
     z.object({
-      id: z.string(),
+      id: z.string().optional().describe("Only with the admin scope"),
       provider: z.string().describe("A provider id, or * for all providers together"),
       metric: z.enum(["requests", "usd"]),
       period,
       limit: z.number(),
-      soft: z.number().nullable(),
+      soft: z.number().nullable().optional().describe("Only with the admin scope"),
       used: z.number(),
       remaining: z.number(),
       soft_exceeded: z.boolean(),
@@ -181,7 +181,9 @@ export const budgetStatusResponse = z.object({
         .nullable(),
     }),
   ),
-  alerts: z.array(z.object({ budget_id: z.string(), kind: z.string(), period: z.string(), at: z.string() })),
+  alerts: z
+    .array(z.object({ budget_id: z.string(), kind: z.string(), period: z.string(), at: z.string() }))
+    .describe("Recent soft-limit and exhaustion alerts; empty without the admin scope"),
 });
 export type BudgetStatusResponse = z.infer<typeof budgetStatusResponse>;
 

@@ -3,7 +3,7 @@
 import { answer } from "../../lib/services/answer/answer";
 import { answerAsOperator } from "../../lib/services/answer/answer-as-operator";
 import { sweepExpiredReservations } from "../../lib/services/budgets/admission";
-import { budgetStatus } from "../../lib/services/budgets/budget-status";
+import { listBudgets } from "../../lib/services/budgets/list-budgets";
 import { setBudget } from "../../lib/services/budgets/set-budget";
 import { type Actor, SCOPES, type Scope, type TenantContext } from "../../lib/services/context";
 import { ServiceError } from "../../lib/services/errors";
@@ -168,7 +168,7 @@ export const commands: Record<string, CliCommand> = {
     flags: ["tenant", "json"],
     booleans: ["json"],
     async run(flags) {
-      const status = await budgetStatus({ ctx: await asOperatorOf(flags) });
+      const status = await listBudgets({ ctx: await asOperatorOf(flags) });
       return flags.json === undefined ? formatUsage(status) : JSON.stringify(status, null, 2);
     },
   },

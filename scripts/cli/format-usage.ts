@@ -1,6 +1,6 @@
-import type { budgetStatus } from "../../lib/services/budgets/budget-status";
+import type { listBudgets } from "../../lib/services/budgets/list-budgets";
 
-type Status = Awaited<ReturnType<typeof budgetStatus>>;
+type Status = Awaited<ReturnType<typeof listBudgets>>;
 
 const amount = (metric: string, value: number) => (metric === "usd" ? `$${value.toFixed(4)}` : String(value));
 

@@ -1,87 +1,25 @@
-import { desc, eq, like, or } from "drizzle-orm";
-import { budgetAlerts, budgets, usageCounters } from "../../db/schema";
 import type { TenantContext } from "../context";
-import { providerCatalog } from "../providers/catalog";
-import { OPERATOR_SCOPE, operatorQuotaStatus } from "./operator-quota";
-import { periodKey, periodResetsAt } from "./periods";
-import { displayAmount, microsToUsd } from "./units";
+import { budgetReport } from "./budget-report";
+
+type Report = Awaited<ReturnType<typeof budgetReport>>;
+type BudgetRecord = Report["budgets"][number];
+/** What a budget leaves: enough to plan calls, nothing to manage it by. */
+type BudgetLeft = Omit<BudgetRecord, "id" | "soft">;
+
+export type BudgetStatus = Omit<Report, "budgets"> & {
+  /** With the admin scope each budget also carries its record: `id` and `soft`. */
+  budgets: Array<BudgetLeft & Partial<Pick<BudgetRecord, "id" | "soft">>>;
+};
+
+const leftOf = ({ id: _id, soft: _soft, ...left }: BudgetRecord): BudgetLeft => left;
 
 /**
- * What is left: every budget with used / limit / remaining and when it resets, each operator quota
- * likewise, and per provider the requests and spend of today, this month and overall, with its free
- * tier. Open to every scope.
+ * What is left, for every token: each budget's limit, use, remainder and reset (a refused call names
+ * them anyway), the operator quotas and per-provider usage with free tiers. What manages budgets — a
+ * budget's id and soft limit, the alert history — needs the admin scope, as GET /api/v1/budgets does.
  */
-export async function budgetStatus({ ctx }: { ctx: TenantContext }) {
-  await ctx.usage.flush(); // this instance's settled usage, before it is read
-  const at = ctx.now();
-  const today = periodKey("day", at);
-  const month = periodKey("month", at);
-  const { rows, counters, alerts } = await ctx.db.withTenant(ctx.tenantId, async (tx) => ({
-    rows: await tx.select().from(budgets).orderBy(budgets.provider, budgets.metric, budgets.period),
-    counters: await tx
-      .select()
-      .from(usageCounters)
-      .where(
-        or(
-          eq(usageCounters.periodKey, today),
-          like(usageCounters.periodKey, "month:%"),
-          eq(usageCounters.periodKey, "lifetime"),
-        ),
-      ),
-    alerts: await tx.select().from(budgetAlerts).orderBy(desc(budgetAlerts.createdAt)).limit(50),
-  }));
-  const used = (provider: string, metric: "requests" | "usd", key: string) =>
-    counters.find((c) => c.provider === provider && c.metric === metric && c.periodKey === key)?.used ?? 0;
-
-  const budgetList = rows.map((b) => {
-    const key = periodKey(b.period, at, b.anchorDay);
-    const spent = used(b.provider, b.metric, key);
-    return {
-      id: b.id,
-      provider: b.provider,
-      metric: b.metric,
-      period: b.period,
-      limit: displayAmount(b.metric, b.hardLimit),
-      soft: b.softLimit === null ? null : displayAmount(b.metric, b.softLimit),
-      used: displayAmount(b.metric, spent),
-      remaining: displayAmount(b.metric, Math.max(b.hardLimit - spent, 0)),
-      soft_exceeded: b.softLimit !== null && spent >= b.softLimit,
-      resets_at: periodResetsAt(b.period, at, b.anchorDay)?.toISOString() ?? null,
-    };
-  });
-
-  const catalog = providerCatalog();
-  const active = new Set([...counters.map((c) => c.provider), ...rows.map((b) => b.provider)]);
-  active.delete("*");
-  active.delete(OPERATOR_SCOPE);
-  const providers = [...active].sort().map((id) => {
-    const freeTier = catalog.get(id)?.freeTier ?? null;
-    const freeUsed = freeTier ? used(id, "requests", periodKey(freeTier.period, at)) : 0;
-    return {
-      provider: id,
-      requests: {
-        today: used(id, "requests", today),
-        month: used(id, "requests", month),
-        lifetime: used(id, "requests", "lifetime"),
-      },
-      usd: { today: microsToUsd(used(id, "usd", today)), month: microsToUsd(used(id, "usd", month)) },
-      free_tier: freeTier && {
-        ...freeTier,
-        used: freeUsed,
-        remaining: Math.max(freeTier.requests - freeUsed, 0),
-      },
-    };
-  });
-
-  return {
-    budgets: budgetList,
-    operator_quotas: operatorQuotaStatus(ctx.env, at, (metric, key) => used(OPERATOR_SCOPE, metric, key)),
-    providers,
-    alerts: alerts.map((a) => ({
-      budget_id: a.budgetId,
-      kind: a.kind,
-      period: a.periodKey,
-      at: a.createdAt.toISOString(),
-    })),
-  };
+export async function budgetStatus({ ctx }: { ctx: TenantContext }): Promise<BudgetStatus> {
+  const report = await budgetReport(ctx);
+  if (ctx.scopes.includes("admin")) return report;
+  return { ...report, budgets: report.budgets.map(leftOf), alerts: [] };
 }

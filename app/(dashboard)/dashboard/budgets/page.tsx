@@ -23,10 +23,11 @@ import { formatCount, formatDateTime, formatRelative, formatUsd } from "@/lib/da
 import { dashboardSession } from "@/lib/dashboard/session";
 import { requestsByProvider } from "@/lib/dashboard/usage-series";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
+import { listBudgets } from "@/lib/services/budgets/list-budgets";
 import { providerStatus } from "@/lib/services/providers/provider-status";
 import { usageHistory } from "@/lib/services/usage/usage-history";
 
-type Budget = Awaited<ReturnType<typeof budgetStatus>>["budgets"][number];
+type Budget = Awaited<ReturnType<typeof listBudgets>>["budgets"][number];
 type Params = Promise<{ edit?: string; provider?: string }>;
 
 const amount = (metric: Budget["metric"], value: number) =>
@@ -166,7 +167,7 @@ export default async function BudgetsPage({ searchParams }: { searchParams: Para
     );
   }
   const [status, providers, history] = await Promise.all([
-    budgetStatus({ ctx }),
+    listBudgets({ ctx }),
     providerStatus({ ctx }),
     usageHistory({ ctx, input: { days: 30 } }),
   ]);

@@ -1,14 +1,14 @@
 import { readJsonBody } from "@/lib/api/body";
 import { withToken } from "@/lib/api/with-token";
-import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { deleteBudget } from "@/lib/services/budgets/delete-budget";
+import { listBudgets } from "@/lib/services/budgets/list-budgets";
 import { setBudget } from "@/lib/services/budgets/set-budget";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/v1/budgets — the tenant's budgets with used, remaining and reset time. */
+/** GET /api/v1/budgets — the tenant's budgets (ids and soft limits too) with used, remaining and reset time. */
 export const GET = withToken(
-  async (_request, { ctx }) => Response.json({ budgets: (await budgetStatus({ ctx })).budgets }),
+  async (_request, { ctx }) => Response.json({ budgets: (await listBudgets({ ctx })).budgets }),
   { route: "/api/v1/budgets", scope: "admin" },
 );
 

@@ -1,0 +1,131 @@
+/**
+ * What a token may read and how long it lasts (security #14), through the real route handlers and token
+ * wrapper on an embedded database: budget records need the admin scope on /usage as on /budgets, and a
+ * token stops working as soon as the member who created it is removed.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TenantContext } from "@/lib/services/context";
+import { stopEmbeddedServer } from "../../support/database";
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "smx-token-rights-"));
+
+type Route = (request: Request, context: { params: Promise<Record<string, never>> }) => Promise<Response>;
+const routes: Record<string, Route> = {};
+
+async function get(route: "usage" | "budgets", token: string) {
+  const request = new Request(`http://localhost/api/v1/${route}`, {
+    headers: { authorization: `Bearer ${token}`, "x-forwarded-for": "192.0.2.30" },
+  });
+  const response = await (routes[route] as Route)(request, { params: Promise.resolve({}) });
+  return { status: response.status, body: await response.json() };
+}
+
+let owner: TenantContext;
+let admin: TenantContext;
+let adminUserId = "";
+let budgetId = "";
+
+beforeAll(async () => {
+  Object.assign(process.env, {
+    SEARCHMUX_DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    REDIS_URL: "",
+    KV_REST_API_URL: "",
+    KV_REST_API_TOKEN: "",
+  });
+  routes.usage = (await import("@/app/api/v1/usage/route")).GET as Route;
+  routes.budgets = (await import("@/app/api/v1/budgets/route")).GET as Route;
+  const { getDatabase } = await import("@/lib/db");
+  const { budgetAlerts, memberships, users } = await import("@/lib/db/schema");
+  const { systemContext, tenantContext } = await import("@/lib/services/platform");
+  const { createTenant } = await import("@/lib/services/tenants/create-tenant");
+  const { setBudget } = await import("@/lib/services/budgets/set-budget");
+  const { SCOPES } = await import("@/lib/services/context");
+  const db = await getDatabase();
+  const [ownerUser, adminUser] = await db.withSystem((tx) =>
+    tx
+      .insert(users)
+      .values([{ email: "owner@rights.test" }, { email: "admin@rights.test" }])
+      .returning({ id: users.id }),
+  );
+  if (!ownerUser || !adminUser) throw new Error("users not created");
+  adminUserId = adminUser.id;
+  const tenant = await createTenant({
+    ctx: await systemContext({ kind: "operator" }),
+    input: { name: "rights", ownerUserId: ownerUser.id },
+  });
+  await db.withSystem((tx) =>
+    tx.insert(memberships).values({ tenantId: tenant.id, userId: adminUser.id, role: "admin" }),
+  );
+  owner = await tenantContext({ kind: "user", userId: ownerUser.id }, tenant.id, SCOPES, "playground");
+  admin = await tenantContext({ kind: "user", userId: adminUser.id }, tenant.id, SCOPES, "playground");
+  const budget = await setBudget({
+    ctx: owner,
+    input: { provider: "brave", metric: "requests", period: "day", limit: 100, soft: 80 },
+  });
+  budgetId = budget.id;
+  await db.withTenant(tenant.id, (tx) =>
+    tx.insert(budgetAlerts).values({
+      tenantId: tenant.id,
+      budgetId,
+      kind: "soft_limit",
+      periodKey: "day:2026-01-01",
+      used: 80,
+      limit: 100,
+    }),
+  );
+});
+
+afterAll(async () => {
+  const { closeDatabase } = await import("@/lib/db");
+  await closeDatabase();
+  stopEmbeddedServer(dataDir);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("GET /api/v1/usage", () => {
+  it("shows every token what each budget leaves, and the budget records and alerts only to admin tokens", async () => {
+    const { createToken } = await import("@/lib/services/tokens/create-token");
+    const searchOnly = await createToken({ ctx: owner, input: { name: "agent", scopes: ["search"] } });
+    const administers = await createToken({ ctx: owner, input: { name: "ops", scopes: ["admin"] } });
+
+    const agent = await get("usage", searchOnly.token);
+    expect(agent.status).toBe(200);
+    expect(agent.body.budgets).toEqual([
+      {
+        provider: "brave",
+        metric: "requests",
+        period: "day",
+        limit: 100,
+        used: 0,
+        remaining: 100,
+        soft_exceeded: false,
+        resets_at: expect.any(String),
+      },
+    ]);
+    expect(agent.body.alerts).toEqual([]);
+    expect((await get("budgets", searchOnly.token)).status).toBe(403);
+
+    const ops = await get("usage", administers.token);
+    expect(ops.body.budgets).toEqual([expect.objectContaining({ id: budgetId, soft: 80 })]);
+    expect(ops.body.alerts).toEqual([expect.objectContaining({ budget_id: budgetId, kind: "soft_limit" })]);
+    expect((await get("budgets", administers.token)).body.budgets).toEqual(ops.body.budgets);
+  });
+});
+
+describe("a token whose creator is removed", () => {
+  it("works until the member is removed and is refused right after", async () => {
+    const { createToken } = await import("@/lib/services/tokens/create-token");
+    const { changeMember } = await import("@/lib/services/members/change-member");
+    const theirs = await createToken({ ctx: admin, input: { name: "adams-agent" } });
+    expect((await get("usage", theirs.token)).status).toBe(200);
+
+    await changeMember({ ctx: owner, input: { userId: adminUserId, role: null } });
+
+    const refused = await get("usage", theirs.token);
+    expect(refused.status).toBe(401);
+  });
+});
