@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeProviders, startFakeProviders } from "../fakes/provider-server";
 import { stopEmbeddedServer } from "../support/database";
+import { fakeProviderEnv } from "../support/provider-env";
 
 const run = promisify(execFile);
 
@@ -19,15 +20,9 @@ describe("npm run smx -- search", () => {
     env = {
       ...process.env,
       DATABASE_URL: "",
-      DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
-      WIKIPEDIA_BASE_URL: fake.baseUrlFor("wikipedia"),
-      TAVILY_BASE_URL: fake.baseUrlFor("tavily"),
+      ...fakeProviderEnv(fake.url),
       TAVILY_API_KEY: "tvly-operator-key",
     };
-    for (const name of Object.keys(env)) {
-      if (/_API_KEY$/.test(name) && name !== "TAVILY_API_KEY") delete env[name];
-    }
-    delete env.SEARXNG_URL;
   });
   afterAll(async () => fake?.close());
 

@@ -2,7 +2,6 @@ import { execFile } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedisKv } from "@/lib/kv/redis";
 import { setBudget } from "@/lib/services/budgets/set-budget";
 import type { Platform, TenantContext } from "@/lib/services/context";
 import { parseKeyring } from "@/lib/services/keys/key-encryption";
@@ -11,6 +10,7 @@ import { createToken } from "@/lib/services/tokens/create-token";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
 import { databaseTargets, type TestDatabase } from "../support/database";
 import { systemCtx, tenantCtx, testPlatform } from "../support/platform";
+import { deleteAppKeys, testRedisKv, testRedisUrl } from "../support/test-redis";
 
 const run = promisify(execFile);
 const postgres = databaseTargets().find((target) => target.name === "postgres");
@@ -21,9 +21,15 @@ describe.runIf(postgres)("two app instances sharing PostgreSQL and Redis", () =>
   let t: TestDatabase;
   let platform: Platform;
   let tenant: TenantContext;
+  const rateKey = `multi-${randomUUID()}`;
 
   const instance = async (...args: string[]) => {
-    const env = { ...process.env, DATABASE_URL: t.url, SEARCHMUX_SECRET_KEY: secretKey };
+    const env = {
+      ...process.env,
+      DATABASE_URL: t.url,
+      REDIS_URL: testRedisUrl(),
+      SEARCHMUX_SECRET_KEY: secretKey,
+    };
     const { stdout } = await run("node_modules/.bin/tsx", ["tests/support/instance-worker.ts", ...args], {
       env,
     });
@@ -33,7 +39,7 @@ describe.runIf(postgres)("two app instances sharing PostgreSQL and Redis", () =>
   beforeAll(async () => {
     t = await (postgres as NonNullable<typeof postgres>).create();
     platform = testPlatform(t.db, {
-      kv: createRedisKv(process.env.REDIS_URL || "redis://127.0.0.1:6379"),
+      kv: testRedisKv(),
       keyring: parseKeyring(secretKey),
     });
     tenant = tenantCtx(
@@ -43,6 +49,7 @@ describe.runIf(postgres)("two app instances sharing PostgreSQL and Redis", () =>
   });
   afterAll(async () => {
     await platform?.kv.close();
+    if (t) await deleteAppKeys(t.db, [rateKey]);
     await t?.cleanup();
   });
 
@@ -59,11 +66,10 @@ describe.runIf(postgres)("two app instances sharing PostgreSQL and Redis", () =>
   }, 60_000);
 
   it("holds a rate limit across both instances", async () => {
-    const key = `multi-${randomUUID()}`;
     const now = String(Date.now());
     const allowed = await Promise.all([
-      instance("ratelimit", key, "20", "30", now),
-      instance("ratelimit", key, "20", "30", now),
+      instance("ratelimit", rateKey, "20", "30", now),
+      instance("ratelimit", rateKey, "20", "30", now),
     ]);
     expect(allowed.map(Number).reduce((a, b) => a + b, 0)).toBe(20);
   }, 60_000);

@@ -27,6 +27,7 @@ import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { type FakeProviders, startFakeProviders } from "../fakes/provider-server";
 import { databaseTargets, type TestDatabase } from "../support/database";
 import { systemCtx, tenantCtx, testPlatform } from "../support/platform";
+import { fakeProviderEnv } from "../support/provider-env";
 import { docx, numbered, style, wp } from "../unit/fetch/documents-fixtures";
 import { type Site, startSite } from "../unit/fetch/site-server";
 
@@ -83,10 +84,7 @@ async function runBridgeToExit(env: BridgeEnv) {
 
 beforeAll(async () => {
   fake = await startFakeProviders();
-  providerEnv = {
-    DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
-    WIKIPEDIA_BASE_URL: fake.baseUrlFor("wikipedia"),
-  };
+  providerEnv = fakeProviderEnv(fake.url);
 });
 afterAll(async () => fake?.close());
 

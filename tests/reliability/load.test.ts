@@ -111,6 +111,8 @@ function useLoadStack(options: StackOptions, tenantOptions: Omit<SeedOptions, "n
 
 describe("L1: 200 connections on one instance", () => {
   const lag = loopLagProbe();
+  // Registered before the stack's afterAll, so it runs after the servers have stopped.
+  afterAll(() => lag.remove());
   const load = useLoadStack({ nodeOptions: lag.nodeOptions, instanceEnv: () => lag.env });
 
   it(

@@ -12,6 +12,7 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
 import { stopEmbeddedServer } from "../../support/database";
+import { fakeProviderEnv } from "../../support/provider-env";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "smx-observability-"));
 const OPERATOR_TOKEN = "operator-metrics-token-0123456789";
@@ -44,10 +45,8 @@ beforeAll(async () => {
     KV_REST_API_URL: "",
     KV_REST_API_TOKEN: "",
     SEARCHMUX_OPERATOR_TOKEN: OPERATOR_TOKEN,
-    DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
-    SERPAPI_BASE_URL: fake.baseUrlFor("serpapi"),
+    ...fakeProviderEnv(fake.url),
     SERPAPI_API_KEY: QUERY_STRING_KEY,
-    TAVILY_BASE_URL: fake.baseUrlFor("tavily"),
   });
   const { createLogger, replaceLogger } = await import("@/lib/observability/logger");
   const sink = new Writable({

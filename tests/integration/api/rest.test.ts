@@ -7,9 +7,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ANSWER_PREFIX, ANSWER_WIRES } from "../../fakes/answer-wires";
-import { PAPER_PREFIX, PAPER_WIRES } from "../../fakes/paper-wires";
+import { PAPER_WIRES } from "../../fakes/paper-wires";
 import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
 import { stopEmbeddedServer } from "../../support/database";
+import { fakeProviderEnv } from "../../support/provider-env";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "smx-rest-"));
 let fake: FakeProviders;
@@ -56,16 +57,10 @@ beforeAll(async () => {
     REDIS_URL: "",
     KV_REST_API_URL: "",
     KV_REST_API_TOKEN: "",
-    DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
-    WIKIPEDIA_BASE_URL: fake.baseUrlFor("wikipedia"),
-    BRAVE_BASE_URL: fake.baseUrlFor("brave"),
+    ...fakeProviderEnv(fake.url),
     BRAVE_API_KEY: "operator-brave",
     PERPLEXITY_BASE_URL: fake.baseUrlFor(ANSWER_PREFIX.perplexity),
     PERPLEXITY_API_KEY: "operator-pplx",
-    ARXIV_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.arxiv),
-    SEMANTIC_SCHOLAR_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.semantic_scholar),
-    OPENALEX_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.openalex),
-    PUBMED_BASE_URL: fake.url,
     SEARCHMUX_RATE_LIMIT_RPM: "1000",
     // One proxy in front (as on most hosts): the client is the last X-Forwarded-For entry.
     SEARCHMUX_TRUSTED_PROXIES: "1",

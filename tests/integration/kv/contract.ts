@@ -6,9 +6,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Kv, KvCommandError } from "@/lib/kv";
+import { testRedisUrl } from "../../support/test-redis";
 
-/** The Redis used by the redis and upstash suites: `REDIS_URL`, or the one always running locally and on CI. */
-export const TEST_REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+/** The Redis used by the redis and upstash suites: the tests' own database (tests/support/test-redis.ts). */
+export const TEST_REDIS_URL = testRedisUrl();
 
 const TTL_WAIT_MS = 1_100;
 

@@ -13,10 +13,11 @@ import { DEFAULT_TOKEN_SCOPES, type Platform, type Scope, type TenantContext } f
 import { setKey } from "@/lib/services/keys/set-key";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { ANSWER_PREFIX, ANSWER_WIRES } from "../../fakes/answer-wires";
-import { PAPER_PREFIX, PAPER_WIRES } from "../../fakes/paper-wires";
+import { PAPER_WIRES } from "../../fakes/paper-wires";
 import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
 import { databaseTargets, type TestDatabase } from "../../support/database";
 import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { fakeProviderEnv } from "../../support/provider-env";
 
 const [pglite] = databaseTargets();
 
@@ -58,16 +59,9 @@ describe("the MCP server for one tenant", () => {
     platform = testPlatform(t.db, {
       env: {
         SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1",
+        ...fakeProviderEnv(fake.url),
         BRAVE_API_KEY: "operator-brave",
-        DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
-        WIKIPEDIA_BASE_URL: fake.baseUrlFor("wikipedia"),
-        BRAVE_BASE_URL: fake.baseUrlFor("brave"),
         PERPLEXITY_BASE_URL: fake.baseUrlFor(ANSWER_PREFIX.perplexity),
-        ARXIV_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.arxiv),
-        SEMANTIC_SCHOLAR_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.semantic_scholar),
-        OPENALEX_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.openalex),
-        PUBMED_BASE_URL: fake.url,
-        JINA_READER_BASE_URL: fake.baseUrlFor("jina"),
       },
     });
     tenantId = (await createTenant({ ctx: systemCtx(platform), input: { name: "mcp" } })).id;

@@ -12,6 +12,7 @@ import { FETCH_WIRES, fetchWireId } from "../../fakes/fetch-wires";
 import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
 import { databaseTargets, type TestDatabase } from "../../support/database";
 import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { fakeProviderEnv } from "../../support/provider-env";
 import { makePdf } from "../../unit/fetch/pdf-fixture";
 
 const ARTICLE = readFileSync("tests/fakes/pages/blog-post.html", "utf8");
@@ -94,6 +95,7 @@ describe("paper full text through the fetch path", () => {
   it("reads a paper's PDF by its pdf_url and refuses input without a paper", async () => {
     const [target] = databaseTargets();
     const db = await (target as NonNullable<typeof target>).create();
+    const fake = await startFakeProviders(); // where the waterfall's later steps land, should they run
     const pdf = makePdf([["Attention is all you need.", "We propose the Transformer."]], "Attention");
     const server = http.createServer((_req, res) => {
       res.writeHead(200, { "content-type": "application/pdf" });
@@ -101,7 +103,9 @@ describe("paper full text through the fetch path", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
-      const p = testPlatform(db.db, { env: { SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1" } });
+      const p = testPlatform(db.db, {
+        env: { ...fakeProviderEnv(fake.url), SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1" },
+      });
       const ctx = tenantCtx(p, (await createTenant({ ctx: systemCtx(p), input: { name: "reader" } })).id);
       const port = (server.address() as AddressInfo).port;
       const text = await paperFullText({
@@ -116,6 +120,7 @@ describe("paper full text through the fetch path", () => {
       });
     } finally {
       server.close();
+      await fake.close();
       await db.cleanup();
     }
   });

@@ -9,10 +9,11 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FETCH_WIRES, fetchWireId } from "../../fakes/fetch-wires";
+import { FETCH_WIRES } from "../../fakes/fetch-wires";
 import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
 import { SNIPPET_MODEL, SNIPPET_MODEL_WIRES } from "../../fakes/snippet-model-wire";
 import { stopEmbeddedServer } from "../../support/database";
+import { fakeProviderEnv } from "../../support/provider-env";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "smx-lenses-rest-"));
 let fake: FakeProviders;
@@ -63,8 +64,7 @@ beforeAll(async () => {
     REDIS_URL: "",
     KV_REST_API_URL: "",
     KV_REST_API_TOKEN: "",
-    DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
-    JINA_READER_BASE_URL: fake.baseUrlFor(fetchWireId("jina")),
+    ...fakeProviderEnv(fake.url),
     SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1",
     SEARCHMUX_LLM_BASE_URL: fake.baseUrlFor(SNIPPET_MODEL),
     SEARCHMUX_LLM_MODEL: "snippet-writer",

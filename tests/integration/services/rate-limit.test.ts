@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { createMemoryKv } from "@/lib/kv/memory";
-import { createRedisKv } from "@/lib/kv/redis";
 import type { Kv } from "@/lib/kv/types";
 import type { Platform } from "@/lib/services/context";
 import {
@@ -12,10 +11,11 @@ import {
   peekFailedAuth,
 } from "@/lib/services/rate-limit/limits";
 import { slidingWindow } from "@/lib/services/rate-limit/sliding-window";
+import { testRedisKv } from "../../support/test-redis";
 
 const stores: Array<[string, Kv]> = [
   ["memory", createMemoryKv()],
-  ["redis", createRedisKv(process.env.REDIS_URL || "redis://127.0.0.1:6379")],
+  ["redis", testRedisKv()],
 ];
 
 describe.each(stores)("sliding-window rate limit on %s", (_, kv) => {

@@ -1,5 +1,5 @@
 /** Reads what loop-lag-probe.mjs recorded inside a server process. */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -12,6 +12,8 @@ export interface LoopLagProbe {
   nodeOptions: string;
   /** Worst one-second window of the process so far: its p99 and the largest single delay, in ms. */
   worst(pid: number): { p99: number; max: number; windows: number };
+  /** Deletes what was recorded; once the server processes have stopped. */
+  remove(): void;
 }
 
 export function loopLagProbe(): LoopLagProbe {
@@ -32,5 +34,6 @@ export function loopLagProbe(): LoopLagProbe {
         windows: windows.length,
       };
     },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -8,11 +8,9 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { answerProviders } from "@/lib/providers/answer";
-import { fetchProviders } from "@/lib/providers/fetch";
-import { paperProviders } from "@/lib/providers/papers";
 import { searchProviders } from "@/lib/providers/search";
 import type { FakeProviders } from "@/tests/fakes/provider-server";
+import { fakeProviderEnv } from "@/tests/support/provider-env";
 import type { EnvVars } from "./production-build";
 
 /** Five providers of the fake server: four keyed (operator keys) and SearXNG (keyless, by URL). */
@@ -39,15 +37,12 @@ export const runSecrets = {
   AUTH_SECRET: randomBytes(32).toString("hex"),
 };
 
-export function fakeProviderEnv(fakeOrigin: string, keyed: readonly string[]): EnvVars {
-  const env: EnvVars = {};
-  for (const provider of [...answerProviders, ...fetchProviders, ...paperProviders, ...searchProviders]) {
-    if (provider.baseUrlEnv) env[provider.baseUrlEnv] = `${fakeOrigin}/${provider.id}`;
-  }
-  // The search wires are the ones the fake server answers; search ids win over other tools' prefixes.
-  for (const provider of searchProviders) {
-    if (provider.baseUrlEnv) env[provider.baseUrlEnv] = `${fakeOrigin}/${provider.id}`;
-  }
+/**
+ * Every provider at the fake server (tests/support/provider-env.ts), SearXNG configured there too, and
+ * operator keys for the `keyed` search providers.
+ */
+export function fakeOperatorEnv(fakeOrigin: string, keyed: readonly string[]): EnvVars {
+  const env: EnvVars = { ...fakeProviderEnv(fakeOrigin), SEARXNG_URL: `${fakeOrigin}/searxng` };
   for (const id of keyed) {
     const provider = searchProviders.find((p) => p.id === id);
     const keyEnv = provider?.keyEnv[0];
@@ -58,7 +53,7 @@ export function fakeProviderEnv(fakeOrigin: string, keyed: readonly string[]): E
 
 export function serverEnv(options: ServerEnvOptions): EnvVars {
   return {
-    ...fakeProviderEnv(options.fakeOrigin, options.keyedProviders ?? FIVE_PROVIDERS),
+    ...fakeOperatorEnv(options.fakeOrigin, options.keyedProviders ?? FIVE_PROVIDERS),
     ...runSecrets,
     DATABASE_URL: options.databaseUrl,
     REDIS_URL: options.redisUrl,
@@ -77,6 +72,6 @@ export function verbEnv(
   keyed: readonly string[] = FIVE_PROVIDERS,
 ): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(fakeProviderEnv(fake.url, keyed)).filter((entry): entry is [string, string] => !!entry[1]),
+    Object.entries(fakeOperatorEnv(fake.url, keyed)).filter((entry): entry is [string, string] => !!entry[1]),
   );
 }
