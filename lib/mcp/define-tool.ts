@@ -1,45 +1,18 @@
 /**
- * MCP: how a tool is declared once (name, scope, model-facing description, input and output schemas,
- * verb, text rendering) and registered on a per-request server. Every tool gets the same annotations
- * policy, the same error mapping and the same progress reporting (per provider, plus a heartbeat when
- * it is slow).
+ * MCP: how a tool of the table (lib/tools/table.ts) is registered on a per-request server. Every tool gets
+ * the same annotations policy, the same error mapping and the same progress reporting (per provider, plus
+ * a heartbeat when it is slow).
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { Scope, TenantContext } from "../services/context";
-import type { OnProgress } from "../services/provider-attempts";
+import type { Tool, ToolCall } from "../tools/tool";
 import { withProgress } from "./progress";
 import { toolErrorFrom } from "./tool-errors";
 
-export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
-  name: string;
-  title: string;
-  /** Written for a model: what it does, when to use it, what it costs and how long it takes. */
-  description: string;
-  /** The token scope that lists this tool; null for every token. */
-  scope: Scope | null;
-  inputSchema: I;
-  outputSchema: O;
-  /** Whether the tool reaches outside Searchmux (providers, the web). */
-  openWorld: boolean;
-  /** Calls that can take tens of seconds send progress heartbeats. */
-  slow?: boolean;
-  /** `call` carries the client's cancellation and, when it asked for progress, the progress listener. */
-  run(ctx: TenantContext, input: z.output<I>, call: ToolCall): Promise<z.output<O>>;
-  format(output: z.output<O>): string;
-}
-
-/**
- * What answers a call: the tenant's verb, or (the stdio bridge's local mode) the operator's engine.
- * `signal` is the client's cancellation; `onProgress` is set when the client asked for progress.
- */
-export interface ToolCall {
-  signal: AbortSignal;
-  onProgress?: OnProgress;
-}
-
+/** What answers a call: the tenant's verb, or (the stdio bridge's local mode) the operator's engine. */
 export type ToolRunner<I extends z.ZodObject, O extends z.ZodObject> = (
   input: z.output<I>,
   call: ToolCall,
@@ -56,8 +29,8 @@ export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
-  spec: ToolSpec<I, O>,
+export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
+  spec: Tool<string, I, O>,
 ): McpTool<I, O> {
   async function call(
     run: ToolRunner<I, O>,
@@ -98,7 +71,12 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   return {
     name: spec.name,
     scope: spec.scope,
-    register: (server, ctx) => registerRunner(server, (input, call) => spec.run(ctx, input, call)),
+    // The SDK parsed the input with the verb's schema; the verb parses it again (its defaults hold).
+    register: (server, ctx) =>
+      registerRunner(
+        server,
+        async (input, call) => (await spec.run(ctx, input as z.input<I>, call)).response,
+      ),
     registerRunner,
   };
 }

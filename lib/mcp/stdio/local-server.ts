@@ -1,6 +1,6 @@
 /**
  * The stdio bridge's local mode: the hosted server's five tools (same names, descriptions, schemas and
- * text, from ../tools.ts) answered by the operator's engine, as `npm run smx -- search` runs it: keyless
+ * text, from the tool table) answered by the operator's engine, as `npm run smx -- search` runs it: keyless
  * providers always, keys and base URLs from the environment, no tenant, database, KV, cache, budgets or
  * traces. budget_status says so and lists the providers this environment can use.
  */
@@ -21,8 +21,9 @@ import { fetchAsOperator } from "../../services/fetch/fetch-as-operator";
 import { papersAsOperator } from "../../services/papers/papers-as-operator";
 import { operatorProviderIds } from "../../services/providers/operator-providers";
 import { searchAsOperator } from "../../services/search/search-as-operator";
+import { tools } from "../../tools/table";
+import { mcpTool } from "../define-tool";
 import { newMcpServer } from "../server";
-import { answerTool, budgetStatusTool, fetchTool, paperSearchTool, webSearchTool } from "../tools";
 
 const LOCAL_INSTRUCTIONS = [
   "Searchmux (local): each tool fans out to many providers and merges what they return. Start with web_search",
@@ -42,19 +43,19 @@ type Traced = { cache_hit: boolean; trace_id: string };
 
 export function createLocalMcpServer(env: Env): McpServer {
   const server = newMcpServer(LOCAL_INSTRUCTIONS);
-  webSearchTool.registerRunner(server, async (input, { signal }) =>
+  mcpTool(tools.web_search).registerRunner(server, async (input, { signal }) =>
     untraced(toSearchResponse, await searchAsOperator({ ctx: { env, signal }, input })),
   );
-  fetchTool.registerRunner(server, async (input, { signal }) =>
+  mcpTool(tools.fetch).registerRunner(server, async (input, { signal }) =>
     untraced(toFetchResponse, await fetchAsOperator({ ctx: { env, signal }, input })),
   );
-  answerTool.registerRunner(server, async (input, { signal }) =>
+  mcpTool(tools.answer).registerRunner(server, async (input, { signal }) =>
     untraced(toAnswerResponse, await answerAsOperator({ ctx: { env, signal }, input })),
   );
-  paperSearchTool.registerRunner(server, async (input, { signal }) =>
+  mcpTool(tools.paper_search).registerRunner(server, async (input, { signal }) =>
     untraced(toPaperSearchResponse, await papersAsOperator({ ctx: { env, signal }, input })),
   );
-  budgetStatusTool.registerRunner(
+  mcpTool(tools.budget_status).registerRunner(
     server,
     async () => ({ budgets: [], providers: [], alerts: [] }),
     () => localBudgetNote(env),

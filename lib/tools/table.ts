@@ -1,0 +1,173 @@
+/**
+ * The tool table: one entry per tool, the one source of every transport. MCP registers the entries
+ * (lib/mcp/tools.ts), each REST route is one line over its entry (lib/api/tool-route.ts), the OpenAPI
+ * document describes them with their schemas (lib/api/openapi.ts), the dashboard playground offers them
+ * (lib/dashboard/playground-run.ts) and the CLI builds a command from each (scripts/cli/tool-commands.ts).
+ * Adding a tool: its verb in lib/services, one entry here, its route file (lib/README.md).
+ */
+import { z } from "zod";
+import {
+  answerResponse,
+  budgetStatusResponse,
+  fetchResponse,
+  paperSearchResponse,
+  searchResponse,
+  toAnswerResponse,
+  toFetchResponse,
+  toPaperSearchResponse,
+  toSearchResponse,
+} from "../api/responses";
+import { formatAnswer, formatBudgetStatus, formatFetch, formatPapers, formatSearch } from "../mcp/format";
+import { answer, answerToolInput } from "../services/answer/answer";
+import { budgetStatus } from "../services/budgets/budget-status";
+import { fetchPage, fetchToolInput } from "../services/fetch/fetch-page";
+import { paperSearch, paperSearchToolInput } from "../services/papers/paper-search";
+import { webSearch, webSearchInput } from "../services/search/web-search";
+import { defineTool, type Tool, traced } from "./tool";
+
+/** In the order MCP lists them. */
+export const TOOL_LIST = [
+  defineTool({
+    name: "web_search",
+    title: "Web search",
+    scope: "search",
+    description: [
+      "Search the web through several search engines at once (whichever this workspace has: Brave, Tavily, Exa,",
+      "DuckDuckGo, Wikipedia, …); results are fused, deduplicated and ranked. Use it for current facts, news and",
+      "finding sources; then call `fetch` to read a result in full. The query understands site:, -site:, filetype:,",
+      'intitle:, "exact phrase", before:YYYY-MM-DD and after:YYYY-MM-DD. Returns numbered results with title, URL',
+      "and snippet. Usually 1–5 s (timeout_ms caps it). Each provider call counts against the workspace budgets;",
+      "repeated queries are served from cache (no_cache: true forces a fresh search). `providers` restricts the",
+      "search to given provider ids; mode 'budget' asks the cheapest providers first.",
+      "Research depth: `lens` keeps results to a named domain set (docs, academic, news, forums, code, or the",
+      "workspace's own). `grounded_snippets: true` reads the top `grounded_results` pages (default 10) and has a",
+      "model write each snippet from what the page actually says (snippet_source 'grounded'; 'fallback' when the",
+      "page was unusable) — slower (often 5–30 s) and one model call per page. `include_content: true` returns",
+      "the Markdown of the top `content_results` pages (default 3, `max_chars` each) in the same call, within",
+      "timeout_ms (raise it to 20000–30000); a page that fails has `content_error` instead.",
+    ].join(" "),
+    inputSchema: webSearchInput,
+    outputSchema: searchResponse,
+    rest: {
+      method: "post",
+      path: "/api/v1/search",
+      summary: "Fused web search over the workspace's providers",
+      operationId: "webSearch",
+    },
+    openWorld: true,
+    // Grounded snippets and page contents can take tens of seconds.
+    slow: true,
+    run: async (ctx, input, call) => traced(toSearchResponse, await webSearch({ ctx, input, ...call })),
+    format: formatSearch,
+  }),
+  defineTool({
+    name: "fetch",
+    title: "Fetch a page",
+    scope: "fetch",
+    description: [
+      "Read one web page, PDF, Word or PowerPoint document as clean Markdown (or text / html): the main content",
+      "without navigation or ads; PDF pages are marked <!-- page N -->, slides are '## Slide N' sections.",
+      "Use it to read a web_search result in full or any URL the user gives. GitHub, YouTube, Reddit and arXiv",
+      "links are handled natively; pages that block plain fetching (bot challenges, JavaScript-only pages) fall",
+      "back to the workspace's scraping providers, which may cost budget. Typically 1–10 s, at most timeout_ms",
+      "(default 30 s). Content longer than max_chars (default 50,000) is truncated and the full length reported.",
+      "Private and internal network addresses are refused.",
+    ].join(" "),
+    inputSchema: fetchToolInput,
+    outputSchema: fetchResponse,
+    rest: {
+      method: "post",
+      path: "/api/v1/fetch",
+      summary: "A page as Markdown, text or HTML (SSRF-safe fetcher, then fetch providers)",
+      operationId: "fetchPage",
+    },
+    openWorld: true,
+    slow: true,
+    run: async (ctx, input, call) => traced(toFetchResponse, await fetchPage({ ctx, input, ...call })),
+    format: formatFetch,
+  }),
+  defineTool({
+    name: "answer",
+    title: "Answer a question",
+    scope: "answer",
+    description: [
+      "Ask a question and get answers from several AI answer engines side by side (whichever this workspace has:",
+      "Perplexity, Tavily, Exa, Brave, Kagi, an operator model, …), each with numbered citations, plus the sources",
+      "several answers share. Use it for questions that need a synthesised, cited answer; prefer claims the answers",
+      "agree on. Use web_search instead when you need sources rather than an answer. Slow: typically 5–60 s, at",
+      "most timeout_ms (default 120 s); the most expensive tool, as every answer provider call is charged.",
+    ].join(" "),
+    inputSchema: answerToolInput,
+    outputSchema: answerResponse,
+    rest: {
+      method: "post",
+      path: "/api/v1/answer",
+      summary: "Answers of every configured answer provider side by side, with citations",
+      operationId: "answer",
+    },
+    openWorld: true,
+    slow: true,
+    run: async (ctx, input, call) => traced(toAnswerResponse, await answer({ ctx, input, ...call })),
+    format: formatAnswer,
+  }),
+  defineTool({
+    name: "paper_search",
+    title: "Search scholarly papers",
+    scope: "papers",
+    description: [
+      "Search scholarly literature in arXiv, PubMed, Semantic Scholar and OpenAlex at once; papers are merged",
+      "across sources (by DOI, arXiv id, PMID) with authors, year, venue, abstract, citation count and",
+      "open-access PDF links. Use it for research papers and scientific evidence; use web_search for general web",
+      "content. Filters: year_from, year_to, open_access; sort by relevance or date. Usually 2–15 s; the sources",
+      "are free.",
+    ].join(" "),
+    inputSchema: paperSearchToolInput,
+    outputSchema: paperSearchResponse,
+    rest: {
+      method: "post",
+      path: "/api/v1/papers",
+      summary: "arXiv, PubMed, Semantic Scholar and OpenAlex, merged",
+      operationId: "paperSearch",
+    },
+    openWorld: true,
+    run: async (ctx, input, call) =>
+      traced(toPaperSearchResponse, await paperSearch({ ctx, input, ...call })),
+    format: formatPapers,
+  }),
+  defineTool({
+    name: "budget_status",
+    title: "Budget status",
+    scope: null,
+    description: [
+      "Show what this workspace may still spend: every budget (per provider or overall, requests or USD per day,",
+      "month or lifetime) with what is left and when it resets, the operator's quotas on calls with its keys,",
+      "usage per provider today and this month, free-tier allowances and, for tokens with the admin scope, recent",
+      "budget alerts. Use it when a tool reports an exhausted budget, or before many expensive calls such as",
+      "answer. Instant and free; no external calls.",
+    ].join(" "),
+    inputSchema: z.strictObject({}),
+    outputSchema: budgetStatusResponse,
+    rest: {
+      method: "get",
+      path: "/api/v1/usage",
+      summary:
+        "What each budget leaves, per-provider usage and free tiers (budget ids, soft limits and alerts with the admin scope)",
+      operationId: "budgetStatus",
+    },
+    openWorld: false,
+    playground: false,
+    run: async (ctx) => ({ response: await budgetStatus({ ctx }), spans: [] }),
+    format: formatBudgetStatus,
+  }),
+] as const;
+
+export type ToolName = (typeof TOOL_LIST)[number]["name"];
+export type ToolNamed<Name extends ToolName> = Extract<(typeof TOOL_LIST)[number], { name: Name }>;
+
+/** The entries by name, for the transports that pick one (`tools.web_search`). */
+export const tools = Object.fromEntries(TOOL_LIST.map((tool) => [tool.name, tool])) as {
+  [Name in ToolName]: ToolNamed<Name>;
+};
+
+/** Every entry, for the transports that go through them all. */
+export const TOOLS: readonly Tool<ToolName>[] = TOOL_LIST;

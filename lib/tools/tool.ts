@@ -1,0 +1,79 @@
+/**
+ * What one tool is, declared once in the table (table.ts) and read by every transport: MCP registers it,
+ * REST routes and the OpenAPI document are derived from `rest`, the dashboard playground runs it and the
+ * CLI builds a command from its input schema.
+ */
+import type { z } from "zod";
+import type { ProviderSpan } from "../engine/shared/types";
+import type { RouteTemplate } from "../observability/http-metrics";
+import type { Scope, TenantContext } from "../services/context";
+import type { OnProgress } from "../services/provider-attempts";
+
+/**
+ * How a call is being made: `signal` is the caller's cancellation (client disconnect, MCP cancellation;
+ * the CLI has none); `onProgress` is set when the caller shows providers as they finish (MCP progress,
+ * the playground).
+ */
+export interface ToolCall {
+  signal?: AbortSignal;
+  onProgress?: OnProgress;
+}
+
+/** A call's public response (the REST shape, MCP's structuredContent) and its own provider steps. */
+export interface ToolRun<Response> {
+  response: Response;
+  /** As the call's trace stores them; empty for a cache hit (the original call had them) or no provider. */
+  spans: ProviderSpan[];
+}
+
+export interface RestRoute {
+  /** `post` takes the input as the JSON body, `get` as the query string. */
+  method: "get" | "post";
+  /** The route file is app<path>/route.ts; also the request metric's label. */
+  path: RouteTemplate;
+  summary: string;
+  operationId: string;
+}
+
+export interface Tool<
+  Name extends string = string,
+  Input extends z.ZodObject = z.ZodObject,
+  Output extends z.ZodObject = z.ZodObject,
+> {
+  name: Name;
+  title: string;
+  /** Written for a model: what it does, when to use it, what it costs and how long it takes. */
+  description: string;
+  /** The token scope that lists and allows this tool; null for every token. */
+  scope: Scope | null;
+  /** The verb's own strict schema (the verb parses its input with it again). */
+  inputSchema: Input;
+  /** The public response (lib/api/responses.ts). */
+  outputSchema: Output;
+  /** Whether the tool reaches outside Searchmux (providers, the web). */
+  openWorld: boolean;
+  /** Calls that can take tens of seconds: MCP sends progress heartbeats. */
+  slow?: boolean;
+  rest: RestRoute;
+  /** Left out of the dashboard playground (which shows calls with provider steps). */
+  playground?: false;
+  /** Runs the verb as the context's tenant and projects its result onto `outputSchema`. */
+  run(ctx: TenantContext, input: z.input<Input>, call: ToolCall): Promise<ToolRun<z.output<Output>>>;
+  /** The response as text for a model (MCP's text content; the CLI's output). */
+  format(output: z.output<Output>): string;
+}
+
+/** Declares a table entry; the name stays a literal type so `tools.<name>` is typed. */
+export function defineTool<const Name extends string, Input extends z.ZodObject, Output extends z.ZodObject>(
+  tool: Tool<Name, Input, Output>,
+): Tool<Name, Input, Output> {
+  return tool;
+}
+
+/** A verb's public response and its own spans: the original call's belong to it when the cache answered. */
+export function traced<Result extends { cache_hit: boolean; spans: readonly ProviderSpan[] }, Response>(
+  project: (result: Result) => Response,
+  result: Result,
+): ToolRun<Response> {
+  return { response: project(result), spans: result.cache_hit ? [] : [...result.spans] };
+}
