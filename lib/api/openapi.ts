@@ -1,28 +1,21 @@
 /**
  * The OpenAPI 3.1 document of the HTTP API, generated from the same zod schemas the verbs validate with
- * and the responses are projected onto — never written twice. One entry per operation.
+ * and the responses are projected onto — never written twice. The tools' operations come from the tool
+ * table (lib/tools/table.ts); every other route has one entry here.
  */
 import { z } from "zod";
 import packageJson from "../../package.json";
-import { answerToolInput } from "../services/answer/answer";
+import type { AllowedHost } from "../config";
 import { setBudgetInput } from "../services/budgets/set-budget";
 import type { Scope } from "../services/context";
-import { fetchToolInput } from "../services/fetch/fetch-page";
 import { setKeyInput } from "../services/keys/set-key";
 import { setLensInput } from "../services/lenses/set-lens";
-import { paperSearchToolInput } from "../services/papers/paper-search";
-import { webSearchInput } from "../services/search/web-search";
 import { createTokenInput } from "../services/tokens/create-token";
 import { listTracesInput } from "../services/traces/list-traces";
-import {
-  answerResponse,
-  budgetStatusResponse,
-  fetchResponse,
-  lensListResponse,
-  lensResponse,
-  paperSearchResponse,
-  searchResponse,
-} from "./responses";
+import { TOOLS } from "../tools/table";
+import type { Tool } from "../tools/tool";
+import { foreignHostReason } from "./allowed-host";
+import { lensListResponse, lensResponse } from "./responses";
 
 type Method = "get" | "post" | "put" | "delete";
 
@@ -30,6 +23,8 @@ export interface Operation {
   method: Method;
   path: string;
   summary: string;
+  /** Unique across the document; client generators name their methods after it. */
+  operationId: string;
   /** Scope the token needs; `null` for routes without authentication. */
   scope: Scope | "any" | null;
   body?: z.ZodType;
@@ -39,50 +34,12 @@ export interface Operation {
 
 const open = { type: "object", additionalProperties: true } as const;
 
-export const OPERATIONS: readonly Operation[] = [
-  {
-    method: "post",
-    path: "/api/v1/search",
-    summary: "Fused web search over the workspace's providers",
-    scope: "search",
-    body: webSearchInput,
-    response: searchResponse,
-  },
-  {
-    method: "post",
-    path: "/api/v1/fetch",
-    summary: "A page as Markdown, text or HTML (SSRF-safe fetcher, then fetch providers)",
-    scope: "fetch",
-    body: fetchToolInput,
-    response: fetchResponse,
-  },
-  {
-    method: "post",
-    path: "/api/v1/answer",
-    summary: "Answers of every configured answer provider side by side, with citations",
-    scope: "answer",
-    body: answerToolInput,
-    response: answerResponse,
-  },
-  {
-    method: "post",
-    path: "/api/v1/papers",
-    summary: "arXiv, PubMed, Semantic Scholar and OpenAlex, merged",
-    scope: "papers",
-    body: paperSearchToolInput,
-    response: paperSearchResponse,
-  },
-  {
-    method: "get",
-    path: "/api/v1/usage",
-    summary:
-      "What each budget leaves, per-provider usage and free tiers (budget ids, soft limits and alerts with the admin scope)",
-    scope: "any",
-    response: budgetStatusResponse,
-  },
+/** Every route that is not a tool's. */
+const ROUTE_OPERATIONS: readonly Operation[] = [
   {
     method: "get",
     path: "/api/v1/usage/history",
+    operationId: "usageHistory",
     summary: "Requests, spend, tool calls and cache hits per UTC day (oldest first, no gaps)",
     scope: "any",
     query: { days: "how many days back, 1–90 (default 30)" },
@@ -90,14 +47,22 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "get",
     path: "/api/v1/providers",
+    operationId: "providerStatus",
     summary:
       "Every provider: tools it serves now, whose key pays and its verdict, budgets left, breaker, success rate and p50/p95",
     scope: "any",
   },
-  { method: "get", path: "/api/v1/budgets", summary: "The workspace's budgets", scope: "admin" },
+  {
+    method: "get",
+    path: "/api/v1/budgets",
+    operationId: "listBudgets",
+    summary: "The workspace's budgets",
+    scope: "admin",
+  },
   {
     method: "put",
     path: "/api/v1/budgets",
+    operationId: "setBudget",
     summary: "Create or replace the budget for (provider, metric, period)",
     scope: "admin",
     body: setBudgetInput,
@@ -105,6 +70,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "delete",
     path: "/api/v1/budgets",
+    operationId: "deleteBudget",
     summary: "Delete a budget",
     scope: "admin",
     query: { id: "budget id" },
@@ -112,12 +78,14 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "get",
     path: "/api/v1/keys",
+    operationId: "listKeys",
     summary: "Stored provider keys (last 4 characters only)",
     scope: "admin",
   },
   {
     method: "put",
     path: "/api/v1/keys",
+    operationId: "setKey",
     summary: "Store or replace a provider key (encrypted at rest)",
     scope: "admin",
     body: setKeyInput,
@@ -125,6 +93,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "delete",
     path: "/api/v1/keys",
+    operationId: "deleteKey",
     summary: "Delete a provider key",
     scope: "admin",
     query: { provider: "provider id" },
@@ -132,6 +101,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "get",
     path: "/api/v1/lenses",
+    operationId: "listLenses",
     summary: "Lenses for web_search's `lens`: the workspace's own and the built-in ones",
     scope: "any",
     response: lensListResponse,
@@ -139,6 +109,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "put",
     path: "/api/v1/lenses",
+    operationId: "setLens",
     summary: "Create or replace a lens (a built-in name makes it the workspace's own)",
     scope: "admin",
     body: setLensInput,
@@ -147,6 +118,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "delete",
     path: "/api/v1/lenses",
+    operationId: "deleteLens",
     summary: "Delete a workspace lens (a built-in lens it replaced comes back)",
     scope: "admin",
     query: { name: "lens name" },
@@ -154,12 +126,14 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "get",
     path: "/api/v1/tokens",
+    operationId: "listTokens",
     summary: "The workspace's API tokens (never the secrets)",
     scope: "admin",
   },
   {
     method: "post",
     path: "/api/v1/tokens",
+    operationId: "createToken",
     summary: "Create a token; the secret is in the response once",
     scope: "admin",
     body: createTokenInput,
@@ -167,6 +141,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "delete",
     path: "/api/v1/tokens",
+    operationId: "revokeToken",
     summary: "Revoke a token (refused everywhere at once)",
     scope: "admin",
     query: { id: "token id" },
@@ -174,20 +149,29 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "get",
     path: "/api/v1/traces",
+    operationId: "listTraces",
     summary: "Traces, newest first (admins: all; other tokens: their own)",
     scope: "any",
     query: Object.fromEntries(Object.keys(listTracesInput.shape).map((k) => [k, `${k} filter`])),
   },
-  { method: "get", path: "/api/v1/traces/{id}", summary: "One trace with its spans", scope: "any" },
+  {
+    method: "get",
+    path: "/api/v1/traces/{id}",
+    operationId: "getTrace",
+    summary: "One trace with its spans",
+    scope: "any",
+  },
   {
     method: "post",
     path: "/api/mcp",
+    operationId: "mcp",
     summary: "MCP (Streamable HTTP, stateless): JSON-RPC over POST; token needs the mcp scope",
     scope: "mcp",
   },
   {
     method: "get",
     path: "/api/researcher",
+    operationId: "researcherRetrieve",
     summary:
       "GPT-Researcher custom retriever: ?query= → [{href, body, url, raw_content}]; token also as ?api_key=",
     scope: "search",
@@ -196,23 +180,56 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "post",
     path: "/api/researcher",
+    operationId: "researcherRetrievePost",
     summary: "GPT-Researcher custom retriever, JSON body {query, max_results}",
     scope: "search",
   },
   {
     method: "post",
     path: "/api/search",
+    operationId: "openWebUiSearch",
     summary: "Open WebUI external web search: {query, count} → [{link, title, snippet}]",
     scope: "search",
   },
   {
     method: "get",
     path: "/api/health",
+    operationId: "health",
     summary: "Liveness of database, KV and providers (no authentication)",
     scope: null,
   },
-  { method: "get", path: "/api/openapi.json", summary: "This document", scope: null },
+  {
+    method: "get",
+    path: "/api/openapi.json",
+    operationId: "openApiDocument",
+    summary: "This document",
+    scope: null,
+  },
 ];
+
+/** A tool's operation: its REST route, scope, input (body or query) and response, from the table. */
+function toolOperation({ rest, scope, inputSchema, outputSchema }: Tool): Operation {
+  const input =
+    rest.method === "post"
+      ? { body: inputSchema }
+      : {
+          query: Object.fromEntries(
+            Object.entries(inputSchema.shape).map(([name, field]) => [name, field.description ?? name]),
+          ),
+        };
+  return {
+    method: rest.method,
+    path: rest.path,
+    operationId: rest.operationId,
+    summary: rest.summary,
+    scope: scope ?? "any",
+    ...input,
+    response: outputSchema,
+  };
+}
+
+/** Every operation: the tools' first, in the table's order. */
+export const OPERATIONS: readonly Operation[] = [...TOOLS.map(toolOperation), ...ROUTE_OPERATIONS];
 
 const schema = (type: z.ZodType, io: "input" | "output") => {
   const { $schema: _, ...json } = z.toJSONSchema(type, { io, unrepresentable: "any" }) as Record<
@@ -247,6 +264,7 @@ function operationObject(op: Operation) {
     })),
   ];
   return {
+    operationId: op.operationId,
     summary: op.summary,
     ...(op.scope === null
       ? { security: [] }
@@ -280,7 +298,23 @@ function operationObject(op: Operation) {
   };
 }
 
-export function openApiDocument() {
+/**
+ * Where the API is served, for `servers`: AUTH_URL when set, else the origin the request came to when its
+ * Host is one this deployment answers (a forged Host could otherwise plant its URL in a cached document),
+ * else "/" — relative to wherever the document was read from.
+ */
+export function apiServerUrl(
+  request: Request,
+  { publicUrl, allowedHosts }: { publicUrl?: string; allowedHosts: readonly AllowedHost[] },
+): string {
+  if (publicUrl) return publicUrl.replace(/\/$/, "");
+  const host = request.headers.get("host");
+  if (host === null || foreignHostReason(host, allowedHosts) !== null) return "/";
+  return `${new URL(request.url).protocol}//${host}`;
+}
+
+/** `serverUrl`: where the API is served (apiServerUrl); relative to the document's own origin by default. */
+export function openApiDocument(serverUrl = "/") {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of OPERATIONS) {
     paths[op.path] ??= {};
@@ -294,6 +328,7 @@ export function openApiDocument() {
       description:
         "A search gateway for AI agents: fused web search, fetch, answers and papers over many providers.",
     },
+    servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API token (smx_…)" } },

@@ -1,6 +1,11 @@
-import { openApiDocument } from "@/lib/api/openapi";
+import { apiServerUrl, openApiDocument } from "@/lib/api/openapi";
+import { config } from "@/lib/config";
 
-/** GET /api/openapi.json — generated from the verbs' zod schemas (lib/api/openapi.ts). */
-export function GET() {
-  return Response.json(openApiDocument(), { headers: { "cache-control": "public, max-age=300" } });
+/** GET /api/openapi.json — generated from the tool table and the verbs' zod schemas (lib/api/openapi.ts). */
+export function GET(request: Request) {
+  const { auth, allowedHosts } = config();
+  return Response.json(openApiDocument(apiServerUrl(request, { publicUrl: auth.url, allowedHosts })), {
+    // The server URL may come from the Host header.
+    headers: { "cache-control": "public, max-age=300", vary: "host" },
+  });
 }

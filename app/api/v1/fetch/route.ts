@@ -1,15 +1,7 @@
-import { readJsonBody } from "@/lib/api/body";
-import { toFetchResponse } from "@/lib/api/responses";
-import { withToken } from "@/lib/api/with-token";
-import { fetchPage } from "@/lib/services/fetch/fetch-page";
+import { toolRoute } from "@/lib/api/tool-route";
+import { tools } from "@/lib/tools/table";
 
 export const dynamic = "force-dynamic";
 
-/** POST /api/v1/fetch — a page as Markdown, text or HTML, through the SSRF-safe fetcher and providers. */
-export const POST = withToken(
-  async (request, { ctx }) =>
-    Response.json(
-      toFetchResponse(await fetchPage({ ctx, input: await readJsonBody(request), signal: request.signal })),
-    ),
-  { route: "/api/v1/fetch", scope: "fetch" },
-);
+/** POST /api/v1/fetch — a page as Markdown, text or HTML, through the SSRF-safe fetcher and providers (lib/tools/table.ts). */
+export const POST = toolRoute(tools.fetch);

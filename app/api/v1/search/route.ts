@@ -1,15 +1,7 @@
-import { readJsonBody } from "@/lib/api/body";
-import { toSearchResponse } from "@/lib/api/responses";
-import { withToken } from "@/lib/api/with-token";
-import { webSearch } from "@/lib/services/search/web-search";
+import { toolRoute } from "@/lib/api/tool-route";
+import { tools } from "@/lib/tools/table";
 
 export const dynamic = "force-dynamic";
 
-/** POST /api/v1/search — fused web search over the tenant's providers. */
-export const POST = withToken(
-  async (request, { ctx }) =>
-    Response.json(
-      toSearchResponse(await webSearch({ ctx, input: await readJsonBody(request), signal: request.signal })),
-    ),
-  { route: "/api/v1/search", scope: "search" },
-);
+/** POST /api/v1/search — fused web search over the tenant's providers (lib/tools/table.ts). */
+export const POST = toolRoute(tools.web_search);
