@@ -3,18 +3,25 @@
  * NDJSON back, one event per line: a `progress` event as each provider finishes, then one `result` (the
  * same shape the REST API returns) or one `error`.
  */
-import type { AnswerResponse, FetchResponse, PaperSearchResponse, SearchResponse } from "@/lib/api/responses";
+import type { z } from "zod";
 import type { ProviderSpan } from "@/lib/engine/shared/types";
 import type { ProviderProgress } from "@/lib/services/provider-attempts";
+import type { ToolName, ToolNamed } from "@/lib/tools/table";
 
-export const PLAYGROUND_TOOLS = ["web_search", "fetch", "answer", "paper_search"] as const;
-export type PlaygroundTool = (typeof PLAYGROUND_TOOLS)[number];
+/** A tool of the table (lib/tools/table.ts); the page offers those the playground shows. */
+export type PlaygroundTool = ToolName;
 
-export type PlaygroundResult =
-  | { tool: "web_search"; response: SearchResponse }
-  | { tool: "fetch"; response: FetchResponse }
-  | { tool: "answer"; response: AnswerResponse }
-  | { tool: "paper_search"; response: PaperSearchResponse };
+/** A tool as the page offers it, with the providers that can serve it now. */
+export interface PlaygroundToolOption {
+  name: PlaygroundTool;
+  title: string;
+  providers: Array<{ id: string; name: string }>;
+}
+
+/** A tool's response in its REST shape, tagged with the tool. */
+export type PlaygroundResult = {
+  [Name in ToolName]: { tool: Name; response: z.output<ToolNamed<Name>["outputSchema"]> };
+}[ToolName];
 
 export interface PlaygroundError {
   code: string;

@@ -1,12 +1,16 @@
 "use client";
 
-import { BookOpen, FileText, Globe, MessageSquareText } from "lucide-react";
-import { useState } from "react";
+import { BookOpen, FileText, Globe, type LucideIcon, MessageSquareText, Wrench } from "lucide-react";
+import { type ComponentType, useState } from "react";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormMessage } from "@/components/ui/form-message";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { formatDuration } from "@/lib/dashboard/format";
-import type { PlaygroundResult, PlaygroundTool } from "@/lib/dashboard/playground-events";
+import type {
+  PlaygroundResult,
+  PlaygroundTool,
+  PlaygroundToolOption,
+} from "@/lib/dashboard/playground-events";
 import { Waterfall } from "../traces/waterfall";
 import { AnswerResults } from "./answer-results";
 import { FetchResult } from "./fetch-result";
@@ -17,18 +21,29 @@ import {
   AnswerForm,
   FetchForm,
   type FieldErrors,
+  JsonInputForm,
   PaperSearchForm,
-  type ProviderChoice,
+  type ToolFormProps,
   WebSearchForm,
 } from "./tool-forms";
 import { type RunState, usePlaygroundRun } from "./use-playground-run";
 
-const TOOLS = [
-  { tool: "web_search", label: "Web search", icon: Globe, Form: WebSearchForm },
-  { tool: "fetch", label: "Fetch", icon: FileText, Form: FetchForm },
-  { tool: "answer", label: "Answer", icon: MessageSquareText, Form: AnswerForm },
-  { tool: "paper_search", label: "Papers", icon: BookOpen, Form: PaperSearchForm },
-] as const;
+interface ToolTab {
+  label: string;
+  icon: LucideIcon;
+  Form: ComponentType<ToolFormProps>;
+}
+
+/** Tools with a form of their own; any other tool of the table gets its title and a JSON input. */
+const TABS: Partial<Record<PlaygroundTool, ToolTab>> = {
+  web_search: { label: "Web search", icon: Globe, Form: WebSearchForm },
+  fetch: { label: "Fetch", icon: FileText, Form: FetchForm },
+  answer: { label: "Answer", icon: MessageSquareText, Form: AnswerForm },
+  paper_search: { label: "Papers", icon: BookOpen, Form: PaperSearchForm },
+};
+
+const tabOf = (tool: PlaygroundToolOption): ToolTab =>
+  TABS[tool.name] ?? { label: tool.title, icon: Wrench, Form: JsonInputForm };
 
 /** Schema issues of an invalid_input error, by the first segment of their path (the form's field names). */
 function fieldErrors(state: RunState): FieldErrors {
@@ -52,6 +67,12 @@ function Results({ result }: { result: PlaygroundResult }) {
       return <AnswerResults response={result.response} />;
     case "paper_search":
       return <PaperResults response={result.response} />;
+    default:
+      return (
+        <pre className="overflow-x-auto rounded-md bg-muted p-3 text-xs">
+          {JSON.stringify(result.response, null, 2)}
+        </pre>
+      );
   }
 }
 
@@ -65,13 +86,14 @@ function progressTitle(state: RunState): string {
 
 /** Pick a tool and its options, run it, watch the providers finish, then read the fused results. */
 export function Playground({
-  providers,
+  tools,
   canSeeTraces,
 }: {
-  providers: Readonly<Record<PlaygroundTool, readonly ProviderChoice[]>>;
+  /** The table's tools the playground offers, in its order. */
+  tools: readonly PlaygroundToolOption[];
   canSeeTraces: boolean;
 }) {
-  const [tool, setTool] = useState<PlaygroundTool>("web_search");
+  const [tool, setTool] = useState<PlaygroundTool>(tools[0]?.name ?? "web_search");
   const { state, run } = usePlaygroundRun();
   const errors = fieldErrors(state);
   const reported = new Set(state.spans.map((s) => s.provider));
@@ -85,22 +107,29 @@ export function Playground({
         <CardContent className="pt-5">
           <Tabs value={tool} onValueChange={(value) => setTool(value as PlaygroundTool)}>
             <TabsList aria-label="Tool">
-              {TOOLS.map(({ tool: value, label, icon: Icon }) => (
-                <TabsTrigger key={value} value={value}>
-                  <Icon aria-hidden /> {label}
-                </TabsTrigger>
-              ))}
+              {tools.map((option) => {
+                const { label, icon: Icon } = tabOf(option);
+                return (
+                  <TabsTrigger key={option.name} value={option.name}>
+                    <Icon aria-hidden /> {label}
+                  </TabsTrigger>
+                );
+              })}
             </TabsList>
-            {TOOLS.map(({ tool: value, Form }) => (
-              <TabsContent key={value} value={value}>
-                <Form
-                  providers={providers[value]}
-                  errors={errors}
-                  running={state.status === "running"}
-                  onRun={(input, expected) => run(value, input, value === "fetch" ? [] : expected)}
-                />
-              </TabsContent>
-            ))}
+            {tools.map((option) => {
+              const { Form } = tabOf(option);
+              const { name } = option;
+              return (
+                <TabsContent key={name} value={name}>
+                  <Form
+                    providers={option.providers}
+                    errors={errors}
+                    running={state.status === "running"}
+                    onRun={(input, expected) => run(name, input, name === "fetch" ? [] : expected)}
+                  />
+                </TabsContent>
+              );
+            })}
           </Tabs>
         </CardContent>
       </Card>

@@ -1,10 +1,10 @@
 "use client";
 
-import type { FormEvent, ReactNode } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
+import { Input, inputClasses } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select } from "@/components/ui/select";
 import { formList, formNumber as number, formText as text } from "@/lib/dashboard/form-data";
@@ -17,7 +17,7 @@ export interface ProviderChoice {
 
 export type FieldErrors = Partial<Record<string, string>>;
 
-interface ToolFormProps {
+export interface ToolFormProps {
   providers: readonly ProviderChoice[];
   errors: FieldErrors;
   running: boolean;
@@ -307,6 +307,49 @@ export function PaperSearchForm({ providers, errors, running, onRun }: ToolFormP
         </div>
         <NoCache />
       </div>
+    </FormShell>
+  );
+}
+
+/** A tool without a form of its own: its input as one JSON object, checked by the tool's schema. */
+export function JsonInputForm({ providers, errors, running, onRun }: ToolFormProps) {
+  const [notAnObject, setNotAnObject] = useState(false);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    let input: unknown;
+    try {
+      input = JSON.parse(text(new FormData(event.currentTarget), "input") ?? "{}");
+    } catch {
+      input = null;
+    }
+    const isObject = typeof input === "object" && input !== null && !Array.isArray(input);
+    setNotAnObject(!isObject);
+    if (isObject)
+      onRun(
+        input as Record<string, unknown>,
+        providers.map((p) => p.id),
+      );
+  };
+  const schemaErrors = Object.entries(errors).map(([field, message]) => `${field}: ${message}`);
+  return (
+    <FormShell onSubmit={submit} running={running}>
+      <Field
+        id="pg-input"
+        label="Input (JSON)"
+        hint="The tool's input as in the API reference."
+        error={notAnObject ? "Enter a JSON object." : schemaErrors.join("; ") || undefined}
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            name="input"
+            rows={6}
+            defaultValue="{}"
+            spellCheck={false}
+            className={`${inputClasses} h-auto font-mono`}
+          />
+        )}
+      </Field>
     </FormShell>
   );
 }

@@ -3,12 +3,8 @@ import { readJsonBody } from "@/lib/api/body";
 import { sessionContext } from "@/lib/auth/context";
 import { currentSession } from "@/lib/auth/session";
 import { config } from "@/lib/config";
-import {
-  PLAYGROUND_TOOLS,
-  type PlaygroundError,
-  type PlaygroundEvent,
-} from "@/lib/dashboard/playground-events";
-import { runPlaygroundTool } from "@/lib/dashboard/playground-run";
+import type { PlaygroundError, PlaygroundEvent } from "@/lib/dashboard/playground-events";
+import { PLAYGROUND_TOOL_NAMES, runPlaygroundTool } from "@/lib/dashboard/playground-run";
 import { log } from "@/lib/observability/logger";
 import { ServiceError } from "@/lib/services/errors";
 import { pendingWritesSettled } from "@/lib/services/platform";
@@ -16,7 +12,7 @@ import { pendingWritesSettled } from "@/lib/services/platform";
 export const dynamic = "force-dynamic";
 
 const runRequest = z.strictObject({
-  tool: z.enum(PLAYGROUND_TOOLS),
+  tool: z.enum(PLAYGROUND_TOOL_NAMES),
   input: z.record(z.string(), z.unknown()),
 });
 
