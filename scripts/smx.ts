@@ -6,7 +6,8 @@
 import { parseArgs } from "node:util";
 import { closeDatabase } from "../lib/db";
 import { flushPendingWrites } from "../lib/services/platform";
-import { type CliCommand, commands } from "./cli/commands";
+import type { CliCommand } from "./cli/command";
+import { commands } from "./cli/commands";
 
 function usage(): string {
   return ["usage: npm run smx -- <command>", ...Object.values(commands).map((c) => `  ${c.usage}`)].join(

@@ -5,8 +5,7 @@ import { answerAsOperator } from "../../lib/services/answer/answer-as-operator";
 import { sweepExpiredReservations } from "../../lib/services/budgets/admission";
 import { listBudgets } from "../../lib/services/budgets/list-budgets";
 import { setBudget } from "../../lib/services/budgets/set-budget";
-import { type Actor, SCOPES, type Scope, type TenantContext } from "../../lib/services/context";
-import { ServiceError } from "../../lib/services/errors";
+import type { Scope, TenantContext } from "../../lib/services/context";
 import { fetchAsOperator } from "../../lib/services/fetch/fetch-as-operator";
 import { fetchPage } from "../../lib/services/fetch/fetch-page";
 import { rotateKeys } from "../../lib/services/keys/rotate-keys";
@@ -14,7 +13,7 @@ import { setKey } from "../../lib/services/keys/set-key";
 import { paperFullText } from "../../lib/services/papers/paper-full-text";
 import { paperSearch } from "../../lib/services/papers/paper-search";
 import { papersAsOperator } from "../../lib/services/papers/papers-as-operator";
-import { platform, systemContext, tenantContext } from "../../lib/services/platform";
+import { platform, systemContext } from "../../lib/services/platform";
 import { searchAsOperator } from "../../lib/services/search/search-as-operator";
 import { webSearch } from "../../lib/services/search/web-search";
 import { createTenant } from "../../lib/services/tenants/create-tenant";
@@ -25,38 +24,9 @@ import { formatAnswerResult } from "../format-answer";
 import { formatFetchResult } from "../format-fetch";
 import { formatPaperResult } from "../format-papers";
 import { formatSearchResult } from "../format-search";
+import { asOperatorOf, type CliCommand, type Flags, list, number, operator, required } from "./command";
 import { formatUsage } from "./format-usage";
-
-export type Flags = Record<string, string | undefined>;
-
-export interface CliCommand {
-  usage: string;
-  flags: string[];
-  /** Flags that take no value. */
-  booleans?: string[];
-  /** Positional arguments after the command words, e.g. the query of `search`. */
-  positionals?: boolean;
-  run(flags: Flags, positionals: string[]): Promise<string>;
-}
-
-const operator: Actor = { kind: "operator" };
-
-function required(flags: Flags, name: string): string {
-  const value = flags[name];
-  if (!value) throw new ServiceError("invalid_input", `--${name} is required`);
-  return value;
-}
-
-function number(flags: Flags, name: string): number | undefined {
-  const value = flags[name];
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed)) throw new ServiceError("invalid_input", `--${name} must be a number`);
-  return parsed;
-}
-
-const asOperatorOf = (flags: Flags) => tenantContext(operator, required(flags, "tenant"), SCOPES, "cli");
-const list = (value: string | undefined) => value?.split(",").map((part) => part.trim());
+import { TOOL_COMMANDS } from "./tool-commands";
 
 /**
  * A tool command (search, answer, papers, fetch): with --tenant it runs as that tenant (its keys,
@@ -259,4 +229,5 @@ export const commands: Record<string, CliCommand> = {
       return flags.json === undefined ? formatFetchResult(result) : JSON.stringify(result, null, 2);
     },
   },
+  ...TOOL_COMMANDS,
 };

@@ -1,0 +1,83 @@
+/**
+ * `npm run smx -- tool <name>`: the CLI command every tool of the table gets, with flags from the tool's
+ * input schema, run as a tenant on an embedded database against the fake provider server.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeProviders, startFakeProviders } from "../fakes/provider-server";
+import { stopEmbeddedServer } from "../support/database";
+import { fakeProviderEnv } from "../support/provider-env";
+
+const run = promisify(execFile);
+const dataDir = mkdtempSync(path.join(tmpdir(), "smx-cli-tools-"));
+
+describe("npm run smx -- tool <name>", () => {
+  let fake: FakeProviders;
+  let env: NodeJS.ProcessEnv;
+  let tenant: string;
+
+  async function smx(...args: string[]) {
+    try {
+      const { stdout } = await run("node_modules/.bin/tsx", ["scripts/smx.ts", ...args], { env });
+      return { code: 0, stdout, stderr: "" };
+    } catch (error) {
+      return error as { code: number; stdout: string; stderr: string };
+    }
+  }
+
+  beforeAll(async () => {
+    fake = await startFakeProviders();
+    env = { ...process.env, SEARCHMUX_DATA_DIR: dataDir, DATABASE_URL: "", ...fakeProviderEnv(fake.url) };
+    tenant = (await smx("tenant", "create", "--name", "cli tools")).stdout.trim();
+  }, 30_000);
+
+  afterAll(async () => {
+    await fake?.close();
+    stopEmbeddedServer(dataDir);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("runs a tool as the tenant with flags from its input schema and prints its REST response", async () => {
+    const { code, stdout } = await smx(
+      "tool",
+      "web_search",
+      "--tenant",
+      tenant,
+      "--query",
+      "rust async",
+      "--providers",
+      "wikipedia",
+      "--max-results",
+      "2",
+      "--no-cache",
+      "--json",
+    );
+    expect(code).toBe(0);
+    const response = JSON.parse(stdout);
+    expect(response).toMatchObject({ query: "rust async", cache_hit: false });
+    expect(response.providers_succeeded.map((p: { provider: string }) => p.provider)).toEqual(["wikipedia"]);
+    expect(response.results.length).toBeLessThanOrEqual(2);
+    expect(response).not.toHaveProperty("spans");
+    expect(fake.requests("wikipedia").length).toBeGreaterThan(0);
+  }, 30_000);
+
+  it("prints the tool's text, and takes the input as JSON too", async () => {
+    const { code, stdout } = await smx("tool", "budget_status", "--tenant", tenant, "--input", "{}");
+    expect(code).toBe(0);
+    expect(stdout).toContain("Budgets:");
+    expect(stdout).toMatch(/- wikipedia: 1 requests today/);
+  }, 30_000);
+
+  it("refuses input the tool's schema rejects, naming the field", async () => {
+    const bad = await smx("tool", "paper_search", "--tenant", tenant, "--input", '{"query": ""}');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("query:");
+    const notJson = await smx("tool", "answer", "--tenant", tenant, "--input", "[1]");
+    expect(notJson.code).toBe(1);
+    expect(notJson.stderr).toContain("--input must be a JSON object");
+  }, 30_000);
+});
