@@ -1,0 +1,103 @@
+/**
+ * The tool table is the one source: every view derived from it (MCP, REST route files, OpenAPI,
+ * playground, CLI) lists each entry with the entry's own name, scope, path and schemas.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { apiServerUrl, openApiDocument } from "@/lib/api/openapi";
+import { PLAYGROUND_TOOL_NAMES } from "@/lib/dashboard/playground-run";
+import { TOOLS as MCP_TOOLS } from "@/lib/mcp/tools";
+import { TOOLS } from "@/lib/tools/table";
+import { TOOL_COMMANDS } from "@/scripts/cli/tool-commands";
+
+type Operation = {
+  operationId?: string;
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+};
+const document = openApiDocument();
+const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods) as Operation[]);
+const operationOf = (path: string, method: string) =>
+  (document.paths[path] as Record<string, Operation> | undefined)?.[method];
+const outputJsonSchema = (schema: z.ZodType) => {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" });
+  return json;
+};
+
+describe("the tool table", () => {
+  it("has unique names, paths and operation ids", () => {
+    for (const key of ["name", "path", "operationId"] as const) {
+      const values = TOOLS.map((tool) => (key === "name" ? tool.name : tool.rest[key]));
+      expect(new Set(values).size, key).toBe(TOOLS.length);
+    }
+  });
+
+  it("is what MCP registers, in its order, with each tool's scope", () => {
+    expect(MCP_TOOLS.map(({ name, scope }) => ({ name, scope }))).toEqual(
+      TOOLS.map(({ name, scope }) => ({ name, scope })),
+    );
+  });
+
+  it.each(TOOLS.map((tool) => [tool.name, tool] as const))(
+    "%s has a route file at its REST path that serves the entry",
+    (name, tool) => {
+      const file = `app${tool.rest.path}/route.ts`;
+      expect(existsSync(file), file).toBe(true);
+      expect(readFileSync(file, "utf8")).toContain(
+        `export const ${tool.rest.method.toUpperCase()} = toolRoute(tools.${name});`,
+      );
+    },
+  );
+
+  it.each(TOOLS.map((tool) => [tool.name, tool] as const))(
+    "%s is an OpenAPI operation with its operationId, input and response schema",
+    (_, tool) => {
+      const operation = operationOf(tool.rest.path, tool.rest.method);
+      expect(operation).toMatchObject({ operationId: tool.rest.operationId, summary: tool.rest.summary });
+      expect(operation?.responses["200"]?.content?.["application/json"]?.schema).toEqual(
+        outputJsonSchema(tool.outputSchema),
+      );
+      if (tool.rest.method === "post") expect(operation).toHaveProperty("requestBody");
+    },
+  );
+
+  it("is offered by the playground, except the entries that opt out", () => {
+    expect(PLAYGROUND_TOOL_NAMES).toEqual(
+      TOOLS.filter((tool) => tool.playground !== false).map((tool) => tool.name),
+    );
+    expect(PLAYGROUND_TOOL_NAMES).toEqual(["web_search", "fetch", "answer", "paper_search"]);
+  });
+
+  it("gives the CLI a command per entry with a flag per simple input field", () => {
+    expect(Object.keys(TOOL_COMMANDS)).toEqual(TOOLS.map((tool) => `tool ${tool.name}`));
+    expect(TOOL_COMMANDS["tool paper_search"]?.flags).toEqual(
+      expect.arrayContaining(["tenant", "input", "json", "query", "max-results", "year-from", "open-access"]),
+    );
+    expect(TOOL_COMMANDS["tool paper_search"]?.booleans).toEqual(["json", "open-access", "no-cache"]);
+  });
+});
+
+describe("the OpenAPI document", () => {
+  it("names every operation with a unique operationId", () => {
+    const ids = operations.map((operation) => operation.operationId);
+    expect(ids.every((id) => typeof id === "string" && id.length > 0)).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("says where the API is served", () => {
+    expect(document.servers).toEqual([{ url: "/" }]);
+    expect(openApiDocument("https://smx.example").servers).toEqual([{ url: "https://smx.example" }]);
+  });
+
+  it("takes the server URL from AUTH_URL, else from an allowed Host, never from a foreign one", () => {
+    const request = (host: string) => new Request(`http://${host}/api/openapi.json`, { headers: { host } });
+    const allowedHosts = [{ name: "localhost" }, { name: "api.example", port: "8443" }];
+    expect(apiServerUrl(request("evil.example"), { publicUrl: "https://smx.example/", allowedHosts })).toBe(
+      "https://smx.example",
+    );
+    expect(apiServerUrl(request("localhost:3000"), { allowedHosts })).toBe("http://localhost:3000");
+    expect(apiServerUrl(request("api.example:8443"), { allowedHosts })).toBe("http://api.example:8443");
+    expect(apiServerUrl(request("evil.example"), { allowedHosts })).toBe("/");
+    expect(apiServerUrl(request("api.example:9999"), { allowedHosts })).toBe("/");
+  });
+});
