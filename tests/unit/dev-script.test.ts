@@ -30,9 +30,9 @@ function runDev(env: Record<string, string>): string[] {
 afterAll(() => rmSync(stubDir, { recursive: true, force: true }));
 
 describe("npm run dev", () => {
-  it("listens on 127.0.0.1 with the development sign-in when nothing is set", () => {
-    expect(runDev({})).toEqual(["AUTH_DEV_LOGIN=1", "dev", "-H", "127.0.0.1"]);
-    expect(runDev({ HOST: "" })).toEqual(["AUTH_DEV_LOGIN=1", "dev", "-H", "127.0.0.1"]);
+  it("listens on localhost (loopback) with the development sign-in when nothing is set", () => {
+    expect(runDev({})).toEqual(["AUTH_DEV_LOGIN=1", "dev", "-H", "localhost"]);
+    expect(runDev({ HOST: "" })).toEqual(["AUTH_DEV_LOGIN=1", "dev", "-H", "localhost"]);
   });
 
   it("listens where HOST says, and leaves the development sign-in to AUTH_DEV_LOGIN", () => {
