@@ -53,7 +53,8 @@ export async function parseInWorker<T>(parse: WorkerParse): Promise<T> {
 
 function runWorker<T>({ script, workerData, transferList, limits, signal }: WorkerParse): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const worker = new Worker(scriptPath(script), {
+    // Left to Node at run time: without the comment Turbopack would bundle every file the path could name.
+    const worker = new Worker(/* webpackIgnore: true */ scriptPath(script), {
       workerData,
       transferList,
       resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: 16 },
