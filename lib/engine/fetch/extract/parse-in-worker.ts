@@ -14,7 +14,6 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
 import { ProviderError } from "@/lib/engine/shared/errors";
 
 export type WorkerReply<T> =
@@ -51,10 +50,12 @@ export async function parseInWorker<T>(parse: WorkerParse): Promise<T> {
   }
 }
 
-function runWorker<T>({ script, workerData, transferList, limits, signal }: WorkerParse): Promise<T> {
+async function runWorker<T>({ script, workerData, transferList, limits, signal }: WorkerParse): Promise<T> {
+  // Imported at run time: Turbopack bundles what `new Worker(path)` of a Worker it can trace starts, and for
+  // a path known only at run time that is every file of the project, which fails the build.
+  const { Worker } = await import(/* webpackIgnore: true */ "node:worker_threads");
   return new Promise<T>((resolve, reject) => {
-    // Left to Node at run time: without the comment Turbopack would bundle every file the path could name.
-    const worker = new Worker(/* webpackIgnore: true */ scriptPath(script), {
+    const worker = new Worker(scriptPath(script), {
       workerData,
       transferList,
       resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: 16 },
