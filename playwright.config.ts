@@ -2,19 +2,22 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
-import { FAKES_PORT, fakeProviderEnv } from "./tests/e2e/support/fake-providers";
+import { FAKES_ORIGIN } from "./tests/e2e/support/fake-providers";
+import { fakeProviderEnv } from "./tests/support/provider-env";
 
 const port = Number(process.env.E2E_PORT ?? 3199);
 // Created once: the config is evaluated again in each worker, which reads the server's data directory
-// (to seed tenants and tokens) through this variable.
+// (to seed tenants and tokens) through this variable. The global teardown removes it.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "smx-e2e-"));
 const baseURL = `http://localhost:${port}`;
 
 // End-to-end runs the zero-configuration product: `next build && next start`, embedded database in a
-// fresh data directory, in-memory KV, development sign-in explicitly allowed under production. A few
-// keyed search providers point at the fake provider server, reachable only with a workspace's own key.
+// fresh data directory, in-memory KV, development sign-in explicitly allowed under production. Every
+// provider points at the fake provider server and no operator key is set: a few keyed search providers
+// answer there, reachable only with a workspace's own key; the rest answer 503, internet or not.
 export default defineConfig({
   testDir: "tests/e2e",
+  globalTeardown: "./tests/e2e/support/global-teardown.ts",
   timeout: 60_000,
   fullyParallel: false,
   workers: 1,
@@ -39,7 +42,7 @@ export default defineConfig({
   webServer: [
     {
       command: "npx tsx tests/fakes/serve-fake-providers.ts",
-      url: `http://127.0.0.1:${FAKES_PORT}/health`,
+      url: `${FAKES_ORIGIN}/health`,
       timeout: 60_000,
       reuseExistingServer: false,
       stdout: "pipe",
@@ -63,7 +66,7 @@ export default defineConfig({
         LOG_LEVEL: "warn",
         // The development sign-in's user operates the deployment (the Admin pages).
         SEARCHMUX_OPERATOR_EMAILS: "dev@searchmux.local",
-        ...fakeProviderEnv(),
+        ...fakeProviderEnv(FAKES_ORIGIN),
       },
     },
   ],

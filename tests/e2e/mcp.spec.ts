@@ -1,13 +1,15 @@
 /**
- * MCP end to end against `next build && next start` (zero configuration, no internet): the official SDK
- * client over Streamable HTTP plus raw JSON-RPC POSTs. Providers are unreachable here, so the tool calls
- * that need them assert the failure paths a model sees; budget_status and the resource succeed.
+ * MCP end to end against `next build && next start` (zero configuration): the official SDK client over
+ * Streamable HTTP plus raw JSON-RPC POSTs. The keyless providers a fresh workspace calls answer 503 from
+ * the fake provider server (internet or not), so the tool calls that need them assert the failure paths
+ * a model sees, and that the fake received those calls; budget_status and the resource succeed.
  */
 import { request as httpRequest } from "node:http";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { expect, test } from "@playwright/test";
 import { BASE_URL, seedTenant } from "./support/e2e-server";
+import { fakeRequests } from "./support/fake-providers";
 import { connectClient, initializeRequest, MCP_URL, postRaw, toolCall } from "./support/mcp";
 
 let tokens: Record<string, string> = {};
@@ -60,6 +62,11 @@ test.afterAll(async () => {
 function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
   const content = result.content as Array<{ type: string; text?: string }>;
   return content.map((part) => part.text ?? "").join("\n");
+}
+
+/** Expects each wire of the fake provider server to have been called: the failure came from there. */
+async function expectFakeCalled(wires: readonly string[]): Promise<void> {
+  for (const wire of wires) expect((await fakeRequests(wire)).length, wire).toBeGreaterThan(0);
 }
 
 test.describe("session setup", () => {
@@ -154,7 +161,7 @@ test.describe("tool calls", () => {
     expect(textOf(result)).toContain("Budgets:");
   });
 
-  test("web_search names every provider's failure when none is reachable", async () => {
+  test("web_search names every provider's failure when all of them fail", async () => {
     const mcp = await client();
     await mcp.listTools(); // caches output schemas, so the client validates what comes back
     const result = await mcp.callTool({
@@ -168,6 +175,7 @@ test.describe("tool calls", () => {
       /^web_search failed \(all_providers_failed\): every provider failed \(.*duckduckgo: \w+/,
     );
     expect(text).toContain("Retry later");
+    await expectFakeCalled(["duckduckgo", "wikipedia"]);
   });
 
   test("an exhausted budget is reported with its reset time", async () => {
@@ -189,12 +197,14 @@ test.describe("tool calls", () => {
     const blocked = await mcp.callTool({ name: "fetch", arguments: { url: "http://127.0.0.1/admin" } });
     expect(blocked.isError).toBe(true);
     expect(textOf(blocked)).toMatch(/^fetch failed \(invalid_input\): .*127\.0\.0\.1.*Fix the arguments/);
+    // A reserved name (RFC 6761) never resolves, so the direct fetch fails anywhere; Jina's reader fails at the fake.
     const unreachable = await mcp.callTool({
       name: "fetch",
-      arguments: { url: "https://example.com/", timeout_ms: 5_000 },
+      arguments: { url: "https://unreachable.invalid/", timeout_ms: 5_000 },
     });
     expect(unreachable.isError).toBe(true);
     expect(textOf(unreachable)).toMatch(/^fetch failed \(all_providers_failed\): every provider failed/);
+    await expectFakeCalled(["fetch-jina"]);
   });
 
   test("answer says that no answer provider is set up", async () => {
@@ -213,6 +223,7 @@ test.describe("tool calls", () => {
     });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/every provider failed \(.*arxiv: \w+/);
+    await expectFakeCalled(["arxiv", "esearch.fcgi", "semantic-scholar", "openalex"]);
   });
 
   test("invalid arguments are tool errors the model can act on", async () => {

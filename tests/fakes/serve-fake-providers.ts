@@ -1,20 +1,39 @@
 /**
  * The fake provider server as a standalone process on a fixed port, for `next start` under Playwright
  * (`tsx tests/fakes/serve-fake-providers.ts`; what is faked: tests/e2e/support/fake-providers.ts).
- * Requests are passed through to the in-process fake server; GET /health answers once it is up.
+ * Requests are passed through to the in-process fake server with every tool's wires; GET /health answers
+ * once it is up, GET /_requests/<wire> lists what a wire received.
  */
 import http from "node:http";
-import { E2E_TAVILY_KEY, FAKED_PROVIDERS, FAKES_PORT } from "../e2e/support/fake-providers";
-import { startFakeProviders } from "./provider-server";
+import {
+  E2E_TAVILY_KEY,
+  FAILING_STATUS,
+  FAKED_PROVIDERS,
+  FAKES_PORT,
+  REQUEST_LOG_PATH,
+} from "../e2e/support/fake-providers";
+import { ANSWER_WIRES } from "./answer-wires";
+import { FETCH_WIRES } from "./fetch-wires";
+import { PAPER_WIRES } from "./paper-wires";
+import { FAKE_PROVIDER_IDS, startFakeProviders } from "./provider-server";
 
-const fake = await startFakeProviders();
-for (const [id, latencyMs] of Object.entries(FAKED_PROVIDERS)) {
-  fake.setScenario(id, id === "tavily" ? { latencyMs, expectedApiKey: E2E_TAVILY_KEY } : { latencyMs });
+const extraWires = { ...FETCH_WIRES, ...ANSWER_WIRES, ...PAPER_WIRES };
+const fake = await startFakeProviders(extraWires);
+for (const wire of [...FAKE_PROVIDER_IDS, ...Object.keys(extraWires)]) {
+  const latencyMs = FAKED_PROVIDERS[wire];
+  if (latencyMs === undefined) fake.setScenario(wire, { status: FAILING_STATUS });
+  else
+    fake.setScenario(wire, wire === "tavily" ? { latencyMs, expectedApiKey: E2E_TAVILY_KEY } : { latencyMs });
 }
 const upstream = new URL(fake.url);
 
 const server = http.createServer((req, res) => {
   if (req.url === "/health") return void res.end("ok");
+  if (req.url?.startsWith(REQUEST_LOG_PATH)) {
+    const wire = decodeURIComponent(req.url.slice(REQUEST_LOG_PATH.length));
+    res.writeHead(200, { "content-type": "application/json" });
+    return void res.end(JSON.stringify(fake.requests(wire)));
+  }
   const forward = http.request(
     { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
     (answer) => {

@@ -1,10 +1,15 @@
 /**
- * The fake providers the e2e server calls: which keyed search providers are faked, on which port, and
- * with what latency. Keyless providers (DuckDuckGo, Wikipedia, arXiv…) are left unreachable, and no
- * operator key is set, so a workspace reaches the fakes only through keys it stores itself (mcp.spec's
- * "no provider is reachable" tenants are unaffected).
+ * The fake provider server the e2e server calls (tests/fakes/serve-fake-providers.ts, its own process on
+ * a fixed port): every provider of every tool points at it (tests/support/provider-env.ts), so the
+ * specs pass alike with and without internet. A few keyed search providers answer, with a latency,
+ * reachable only with a workspace's own key (no operator key is set); every other wire — the keyless
+ * providers a zero-configuration workspace calls — answers 503, which is what mcp.spec's failure paths
+ * assert, and each spec can read what a wire received.
  */
+import type { RecordedRequest } from "../../fakes/provider-server";
+
 export const FAKES_PORT = Number(process.env.E2E_FAKES_PORT ?? 3198);
+export const FAKES_ORIGIN = `http://127.0.0.1:${FAKES_PORT}`;
 
 /** The one Tavily key the fake accepts; any other gets 401, so a key test can pass or fail. */
 export const E2E_TAVILY_KEY = "tvly-e2e-good-key-0001";
@@ -17,12 +22,15 @@ export const FAKED_PROVIDERS: Readonly<Record<string, number>> = {
   serper: 900,
 };
 
-/** `<ID>_BASE_URL` for each faked provider, for the Next server's environment. */
-export function fakeProviderEnv(): Record<string, string> {
-  return Object.fromEntries(
-    Object.keys(FAKED_PROVIDERS).map((id) => [
-      `${id.toUpperCase()}_BASE_URL`,
-      `http://127.0.0.1:${FAKES_PORT}/${id}`,
-    ]),
-  );
+/** The status of every other wire. */
+export const FAILING_STATUS = 503;
+
+/** Where the fake server lists the requests a wire received (GET, JSON). */
+export const REQUEST_LOG_PATH = "/_requests/";
+
+/** The requests the fake server's `wire` (a provider id or wire prefix) has received so far. */
+export async function fakeRequests(wire: string): Promise<RecordedRequest[]> {
+  const response = await fetch(`${FAKES_ORIGIN}${REQUEST_LOG_PATH}${encodeURIComponent(wire)}`);
+  if (!response.ok) throw new Error(`the fake provider server answered ${response.status}`);
+  return (await response.json()) as RecordedRequest[];
 }

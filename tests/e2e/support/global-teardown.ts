@@ -1,0 +1,13 @@
+/**
+ * After the run: the e2e server's data directory (created by playwright.config.ts) goes, its detached
+ * embedded database server first. Runs before Playwright stops `next start`, which no spec calls any more.
+ */
+import { rmSync } from "node:fs";
+import { stopEmbeddedServer } from "../../support/database";
+
+export default function removeServerData(): void {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) return;
+  stopEmbeddedServer(dataDir);
+  rmSync(dataDir, { recursive: true, force: true });
+}
