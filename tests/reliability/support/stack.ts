@@ -14,7 +14,7 @@ import { parseKeyring } from "@/lib/services/keys/key-encryption";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 import { testPlatform } from "@/tests/support/platform";
-import { type Site, startSite } from "@/tests/unit/fetch/site-server";
+import { type Site, type SiteRoute, startSite } from "@/tests/unit/fetch/site-server";
 import { article } from "./article";
 import { freePort, type NextServer, startNextServer } from "./next-server";
 import { type EnvVars, ensureProductionBuild } from "./production-build";
@@ -26,6 +26,8 @@ export interface StackOptions {
   /** Pages served at /page/<i>, each about `pageBytes`. */
   pages?: number;
   pageBytes?: number;
+  /** More routes of the page site (documents, hostile bodies). */
+  siteRoutes?: Readonly<Record<string, SiteRoute>>;
   /** The operator's default per-token rate limit. */
   rateLimitRpm?: number;
   /** Per instance: extra env (e.g. AUTH_URL) and node options (e.g. a probe). */
@@ -62,7 +64,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       { body: article(options.pageBytes ?? 8_000, `Page ${i}`) },
     ]),
   );
-  const site = await startSite(routes);
+  const site = await startSite({ ...routes, ...options.siteRoutes });
   const database = await target.create({ poolSize: 4 });
   const kv = createRedisKv(redisUrl());
   const platform = testPlatform(database.db, { kv, keyring: parseKeyring(runSecrets.SEARCHMUX_SECRET_KEY) });
