@@ -3,20 +3,26 @@
  * whose message says what is wrong; none of it reaches a provider, writes a row or charges anything;
  * 10 MB bodies are refused without the server's memory growing; MCP refuses foreign origins and hosts
  * before any tool runs, and missing, malformed, revoked, expired or query-string tokens with a 401 that
- * points at the resource metadata.
+ * points at the resource metadata. Bogus tokens under forged X-Forwarded-For never get a valid client a
+ * 429, with or without a trusted proxy (security #14).
  */
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchProviders } from "@/lib/providers/fetch";
+import { FAILED_AUTH_PER_MINUTE } from "@/lib/services/rate-limit/limits";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
+import { hashToken } from "@/lib/services/tokens/token-format";
+import { tokenCacheKey } from "@/lib/services/tokens/verify-token";
+import { fakeProviderWires } from "@/tests/support/provider-env";
+import { gigabytePdfBomb } from "@/tests/unit/fetch/pdf-fixture";
+import { AuthKeys, forgedEntries, randomAddress } from "./support/forged-forwarded-for";
 import { BLOCKED_URLS, isRaw, MCP_CASES, REST_CASES, type RestCase } from "./support/hostile-cases";
 import { type LedgerSnapshot, ledger } from "./support/ledger";
 import { connectMcp, mcpHeaders, resultText, toolCallBody } from "./support/mcp";
 import type { NextServer } from "./support/next-server";
-import { readRss } from "./support/process-memory";
+import { peakRssDuring, readRss } from "./support/process-memory";
 import { rawRequest } from "./support/raw-http";
 import { FIVE_PROVIDERS } from "./support/server-env";
 import { type Stack, startStack } from "./support/stack";
@@ -25,8 +31,10 @@ import { type SeededTenant, seedTenant } from "./support/tenant";
 const SETUP_MS = 10 * 60_000;
 const OPERATOR_TOKEN = "hostile-operator-metrics-token";
 const TEN_MB = Buffer.alloc(10 * 1024 * 1024, "x");
-/** Fake-server prefixes a request could reach: the five search providers and every fetch step (routes too). */
-const PROVIDER_PREFIXES = [...new Set([...FIVE_PROVIDERS, ...fetchProviders.map((p) => p.id)])];
+/** Fake-server wires a request could reach: the five search providers and every provider of every tool. */
+const PROVIDER_PREFIXES = [...new Set([...FIVE_PROVIDERS, ...fakeProviderWires()])];
+/** A page-site document that inflates to 1 GiB (security #14). */
+const PDF_BOMB_PATH = "/documents/bomb.pdf";
 
 describe("hostile input against next start", () => {
   let stack: Stack;
@@ -36,6 +44,8 @@ describe("hostile input against next start", () => {
   /** Tokens M2 presents: one revoked, one expired (created before the baseline: they are the test's writes). */
   let revokedToken: string;
   let expiring: { token: string; expiresAt: Date };
+  /** SEARCHMUX_TRUSTED_PROXIES of instances started from now on (none for the first). */
+  let trustedProxies = "";
 
   /** Every request any provider or the page site received so far. */
   const providerCalls = () =>
@@ -59,10 +69,14 @@ describe("hostile input against next start", () => {
   beforeAll(async () => {
     stack = await startStack({
       providerLatencyMs: 5,
+      siteRoutes: {
+        [PDF_BOMB_PATH]: { headers: { "content-type": "application/pdf" }, body: gigabytePdfBomb() },
+      },
       // With AUTH_URL set, MCP also checks the Host header (M1).
       instanceEnv: (port) => ({
         AUTH_URL: `http://127.0.0.1:${port}`,
         SEARCHMUX_OPERATOR_TOKEN: OPERATOR_TOKEN,
+        SEARCHMUX_TRUSTED_PROXIES: trustedProxies,
       }),
     });
     const [first] = stack.servers;
@@ -172,6 +186,37 @@ describe("hostile input against next start", () => {
       expect(providerCalls()).toBe(before);
     });
 
+    it("serves MCP for AUTH_URL's host only: rebound names, loopback names and other ports get 403 (M1)", async () => {
+      const before = providerCalls();
+      const { port } = new URL(server.url);
+      const call = toolCallBody("web_search", { query: "rebound", providers: [...FIVE_PROVIDERS] });
+      const routes = { "header token": "/api/mcp", "URL token": `/api/mcp/t/${tenant.token}` };
+      const hosts = [
+        `evil.test:${port}`,
+        `127.0.0.1.evil.test:${port}`,
+        `localhost:${port}`,
+        `127.0.0.1:${Number(port) + 1}`,
+      ];
+      for (const [route, path] of Object.entries(routes)) {
+        for (const host of hosts) {
+          const response = await rawRequest(`${server.url}${path}`, {
+            method: "POST",
+            headers: { ...mcpHeaders(tenant.token), host },
+            body: call,
+          });
+          expect({ route, host, status: response.status, body: JSON.parse(response.text) }).toEqual({
+            route,
+            host,
+            status: 403,
+            body: {
+              error: { code: "forbidden", message: expect.stringContaining(`requests for host '${host}'`) },
+            },
+          });
+        }
+      }
+      expect(providerCalls()).toBe(before);
+    });
+
     it("answers missing, malformed, revoked, expired and query-string tokens with 401 and the resource metadata (M2)", async () => {
       await sleep(Math.max(0, expiring.expiresAt.getTime() - Date.now() + 100));
       const call = toolCallBody("budget_status", {});
@@ -274,5 +319,117 @@ describe("hostile input against next start", () => {
     });
     expect(providerCalls()).toBe(callsBefore);
     expect(await settledSnapshot()).toEqual(before);
+  });
+
+  it("answers PDF bombs promptly with too_large while the server keeps answering, in bounded memory", async () => {
+    const bombs = 2;
+    const fetchBomb = () =>
+      sendRest({
+        method: "POST",
+        path: "/api/v1/fetch",
+        body: { url: `${stack.site.url}${PDF_BOMB_PATH}`, providers: ["direct"], no_cache: true },
+      });
+    const started = performance.now();
+    let inFlight = true;
+    const healthChecks: number[] = [];
+    const checkHealth = async () => {
+      while (inFlight) {
+        const sent = performance.now();
+        expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+        healthChecks.push(performance.now() - sent);
+        await sleep(100);
+      }
+    };
+    const health = checkHealth();
+    const { result: responses, peakMb } = await peakRssDuring(server.pid, async () => {
+      const before = readRss(server.pid).rssMb;
+      const answered = await Promise.all(Array.from({ length: bombs }, fetchBomb));
+      return { answered, before };
+    }).finally(() => {
+      inFlight = false;
+    });
+    await health;
+    for (const response of responses.answered) {
+      const body = (await response.json()) as { error?: { message?: string } };
+      expect({ status: response.status, message: body.error?.message }).toEqual({
+        status: 502,
+        message: expect.stringMatching(/direct: too_large/),
+      });
+    }
+    // Each parse is stopped within seconds by its caps; the loop kept answering meanwhile.
+    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(Math.max(...healthChecks)).toBeLessThan(1_000);
+    // Decoded, the bombs are 2 GiB; the workers' caps hold each to a few hundred MiB.
+    expect(peakMb - responses.before).toBeLessThan(1_000);
+    const page = await sendRest({ method: "POST", path: "/api/v1/fetch", body: { url: stack.pageUrl(0) } });
+    expect(page.status).toBe(200);
+  }, 120_000);
+
+  describe("bogus tokens under forged X-Forwarded-For (security #14)", () => {
+    /** An instance behind one trusted proxy: this test, which appends the entry a proxy would. */
+    let proxied: NextServer;
+    /** A valid client of its own workspace, so the ledger cases above are not concerned. */
+    let client: SeededTenant;
+    const left = new AuthKeys();
+
+    const usage = async (base: string, token: string, forwardedFor?: string) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+      if (forwardedFor !== undefined) headers["x-forwarded-for"] = forwardedFor;
+      return (await fetch(`${base}/api/v1/usage`, { headers })).status;
+    };
+    /** The client's token, cached valid or (after its KV entry is dropped) cold: both must pass. */
+    const clientPasses = async (base: string, forwardedFor?: string) => {
+      expect(await usage(base, client.token, forwardedFor)).toBe(200);
+      await stack.platform.kv.del(tokenCacheKey(hashToken(client.token)));
+      expect(await usage(base, client.token, forwardedFor)).toBe(200);
+    };
+
+    beforeAll(async () => {
+      client = await seedTenant(stack.platform, { name: "forwarded" });
+      left.token(client.token, client.tokenId);
+      trustedProxies = "1";
+      proxied = await stack.startInstance();
+      trustedProxies = "";
+    }, SETUP_MS);
+    afterAll(async () => {
+      await left.delete(stack.platform.kv);
+    });
+
+    it("behind one trusted proxy, limits a guesser on the entry the proxy wrote; the client it names stays in", async () => {
+      const guesser = left.address(randomAddress());
+      const victim = left.address(randomAddress());
+      await clientPasses(proxied.url, victim);
+      const statuses: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        const forwardedFor = [...forgedEntries(victim, i), guesser].join(", ");
+        statuses.push(await usage(proxied.url, left.bogusToken(), forwardedFor));
+        // The victim, and a client behind the guesser's own address with a token that verified before.
+        if (i % 25 === 24) {
+          await clientPasses(proxied.url, victim);
+          await clientPasses(proxied.url, `${victim}, ${guesser}`);
+        }
+      }
+      expect(statuses.slice(0, FAILED_AUTH_PER_MINUTE)).toEqual(Array(FAILED_AUTH_PER_MINUTE).fill(401));
+      expect(new Set(statuses.slice(FAILED_AUTH_PER_MINUTE))).toEqual(new Set([429]));
+      expect(await usage(proxied.url, left.bogusToken(), victim)).toBe(401);
+    });
+
+    it("without trusted proxies, 1000 bogus tokens never get a valid client 429, cached or cold", async () => {
+      const victim = randomAddress();
+      const statuses = new Set<number>();
+      for (let round = 0; round < 20; round++) {
+        const guesses = Array.from({ length: 50 }, (_, i) =>
+          usage(
+            server.url,
+            left.bogusToken(),
+            i % 5 === 0 ? undefined : [...forgedEntries(victim, i), victim].join(", "),
+          ),
+        );
+        // The client's calls run among the guesses, with and without the address it would claim.
+        await clientPasses(server.url, round % 2 === 0 ? victim : undefined);
+        for (const status of await Promise.all(guesses)) statuses.add(status);
+      }
+      expect([...statuses]).toEqual([401]);
+    }, 120_000);
   });
 });

@@ -1,19 +1,19 @@
 /**
  * Everything a test against `next start` needs, started in order and closed in reverse: the fake
  * provider server (five providers answering in `providerLatencyMs`), a loopback site with pages to
- * fetch, a fresh database (PostgreSQL when DATABASE_URL is set, else the embedded one), Redis, a
+ * fetch, a fresh database (PostgreSQL when DATABASE_URL is set, else the embedded one), the tests' Redis, a
  * production build, and app instances sharing all of it. A test-side platform on the same database and
  * Redis seeds tenants and reads the ledger.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createRedisKv } from "@/lib/kv/redis";
 import type { Platform } from "@/lib/services/context";
 import { parseKeyring } from "@/lib/services/keys/key-encryption";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 import { testPlatform } from "@/tests/support/platform";
+import { deleteAppKeys, testRedisKv, testRedisUrl } from "@/tests/support/test-redis";
 import { type Site, type SiteRoute, startSite } from "@/tests/unit/fetch/site-server";
 import { article } from "./article";
 import { freePort, type NextServer, startNextServer } from "./next-server";
@@ -48,8 +48,6 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export const redisUrl = () => process.env.REDIS_URL?.trim() || "redis://127.0.0.1:6379";
-
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const target = databaseTargets().at(-1);
   if (!target) throw new Error("no database target");
@@ -66,13 +64,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   );
   const site = await startSite({ ...routes, ...options.siteRoutes });
   const database = await target.create({ poolSize: 4 });
-  const kv = createRedisKv(redisUrl());
+  const kv = testRedisKv();
   const platform = testPlatform(database.db, { kv, keyring: parseKeyring(runSecrets.SEARCHMUX_SECRET_KEY) });
   const dataDir = mkdtempSync(path.join(tmpdir(), "smx-reliability-"));
   const env = serverEnv({
     fakeOrigin: fake.url,
     databaseUrl: database.url,
-    redisUrl: redisUrl(),
+    redisUrl: testRedisUrl(),
     rateLimitRpm: options.rateLimitRpm,
     dataDir,
   });
@@ -110,6 +108,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await Promise.all(servers.map((s) => s.stop("SIGTERM")));
       await platform.traces.flush();
       await Promise.all([fake.close(), site.close(), kv.close()]);
+      await deleteAppKeys(database.db);
       await database.cleanup();
       rmSync(dataDir, { recursive: true, force: true });
     },
