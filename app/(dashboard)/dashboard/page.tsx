@@ -6,12 +6,19 @@ import { ChartCard } from "@/components/dashboard/chart-card";
 import { Chart } from "@/components/dashboard/charts/chart";
 import { FirstRunChecklist } from "@/components/dashboard/first-run-checklist";
 import { PageHeader } from "@/components/dashboard/page-header";
+import {
+  countColumn,
+  durationColumn,
+  type ProviderColumn,
+  ProviderHealthTable,
+  successColumn,
+} from "@/components/dashboard/provider-health-table";
+import { ProviderLatencyChart } from "@/components/dashboard/provider-latency-chart";
 import { StatCard } from "@/components/dashboard/stat-card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { budgetShortLabel } from "@/lib/dashboard/budgets";
 import { firstRunSteps } from "@/lib/dashboard/checklist";
-import { formatCount, formatDuration, formatPercent, formatUsd } from "@/lib/dashboard/format";
+import { formatCount, formatPercent, formatUsd } from "@/lib/dashboard/format";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { summarizeUsage } from "@/lib/dashboard/usage-summary";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
@@ -22,6 +29,17 @@ import { usageHistory } from "@/lib/services/usage/usage-history";
 
 /** Enough days to cover the whole current month as well as the 30-day charts. */
 const HISTORY_DAYS = 31;
+
+type ProviderRow = Awaited<ReturnType<typeof providerStatus>>["providers"][number];
+
+const HEALTH_COLUMNS: ProviderColumn<ProviderRow>[] = [
+  { header: "Tools", className: "text-muted-foreground", cell: (p) => p.tools.join(", ") },
+  { header: "Status", cell: (p) => <BreakerBadge state={p.breaker} /> },
+  countColumn("Calls", (p) => p.health?.calls ?? 0),
+  successColumn((p) => p.health?.success_rate ?? null),
+  durationColumn("p50", (p) => p.health?.p50_ms ?? null),
+  durationColumn("p95", (p) => p.health?.p95_ms ?? null),
+];
 
 export default async function OverviewPage() {
   const { session, ctx, canAdminister } = await dashboardSession();
@@ -41,7 +59,7 @@ export default async function OverviewPage() {
     usd: day.usd,
   }));
   const active = status.providers.filter((p) => p.available);
-  const measured = active.filter((p) => p.health !== null);
+  const measured = active.flatMap((p) => (p.health ? [{ ...p.health, name: p.name }] : []));
   const steps = firstRunSteps(
     tokens,
     status.providers.some((p) => p.key_source === "tenant"),
@@ -153,31 +171,19 @@ export default async function OverviewPage() {
           title="Provider latency, last 24 hours"
           description="Median (p50) and slow-call (p95) response times."
         >
-          {measured.length === 0 ? (
-            <EmptyState icon={Gauge} title="No provider calls yet">
-              Run a search in the{" "}
-              <Link href="/dashboard/playground" className="text-primary hover:underline">
-                playground
-              </Link>{" "}
-              to see how fast each provider answers.
-            </EmptyState>
-          ) : (
-            <Chart
-              kind="bar"
-              label="Provider latency p50 and p95 in milliseconds, last 24 hours"
-              data={measured.map((p) => ({
-                provider: p.name,
-                p50: p.health?.p50_ms ?? 0,
-                p95: p.health?.p95_ms ?? 0,
-              }))}
-              category="provider"
-              format="ms"
-              series={[
-                { key: "p50", label: "p50", color: 1 },
-                { key: "p95", label: "p95", color: 5 },
-              ]}
-            />
-          )}
+          <ProviderLatencyChart
+            label="Provider latency p50 and p95 in milliseconds, last 24 hours"
+            providers={measured}
+            empty={
+              <EmptyState icon={Gauge} title="No provider calls yet">
+                Run a search in the{" "}
+                <Link href="/dashboard/playground" className="text-primary hover:underline">
+                  playground
+                </Link>{" "}
+                to see how fast each provider answers.
+              </EmptyState>
+            }
+          />
         </ChartCard>
       </div>
 
@@ -185,40 +191,7 @@ export default async function OverviewPage() {
         title="Provider health"
         description={`${active.length} providers are available to this workspace; success rates cover the last 24 hours.`}
       >
-        <Table>
-          <TableHeader>
-            <TableRow>
-              <TableHead>Provider</TableHead>
-              <TableHead>Tools</TableHead>
-              <TableHead>Status</TableHead>
-              <TableHead className="text-right">Calls</TableHead>
-              <TableHead className="text-right">Success</TableHead>
-              <TableHead className="text-right">p50</TableHead>
-              <TableHead className="text-right">p95</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {active.map((p) => (
-              <TableRow key={p.provider}>
-                <TableCell className="font-medium">{p.name}</TableCell>
-                <TableCell className="text-muted-foreground">{p.tools.join(", ")}</TableCell>
-                <TableCell>
-                  <BreakerBadge state={p.breaker} />
-                </TableCell>
-                <TableCell className="text-right tabular-nums">{formatCount(p.health?.calls ?? 0)}</TableCell>
-                <TableCell className="text-right tabular-nums">
-                  {p.health ? formatPercent(p.health.success_rate) : "—"}
-                </TableCell>
-                <TableCell className="text-right tabular-nums">
-                  {p.health ? formatDuration(p.health.p50_ms) : "—"}
-                </TableCell>
-                <TableCell className="text-right tabular-nums">
-                  {p.health ? formatDuration(p.health.p95_ms) : "—"}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <ProviderHealthTable rows={active} columns={HEALTH_COLUMNS} />
       </ChartCard>
     </div>
   );

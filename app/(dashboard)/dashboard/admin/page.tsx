@@ -4,6 +4,13 @@ import { ChartCard } from "@/components/dashboard/chart-card";
 import { Chart } from "@/components/dashboard/charts/chart";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
+import {
+  countColumn,
+  type ProviderColumn,
+  ProviderHealthTable,
+  successColumn,
+} from "@/components/dashboard/provider-health-table";
+import { ProviderLatencyChart } from "@/components/dashboard/provider-latency-chart";
 import { RestrictedNotice } from "@/components/dashboard/restricted-notice";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -13,7 +20,6 @@ import {
   formatCount,
   formatDateTime,
   formatDuration,
-  formatPercent,
   formatRelative,
   formatUsd,
 } from "@/lib/dashboard/format";
@@ -26,6 +32,32 @@ import { providerHealthAcrossTenants } from "@/lib/services/admin/provider-healt
 type Params = Promise<Record<string, string | string[] | undefined>>;
 
 const PER_PAGE = 25;
+
+type ProviderRow = Awaited<ReturnType<typeof providerHealthAcrossTenants>>["providers"][number];
+
+const HEALTH_COLUMNS: ProviderColumn<ProviderRow>[] = [
+  countColumn("Calls", (p) => p.attempts),
+  successColumn((p) => p.success_rate),
+  countColumn("Errors", (p) => p.errors),
+  countColumn("Timeouts", (p) => p.timeouts),
+  countColumn("Skipped", (p) => p.skipped),
+  { header: "Workspaces", numeric: true, cell: (p) => p.tenants },
+  {
+    header: "p50 / p95",
+    numeric: true,
+    className: "whitespace-nowrap",
+    cell: (p) =>
+      p.p50_ms === null || p.p95_ms === null
+        ? "—"
+        : `${formatDuration(p.p50_ms)} / ${formatDuration(p.p95_ms)}`,
+  },
+  {
+    header: "Last error",
+    className: "max-w-64 truncate text-xs text-muted-foreground",
+    cell: (p) => p.last_error ?? "—",
+    title: (p) => p.last_error ?? undefined,
+  },
+];
 
 export default async function AdminPage({ searchParams }: { searchParams: Params }) {
   const params = await searchParams;
@@ -143,21 +175,11 @@ export default async function AdminPage({ searchParams }: { searchParams: Params
           />
         </ChartCard>
         <ChartCard title="Provider latency, all workspaces" description="p50 and p95 over the last 24 hours.">
-          {health.providers.length === 0 ? (
-            <EmptyState icon={Building2} title="No provider calls in the last 24 hours" />
-          ) : (
-            <Chart
-              kind="bar"
-              label="Provider latency p50 and p95 in milliseconds, all workspaces, last 24 hours"
-              data={health.providers.map((p) => ({ provider: p.name, p50: p.p50_ms, p95: p.p95_ms }))}
-              category="provider"
-              format="ms"
-              series={[
-                { key: "p50", label: "p50", color: 1 },
-                { key: "p95", label: "p95", color: 5 },
-              ]}
-            />
-          )}
+          <ProviderLatencyChart
+            label="Provider latency p50 and p95 in milliseconds, all workspaces, last 24 hours"
+            providers={health.providers}
+            empty={<EmptyState icon={Building2} title="No provider calls in the last 24 hours" />}
+          />
         </ChartCard>
       </div>
 
@@ -168,47 +190,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Params
         {health.providers.length === 0 ? (
           <EmptyState icon={Building2} title="No provider calls in the last 24 hours" />
         ) : (
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Provider</TableHead>
-                <TableHead className="text-right">Calls</TableHead>
-                <TableHead className="text-right">Success</TableHead>
-                <TableHead className="text-right">Errors</TableHead>
-                <TableHead className="text-right">Timeouts</TableHead>
-                <TableHead className="text-right">Skipped</TableHead>
-                <TableHead className="text-right">Workspaces</TableHead>
-                <TableHead className="text-right">p50 / p95</TableHead>
-                <TableHead>Last error</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {health.providers.map((p) => (
-                <TableRow key={p.provider}>
-                  <TableCell className="font-medium">{p.name}</TableCell>
-                  <TableCell className="text-right tabular-nums">{formatCount(p.attempts)}</TableCell>
-                  <TableCell className="text-right tabular-nums">
-                    {p.success_rate === null ? "—" : formatPercent(p.success_rate)}
-                  </TableCell>
-                  <TableCell className="text-right tabular-nums">{formatCount(p.errors)}</TableCell>
-                  <TableCell className="text-right tabular-nums">{formatCount(p.timeouts)}</TableCell>
-                  <TableCell className="text-right tabular-nums">{formatCount(p.skipped)}</TableCell>
-                  <TableCell className="text-right tabular-nums">{p.tenants}</TableCell>
-                  <TableCell className="text-right whitespace-nowrap tabular-nums">
-                    {p.p50_ms === null || p.p95_ms === null
-                      ? "—"
-                      : `${formatDuration(p.p50_ms)} / ${formatDuration(p.p95_ms)}`}
-                  </TableCell>
-                  <TableCell
-                    className="max-w-64 truncate text-xs text-muted-foreground"
-                    title={p.last_error ?? undefined}
-                  >
-                    {p.last_error ?? "—"}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <ProviderHealthTable rows={health.providers} columns={HEALTH_COLUMNS} />
         )}
       </ChartCard>
     </div>
