@@ -1,5 +1,5 @@
 /** `npm run db:migrate`: applies pending migrations in drizzle/ to the configured database. */
-import { getDatabase } from "../lib/db";
+import { getDatabase } from "@/lib/db";
 
 const db = await getDatabase();
 await db.migrate();

@@ -1,4 +1,4 @@
-import type { AnswerResult } from "../lib/engine/answer/run-answer";
+import type { AnswerResult } from "@/lib/engine/answer/run-answer";
 
 /** Human-readable answer output for the CLI: each answer with its sources, then agreement and failures. */
 export function formatAnswerResult(result: AnswerResult): string {

@@ -1,4 +1,4 @@
-import type { FetchResult } from "../lib/engine/fetch/run-fetch";
+import type { FetchResult } from "@/lib/engine/fetch/run-fetch";
 
 /** Human-readable fetch output for the CLI: a header with title, URL and provider, the content, then step outcomes. */
 export function formatFetchResult(result: FetchResult): string {

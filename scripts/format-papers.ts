@@ -1,4 +1,4 @@
-import type { PaperSearchResult } from "../lib/engine/papers/run-paper-search";
+import type { PaperSearchResult } from "@/lib/engine/papers/run-paper-search";
 
 /** Human-readable paper search output for the CLI: numbered papers with ids and links, then provider outcomes. */
 export function formatPaperResult(result: PaperSearchResult): string {

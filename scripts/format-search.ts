@@ -1,4 +1,4 @@
-import type { SearchResult } from "../lib/engine/search/run-search";
+import type { SearchResult } from "@/lib/engine/search/run-search";
 
 /** Human-readable search output for the CLI: numbered results with URLs, then provider outcomes. */
 export function formatSearchResult(result: SearchResult): string {

@@ -4,8 +4,8 @@
  * Every command calls the same service verbs as MCP, REST and the dashboard, as the operator.
  */
 import { parseArgs } from "node:util";
-import { closeDatabase } from "../lib/db";
-import { flushPendingWrites } from "../lib/services/platform";
+import { closeDatabase } from "@/lib/db";
+import { flushPendingWrites } from "@/lib/services/platform";
 import type { CliCommand } from "./cli/command";
 import { commands } from "./cli/commands";
 

@@ -6,14 +6,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
+import type { BenchTarget } from "@/bench/support/bench-target";
+import { ownPeakRss, timedCalls } from "@/bench/support/timed-calls";
 import { createDatabase } from "@/lib/db/client";
 import { admit } from "@/lib/services/budgets/admission";
 import { ledger } from "@/tests/reliability/support/ledger";
 import { percentiles } from "@/tests/reliability/support/stats";
 import { seedTenant } from "@/tests/reliability/support/tenant";
 import { testPlatform } from "@/tests/support/platform";
-import type { BenchTarget } from "../support/bench-target";
-import { ownPeakRss, timedCalls } from "../support/timed-calls";
 import type { ScenarioResult } from "./scenario";
 
 /** The product's default pool size (lib/db): what one app instance has. */

@@ -5,14 +5,15 @@
  * post-filters, fusion, snippet collapse). Set against the REST fan-out figure it shows what the service
  * and transport layers add.
  */
+
+import type { BenchTarget } from "@/bench/support/bench-target";
+import { ownPeakRss, timedCalls } from "@/bench/support/timed-calls";
 import type { ProviderEntry } from "@/lib/engine/search/call-provider";
 import { runSearch } from "@/lib/engine/search/run-search";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { FIVE_PROVIDERS } from "@/tests/reliability/support/server-env";
 import { percentiles } from "@/tests/reliability/support/stats";
 import { fakeEntry } from "@/tests/unit/search/fake-entries";
-import type { BenchTarget } from "../support/bench-target";
-import { ownPeakRss, timedCalls } from "../support/timed-calls";
 import type { ScenarioResult } from "./scenario";
 
 /** Wraps an adapter to time its calls; the engine itself is untouched. */

@@ -4,11 +4,12 @@
  * latency minus the longest `providers_succeeded[].duration_ms` of the same response (the engine's own
  * timing of that provider call, HTTP and parsing included).
  */
+
+import { type BenchTarget, PROVIDER_LATENCY_MS } from "@/bench/support/bench-target";
+import { timedCalls } from "@/bench/support/timed-calls";
 import { peakRssDuring } from "@/tests/reliability/support/process-memory";
 import { FIVE_PROVIDERS } from "@/tests/reliability/support/server-env";
 import { percentiles } from "@/tests/reliability/support/stats";
-import { type BenchTarget, PROVIDER_LATENCY_MS } from "../support/bench-target";
-import { timedCalls } from "../support/timed-calls";
 import type { ScenarioResult } from "./scenario";
 
 interface SearchReply {

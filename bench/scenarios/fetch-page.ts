@@ -4,12 +4,13 @@
  * (the same direct fetcher, no HTTP API, database or cache), which shows how much of the REST figure is
  * extraction. Calls run one at a time: extraction is synchronous CPU work.
  */
+
+import { type BenchTarget, PAGE_BYTES } from "@/bench/support/bench-target";
+import { ownPeakRss, timedCalls } from "@/bench/support/timed-calls";
 import { runFetch } from "@/lib/engine/fetch/run-fetch";
 import { peakRssDuring } from "@/tests/reliability/support/process-memory";
 import { percentiles } from "@/tests/reliability/support/stats";
 import { directEntry, LOOPBACK_ONLY } from "@/tests/unit/fetch/entries";
-import { type BenchTarget, PAGE_BYTES } from "../support/bench-target";
-import { ownPeakRss, timedCalls } from "../support/timed-calls";
 import type { ScenarioResult } from "./scenario";
 
 const WARM_UP = 5;

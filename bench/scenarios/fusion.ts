@@ -3,12 +3,12 @@
  * http/https variants), reciprocal rank fusion, tail rescue and snippet collapse, down to the top 10.
  */
 import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { ownPeakRss } from "@/bench/support/timed-calls";
 import { fuseResults } from "@/lib/engine/search/fusion";
 import { rankProviderResults } from "@/lib/engine/search/ranked-results";
 import { contentWords, tokenize } from "@/lib/engine/search/text";
 import type { ProviderResult } from "@/lib/engine/search/types";
 import { percentiles } from "@/tests/reliability/support/stats";
-import { ownPeakRss } from "../support/timed-calls";
 import type { ScenarioResult } from "./scenario";
 
 const WARM_UP = 200;

@@ -3,9 +3,10 @@
  * HTTP figure is compared with), a cached REST search and a cached MCP web_search, each at a fixed
  * number of connections for a fixed time, with the server's peak RSS meanwhile.
  */
+
+import type { BenchTarget } from "@/bench/support/bench-target";
 import { type LoadCall, runLoad } from "@/tests/reliability/support/load";
 import { peakRssDuring } from "@/tests/reliability/support/process-memory";
-import type { BenchTarget } from "../support/bench-target";
 import type { ScenarioId, ScenarioResult } from "./scenario";
 
 export interface ThroughputOptions {

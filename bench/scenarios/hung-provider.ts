@@ -3,11 +3,12 @@
  * one at a time and the hung provider rotates, so no provider fails often enough in a row to trip its
  * circuit breaker (which would skip it and hide the hang). The figure is latency minus timeout_ms.
  */
+
+import { type BenchTarget, PROVIDER_LATENCY_MS } from "@/bench/support/bench-target";
+import { timedCalls } from "@/bench/support/timed-calls";
 import { peakRssDuring } from "@/tests/reliability/support/process-memory";
 import { FIVE_PROVIDERS } from "@/tests/reliability/support/server-env";
 import { percentiles } from "@/tests/reliability/support/stats";
-import { type BenchTarget, PROVIDER_LATENCY_MS } from "../support/bench-target";
-import { timedCalls } from "../support/timed-calls";
 import type { ScenarioResult } from "./scenario";
 
 export const HUNG_TIMEOUT_MS = 1_000;

@@ -5,8 +5,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { ScenarioResult } from "../scenarios/scenario";
-import { checkTargets, type TargetCheck } from "../targets";
+import type { ScenarioResult } from "@/bench/scenarios/scenario";
+import { checkTargets, type TargetCheck } from "@/bench/targets";
 
 export interface Machine {
   cpu: string;

@@ -1,5 +1,5 @@
 import { after } from "next/server";
-import { log } from "../observability/logger";
+import { log } from "@/lib/observability/logger";
 
 /**
  * Runs `task` once the response is sent (Next.js `after()`, which the platform keeps alive for it).

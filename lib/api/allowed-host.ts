@@ -4,7 +4,7 @@
  * to resolve to this server (DNS rebinding) is told apart here. X-Forwarded-Host is never consulted: a
  * rebound page can set it.
  */
-import { type AllowedHost, splitHost } from "../config";
+import { type AllowedHost, splitHost } from "@/lib/config";
 
 /** Why a request for `host` is refused, or null when the host is allowed. */
 export function foreignHostReason(host: string | null, allowed: readonly AllowedHost[]): string | null {

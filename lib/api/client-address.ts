@@ -6,8 +6,8 @@
  */
 import type { BlockList } from "node:net";
 import ipaddr from "ipaddr.js";
-import { type TrustedProxies, trustedProxies } from "../config";
-import type { Env } from "../services/context";
+import { type TrustedProxies, trustedProxies } from "@/lib/config";
+import type { Env } from "@/lib/services/context";
 
 let parsed: { raw: string | undefined; vercel: string | undefined; proxies: TrustedProxies } | undefined;
 

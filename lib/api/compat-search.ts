@@ -1,5 +1,5 @@
-import type { TenantContext } from "../services/context";
-import { webSearch } from "../services/search/web-search";
+import type { TenantContext } from "@/lib/services/context";
+import { webSearch } from "@/lib/services/search/web-search";
 
 /**
  * A web search for the compatibility endpoints, whose clients send loosely typed values (query params,

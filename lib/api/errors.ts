@@ -2,8 +2,8 @@
  * Transport: the one mapping from service errors to HTTP. Body `{error: {code, message, details?}}`.
  */
 import { ZodError } from "zod";
-import { log } from "../observability/logger";
-import { ServiceError, type ServiceErrorCode } from "../services/errors";
+import { log } from "@/lib/observability/logger";
+import { ServiceError, type ServiceErrorCode } from "@/lib/services/errors";
 
 const STATUS: Readonly<Record<ServiceErrorCode, number>> = {
   invalid_input: 400,

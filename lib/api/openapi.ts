@@ -4,18 +4,18 @@
  * table (lib/tools/table.ts); every other route has one entry here.
  */
 import { z } from "zod";
-import packageJson from "../../package.json";
-import type { AllowedHost } from "../config";
-import { setBudgetInput } from "../services/budgets/set-budget";
-import type { Scope } from "../services/context";
-import { setKeyInput } from "../services/keys/set-key";
-import { setLensInput } from "../services/lenses/set-lens";
-import { createTokenInput } from "../services/tokens/create-token";
-import { listTracesInput } from "../services/traces/list-traces";
-import { TOOLS } from "../tools/table";
-import type { Tool } from "../tools/tool";
+import type { AllowedHost } from "@/lib/config";
+import { setBudgetInput } from "@/lib/services/budgets/set-budget";
+import type { Scope } from "@/lib/services/context";
+import { setKeyInput } from "@/lib/services/keys/set-key";
+import { setLensInput } from "@/lib/services/lenses/set-lens";
+import { createTokenInput } from "@/lib/services/tokens/create-token";
+import { listTracesInput } from "@/lib/services/traces/list-traces";
+import { lensListResponse, lensResponse } from "@/lib/tools/responses";
+import { TOOLS } from "@/lib/tools/table";
+import type { Tool } from "@/lib/tools/tool";
+import packageJson from "@/package.json";
 import { foreignHostReason } from "./allowed-host";
-import { lensListResponse, lensResponse } from "./responses";
 
 type Method = "get" | "post" | "put" | "delete";
 

@@ -4,7 +4,7 @@
  * response. A tool's route file is `export const POST = toolRoute(tools.<name>)`.
  */
 import type { z } from "zod";
-import type { Tool } from "../tools/tool";
+import type { Tool } from "@/lib/tools/tool";
 import { readJsonBody } from "./body";
 import { withToken } from "./with-token";
 

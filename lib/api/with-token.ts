@@ -6,16 +6,16 @@
  * the handler, and map whatever it throws to `{error: {code, message}}`.
  */
 import { randomUUID } from "node:crypto";
-import { observeRequest, type RouteTemplate } from "../observability/http-metrics";
-import { inRequestScope, type RequestScope } from "../observability/request-scope";
-import type { Scope, TenantContext } from "../services/context";
-import { pendingWritesSettled, platform } from "../services/platform";
-import { limitToken } from "../services/rate-limit/limits";
-import type { RateLimitDecision } from "../services/rate-limit/sliding-window";
-import { shuttingDown } from "../services/shutdown";
-import { authenticateToken } from "../services/tokens/authenticate-token";
-import type { VerifiedToken } from "../services/tokens/verify-token";
-import type { Surface } from "../services/traces/trace-sink";
+import { observeRequest, type RouteTemplate } from "@/lib/observability/http-metrics";
+import { inRequestScope, type RequestScope } from "@/lib/observability/request-scope";
+import type { Scope, TenantContext } from "@/lib/services/context";
+import { pendingWritesSettled, platform } from "@/lib/services/platform";
+import { limitToken } from "@/lib/services/rate-limit/limits";
+import type { RateLimitDecision } from "@/lib/services/rate-limit/sliding-window";
+import { shuttingDown } from "@/lib/services/shutdown";
+import { authenticateToken } from "@/lib/services/tokens/authenticate-token";
+import type { VerifiedToken } from "@/lib/services/tokens/verify-token";
+import type { Surface } from "@/lib/services/traces/trace-sink";
 import { afterResponse } from "./after-response";
 import { clientAddress } from "./client-address";
 import { errorResponse, toErrorResponse } from "./errors";

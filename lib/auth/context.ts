@@ -1,6 +1,6 @@
 import type { Session } from "next-auth";
-import { DEFAULT_TOKEN_SCOPES, SCOPES, type Scope, type TenantContext } from "../services/context";
-import { tenantContext } from "../services/platform";
+import { DEFAULT_TOKEN_SCOPES, SCOPES, type Scope, type TenantContext } from "@/lib/services/context";
+import { tenantContext } from "@/lib/services/platform";
 
 /** Owners and admins administer the tenant; members use the product. */
 function scopesFor(role: Session["role"]): readonly Scope[] {

@@ -13,8 +13,8 @@
  * sign-in behind one.
  */
 import ipaddr from "ipaddr.js";
-import { foreignHostReason } from "../api/allowed-host";
-import type { AllowedHost } from "../config";
+import { foreignHostReason } from "@/lib/api/allowed-host";
+import type { AllowedHost } from "@/lib/config";
 
 function isLoopback(entry: string): boolean {
   return ipaddr.isValid(entry) && ipaddr.process(entry).range() === "loopback";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { config } from "../config";
-import { readOrCreateSecret } from "../secret-file.mjs";
+import { config } from "@/lib/config";
+import { readOrCreateSecret } from "@/lib/secret-file.mjs";
 
 let resolved: string | undefined;
 

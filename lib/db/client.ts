@@ -14,8 +14,8 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import type { ExtractTablesWithRelations } from "drizzle-orm/relations";
 import pg from "pg";
 import ws from "ws";
-import type { DatabaseDriver } from "../config";
-import { log } from "../observability/logger";
+import type { DatabaseDriver } from "@/lib/config";
+import { log } from "@/lib/observability/logger";
 import { embeddedDatabaseUrl } from "./embedded";
 import * as schema from "./schema";
 

@@ -2,7 +2,7 @@
  * The process-wide database, created from configuration on first use. Kept on globalThis so that
  * Next.js hot reloads in development reuse one pool instead of opening a new one per reload.
  */
-import { config } from "../config";
+import { config } from "@/lib/config";
 import { createDatabase, type Database } from "./client";
 
 export type { Database, Tx } from "./client";

@@ -1,5 +1,5 @@
 /**
- * The whole data model (DESIGN.md section 3) in one place.
+ * The whole data model in one place.
  *
  * Isolation: every tenant-owned table carries `tenant_id` (leading in its indexes) and has Row Level
  * Security with two policies: `tenant_isolation` for the `searchmux_app` role (rows of the tenant set

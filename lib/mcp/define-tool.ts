@@ -7,8 +7,8 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import type { Scope, TenantContext } from "../services/context";
-import type { Tool, ToolCall } from "../tools/tool";
+import type { Scope, TenantContext } from "@/lib/services/context";
+import type { Tool, ToolCall } from "@/lib/tools/tool";
 import { withProgress } from "./progress";
 import { toolErrorFrom } from "./tool-errors";
 

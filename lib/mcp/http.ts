@@ -6,11 +6,11 @@
  * calls can send progress and keep-alive frames; each carries exactly one JSON-RPC response.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { MAX_BODY_BYTES } from "../api/body";
-import { errorResponse } from "../api/errors";
-import { type TokenRequest, withToken } from "../api/with-token";
-import { config } from "../config";
-import type { RouteTemplate } from "../observability/http-metrics";
+import { MAX_BODY_BYTES } from "@/lib/api/body";
+import { errorResponse } from "@/lib/api/errors";
+import { type TokenRequest, withToken } from "@/lib/api/with-token";
+import { config } from "@/lib/config";
+import type { RouteTemplate } from "@/lib/observability/http-metrics";
 import { foreignRequestReason } from "./request-guard";
 import { bearerChallenge } from "./resource-metadata";
 import { createMcpServer } from "./server";

@@ -6,7 +6,7 @@
  */
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { OnProgress, ProviderProgress } from "../services/provider-attempts";
+import type { OnProgress, ProviderProgress } from "@/lib/services/provider-attempts";
 
 export const HEARTBEAT_MS = 5_000;
 

@@ -5,8 +5,8 @@
  * clients send no Origin and pass; a browser page passes only from the origin it addressed: AUTH_URL's,
  * or the Host's own.
  */
-import { foreignHostReason } from "../api/allowed-host";
-import type { AllowedHost } from "../config";
+import { foreignHostReason } from "@/lib/api/allowed-host";
+import type { AllowedHost } from "@/lib/config";
 
 export interface RequestGuardConfig {
   publicUrl: string | undefined;

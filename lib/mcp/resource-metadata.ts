@@ -3,7 +3,7 @@
  * describes this resource. Searchmux tokens are issued in the dashboard or by the CLI, so the document
  * names no authorization server; clients that cannot do OAuth use the Bearer token they were given.
  */
-import { SCOPES } from "../services/context";
+import { SCOPES } from "@/lib/services/context";
 
 export const RESOURCE_METADATA_PATH = "/api/mcp/oauth-protected-resource";
 

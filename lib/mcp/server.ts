@@ -4,9 +4,9 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import packageJson from "../../package.json";
-import type { TenantContext } from "../services/context";
-import { providerStatus } from "../services/providers/provider-status";
+import type { TenantContext } from "@/lib/services/context";
+import { providerStatus } from "@/lib/services/providers/provider-status";
+import packageJson from "@/package.json";
 import { toolsForScopes } from "./tools";
 
 /** Far above any valid input (100 domains, 50 providers); refuses 10k-element arrays before zod runs. */

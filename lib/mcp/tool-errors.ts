@@ -5,8 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { log } from "../observability/logger";
-import { ServiceError, type ServiceErrorCode } from "../services/errors";
+import { log } from "@/lib/observability/logger";
+import { ServiceError, type ServiceErrorCode } from "@/lib/services/errors";
 
 /** What the model can do next, by error class. */
 const NEXT_STEP: Readonly<Record<ServiceErrorCode, string>> = {

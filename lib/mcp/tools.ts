@@ -3,8 +3,8 @@
  * dashboard, with the verb's own strict input schema; only the tools a token's scopes allow are
  * registered (and so listed).
  */
-import type { Scope } from "../services/context";
-import { TOOLS as TABLE } from "../tools/table";
+import type { Scope } from "@/lib/services/context";
+import { TOOLS as TABLE } from "@/lib/tools/table";
 import { type McpTool, mcpTool } from "./define-tool";
 
 export const TOOLS: readonly McpTool[] = TABLE.map(mcpTool);

@@ -5,7 +5,7 @@
  * cannot leak a credential.
  */
 import pino, { type DestinationStream, type Logger } from "pino";
-import { config } from "../config";
+import { config } from "@/lib/config";
 import { redactText, redactValue } from "./redact";
 import { currentRequestScope } from "./request-scope";
 

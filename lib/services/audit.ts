@@ -1,5 +1,5 @@
-import type { Tx } from "../db";
-import { auditLog } from "../db/schema";
+import type { Tx } from "@/lib/db";
+import { auditLog } from "@/lib/db/schema";
 import type { Actor } from "./context";
 
 export interface AuditEntry {

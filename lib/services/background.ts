@@ -4,7 +4,7 @@
  * instance), prunes traces past their tenant's retention every hour, and writes pending traces on exit.
  */
 
-import { log } from "../observability/logger";
+import { log } from "@/lib/observability/logger";
 import { sweepExpiredReservations } from "./budgets/admission";
 import { flushPendingWrites, platform } from "./platform";
 import { markShuttingDown } from "./shutdown";

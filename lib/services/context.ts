@@ -3,8 +3,8 @@
  * handlers, server actions and the CLI all call the same verbs. Services may import the engine and the
  * platform (db, kv, http, config, log), never Next.js request objects.
  */
-import type { Database } from "../db";
-import type { Kv } from "../kv";
+import type { Database } from "@/lib/db";
+import type { Kv } from "@/lib/kv";
 import type { UsageSink } from "./budgets/usage-sink";
 import { ServiceError } from "./errors";
 import type { CircuitBreakers } from "./health/circuit-breaker";

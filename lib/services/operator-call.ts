@@ -4,7 +4,7 @@
  * a key are input errors), the engine, and an error when nothing succeeded. No tenant, budget, cache or
  * trace: a tenant's calls take tool-call.ts.
  */
-import type { ProviderFailure, ProviderRegistration, ResolvedProvider } from "../engine/shared/types";
+import type { ProviderFailure, ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
 import type { Env } from "./context";
 import { selectProviders, throwIfNothingSucceeded } from "./providers/selection";
 

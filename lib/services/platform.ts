@@ -1,6 +1,6 @@
-import { config } from "../config";
-import { getDatabase } from "../db";
-import { getKv } from "../kv";
+import { config } from "@/lib/config";
+import { getDatabase } from "@/lib/db";
+import { getKv } from "@/lib/kv";
 import { createUsageSink, type UsageSink } from "./budgets/usage-sink";
 import type { Actor, Platform, Scope, SystemContext, TenantContext } from "./context";
 import { type CircuitBreakers, createCircuitBreakers } from "./health/circuit-breaker";

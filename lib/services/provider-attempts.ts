@@ -10,9 +10,9 @@ import type {
   ProviderRegistration,
   ProviderSpan,
   ResolvedProvider,
-} from "../engine/shared/types";
-import { log } from "../observability/logger";
-import { metrics } from "../observability/metrics";
+} from "@/lib/engine/shared/types";
+import { log } from "@/lib/observability/logger";
+import { metrics } from "@/lib/observability/metrics";
 import {
   type AdmissionRequest,
   type AdmissionResult,

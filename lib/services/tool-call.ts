@@ -12,8 +12,8 @@ import type {
   ProviderRegistration,
   ProviderSpan,
   ResolvedProvider,
-} from "../engine/shared/types";
-import { metrics } from "../observability/metrics";
+} from "@/lib/engine/shared/types";
+import { metrics } from "@/lib/observability/metrics";
 import { cacheTtlSeconds, readCached, resultCacheKey, writeCached } from "./cache/result-cache";
 import type { TenantContext } from "./context";
 import { attemptLedger, type OnProgress } from "./provider-attempts";

@@ -6,6 +6,18 @@
  * Adding a tool: its verb in lib/services, one entry here, its route file (lib/README.md).
  */
 import { z } from "zod";
+import { answer, answerToolInput } from "@/lib/services/answer/answer";
+import { budgetStatus } from "@/lib/services/budgets/budget-status";
+import { fetchPage, fetchToolInput } from "@/lib/services/fetch/fetch-page";
+import { paperSearch, paperSearchToolInput } from "@/lib/services/papers/paper-search";
+import { webSearch, webSearchInput } from "@/lib/services/search/web-search";
+import {
+  formatAnswer,
+  formatBudgetStatus,
+  formatFetch,
+  formatPapers,
+  formatSearch,
+} from "@/lib/tools/format";
 import {
   answerResponse,
   budgetStatusResponse,
@@ -16,13 +28,7 @@ import {
   toFetchResponse,
   toPaperSearchResponse,
   toSearchResponse,
-} from "../api/responses";
-import { formatAnswer, formatBudgetStatus, formatFetch, formatPapers, formatSearch } from "../mcp/format";
-import { answer, answerToolInput } from "../services/answer/answer";
-import { budgetStatus } from "../services/budgets/budget-status";
-import { fetchPage, fetchToolInput } from "../services/fetch/fetch-page";
-import { paperSearch, paperSearchToolInput } from "../services/papers/paper-search";
-import { webSearch, webSearchInput } from "../services/search/web-search";
+} from "@/lib/tools/responses";
 import { defineTool, type Tool, traced } from "./tool";
 
 /** In the order MCP lists them. */

@@ -4,10 +4,10 @@
  * CLI builds a command from its input schema.
  */
 import type { z } from "zod";
-import type { ProviderSpan } from "../engine/shared/types";
-import type { RouteTemplate } from "../observability/http-metrics";
-import type { Scope, TenantContext } from "../services/context";
-import type { OnProgress } from "../services/provider-attempts";
+import type { ProviderSpan } from "@/lib/engine/shared/types";
+import type { RouteTemplate } from "@/lib/observability/http-metrics";
+import type { Scope, TenantContext } from "@/lib/services/context";
+import type { OnProgress } from "@/lib/services/provider-attempts";
 
 /**
  * How a call is being made: `signal` is the caller's cancellation (client disconnect, MCP cancellation;
@@ -48,7 +48,7 @@ export interface Tool<
   scope: Scope | null;
   /** The verb's own strict schema (the verb parses its input with it again). */
   inputSchema: Input;
-  /** The public response (lib/api/responses.ts). */
+  /** The public response (lib/tools/responses.ts). */
   outputSchema: Output;
   /** Whether the tool reaches outside Searchmux (providers, the web). */
   openWorld: boolean;

@@ -1,4 +1,4 @@
-import type { listBudgets } from "../../lib/services/budgets/list-budgets";
+import type { listBudgets } from "@/lib/services/budgets/list-budgets";
 
 type Status = Awaited<ReturnType<typeof listBudgets>>;
 

@@ -11,7 +11,7 @@ import {
   FAKED_PROVIDERS,
   FAKES_PORT,
   REQUEST_LOG_PATH,
-} from "../e2e/support/fake-providers";
+} from "@/tests/e2e/support/fake-providers";
 import { ANSWER_WIRES } from "./answer-wires";
 import { FETCH_WIRES } from "./fetch-wires";
 import { PAPER_WIRES } from "./paper-wires";

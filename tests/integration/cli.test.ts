@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "@/lib/db/client";
 import { apiTokens, tenants } from "@/lib/db/schema";
 import { hashToken, hasValidChecksum } from "@/lib/services/tokens/token-format";
-import { stopEmbeddedServer } from "../support/database";
+import { stopEmbeddedServer } from "@/tests/support/database";
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(path.join(tmpdir(), "smx-cli-"));

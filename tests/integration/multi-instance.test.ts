@@ -8,9 +8,9 @@ import { parseKeyring } from "@/lib/services/keys/key-encryption";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
-import { databaseTargets, type TestDatabase } from "../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../support/platform";
-import { deleteAppKeys, testRedisKv, testRedisUrl } from "../support/test-redis";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
+import { deleteAppKeys, testRedisKv, testRedisUrl } from "@/tests/support/test-redis";
 
 const run = promisify(execFile);
 const postgres = databaseTargets().find((target) => target.name === "postgres");

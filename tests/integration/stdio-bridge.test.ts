@@ -24,12 +24,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpServer } from "@/lib/mcp/server";
 import { DEFAULT_TOKEN_SCOPES } from "@/lib/services/context";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
-import { type FakeProviders, startFakeProviders } from "../fakes/provider-server";
-import { databaseTargets, type TestDatabase } from "../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../support/platform";
-import { fakeProviderEnv } from "../support/provider-env";
-import { docx, numbered, style, wp } from "../unit/fetch/documents-fixtures";
-import { type Site, startSite } from "../unit/fetch/site-server";
+import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
+import { fakeProviderEnv } from "@/tests/support/provider-env";
+import { docx, numbered, style, wp } from "@/tests/unit/fetch/documents-fixtures";
+import { type Site, startSite } from "@/tests/unit/fetch/site-server";
 
 const BIN = path.resolve("bin/searchmux.mjs");
 const TOKEN = "smx_test_bridge_token";

@@ -17,10 +17,10 @@ import {
 } from "@/lib/services/health/circuit-breaker";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
-import type { FakeScenario } from "../fakes/provider-server";
-import { setUpFakeProviders } from "../fakes/set-up-fake-providers";
-import { databaseTargets, type TestDatabase } from "../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../support/platform";
+import type { FakeScenario } from "@/tests/fakes/provider-server";
+import { setUpFakeProviders } from "@/tests/fakes/set-up-fake-providers";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 import { ledger, traceSpansOf } from "./support/ledger";
 import { freePort } from "./support/next-server";
 import { FIVE_PROVIDERS, verbEnv } from "./support/server-env";

@@ -11,9 +11,9 @@ import type { Platform, TenantContext } from "@/lib/services/context";
 import { createCircuitBreakers } from "@/lib/services/health/circuit-breaker";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
-import { setUpFakeProviders } from "../fakes/set-up-fake-providers";
-import { databaseTargets, type TestDatabase, withRawClient } from "../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../support/platform";
+import { setUpFakeProviders } from "@/tests/fakes/set-up-fake-providers";
+import { databaseTargets, type TestDatabase, withRawClient } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 import { ledger } from "./support/ledger";
 import { FIVE_PROVIDERS, verbEnv } from "./support/server-env";
 

@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 /**
  * GPT-Researcher's custom retriever (RETRIEVER=custom, RETRIEVER_ENDPOINT=<here>): it sends
  * `GET ?query=…` plus its RETRIEVER_ARG_* values (so RETRIEVER_ARG_API_KEY arrives as `?api_key=`), and
- * reads `url` / `raw_content`; DESIGN.md names the shape `[{href, body}]`, so both pairs are returned.
+ * reads `url` / `raw_content`; our API reference names the shape `[{href, body}]`, so both pairs are returned.
  */
 const retrieved = (results: Awaited<ReturnType<typeof compatSearch>>) =>
   Response.json(

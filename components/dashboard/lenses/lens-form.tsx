@@ -1,12 +1,12 @@
 "use client";
 
+import { TimeRangeField } from "@/components/dashboard/time-range-field";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { Input } from "@/components/ui/input";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFormAction } from "@/components/ui/use-form-action";
 import { saveLensAction } from "@/lib/dashboard/actions/lenses";
-import { TimeRangeField } from "../time-range-field";
 
 /** Creates a lens, or replaces one of the same name (a built-in name makes it the workspace's own). */
 export function LensForm() {

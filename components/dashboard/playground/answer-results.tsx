@@ -1,6 +1,6 @@
 import { Badge } from "@/components/ui/badge";
-import type { AnswerResponse } from "@/lib/api/responses";
 import { formatDuration } from "@/lib/dashboard/format";
+import type { AnswerResponse } from "@/lib/tools/responses";
 import { Markdown } from "./markdown";
 
 /** Every provider's answer side by side with its citations, and the pages several answers cite. */

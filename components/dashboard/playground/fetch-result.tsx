@@ -1,6 +1,6 @@
 import { Badge } from "@/components/ui/badge";
-import type { FetchResponse } from "@/lib/api/responses";
 import { formatCount } from "@/lib/dashboard/format";
+import type { FetchResponse } from "@/lib/tools/responses";
 import { Markdown } from "./markdown";
 
 /** The fetched page: where it came from, and its content rendered (Markdown) or as-is (text, HTML source). */

@@ -1,6 +1,6 @@
 import { Badge } from "@/components/ui/badge";
-import type { PaperSearchResponse } from "@/lib/api/responses";
 import { formatCount } from "@/lib/dashboard/format";
+import type { PaperSearchResponse } from "@/lib/tools/responses";
 import { SourceBadges } from "./source-badges";
 
 type Paper = PaperSearchResponse["results"][number];

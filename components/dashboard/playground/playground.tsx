@@ -2,6 +2,7 @@
 
 import { BookOpen, FileText, Globe, type LucideIcon, MessageSquareText, Wrench } from "lucide-react";
 import { type ComponentType, useState } from "react";
+import { Waterfall } from "@/components/dashboard/traces/waterfall";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormMessage } from "@/components/ui/form-message";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
@@ -11,7 +12,6 @@ import type {
   PlaygroundTool,
   PlaygroundToolOption,
 } from "@/lib/dashboard/playground-events";
-import { Waterfall } from "../traces/waterfall";
 import { AnswerResults } from "./answer-results";
 import { FetchResult } from "./fetch-result";
 import { PaperResults } from "./paper-results";

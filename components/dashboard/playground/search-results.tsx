@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/badge";
-import type { SearchResponse } from "@/lib/api/responses";
+import type { SearchResponse } from "@/lib/tools/responses";
 import { Markdown } from "./markdown";
 import { SourceBadges } from "./source-badges";
 

@@ -1,6 +1,7 @@
 "use client";
 
 import { type FormEvent, type ReactNode, useState } from "react";
+import { TimeRangeField } from "@/components/dashboard/time-range-field";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Field } from "@/components/ui/field";
@@ -8,7 +9,6 @@ import { Input, inputClasses } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select } from "@/components/ui/select";
 import { formList, formNumber as number, formText as text } from "@/lib/dashboard/form-data";
-import { TimeRangeField } from "../time-range-field";
 
 export interface ProviderChoice {
   id: string;

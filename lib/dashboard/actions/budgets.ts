@@ -1,13 +1,13 @@
 "use server";
 
 import { refresh } from "next/cache";
+import { toActionError } from "@/lib/dashboard/action-errors";
+import type { ActionState } from "@/lib/dashboard/action-state";
+import { budgetLabel } from "@/lib/dashboard/budgets";
+import { formNumber, formText } from "@/lib/dashboard/form-data";
+import { dashboardSession } from "@/lib/dashboard/session";
 import { deleteBudget } from "@/lib/services/budgets/delete-budget";
 import { setBudget } from "@/lib/services/budgets/set-budget";
-import { toActionError } from "../action-errors";
-import type { ActionState } from "../action-state";
-import { budgetLabel } from "../budgets";
-import { formNumber, formText } from "../form-data";
-import { dashboardSession } from "../session";
 
 export async function setBudgetAction(_previous: ActionState, form: FormData): Promise<ActionState> {
   const { ctx } = await dashboardSession();

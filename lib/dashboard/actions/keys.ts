@@ -1,13 +1,13 @@
 "use server";
 
 import { refresh } from "next/cache";
+import { toActionError } from "@/lib/dashboard/action-errors";
+import type { ActionState } from "@/lib/dashboard/action-state";
+import { formText } from "@/lib/dashboard/form-data";
+import { dashboardSession } from "@/lib/dashboard/session";
 import { deleteKey } from "@/lib/services/keys/delete-key";
 import { setKey } from "@/lib/services/keys/set-key";
 import { testKey } from "@/lib/services/keys/test-key";
-import { toActionError } from "../action-errors";
-import type { ActionState } from "../action-state";
-import { formText } from "../form-data";
-import { dashboardSession } from "../session";
 
 export async function setKeyAction(
   provider: string,

@@ -1,12 +1,12 @@
 "use server";
 
 import { refresh } from "next/cache";
+import { toActionError } from "@/lib/dashboard/action-errors";
+import type { ActionState } from "@/lib/dashboard/action-state";
+import { formText } from "@/lib/dashboard/form-data";
+import { dashboardSession } from "@/lib/dashboard/session";
 import { deleteLens } from "@/lib/services/lenses/delete-lens";
 import { setLens } from "@/lib/services/lenses/set-lens";
-import { toActionError } from "../action-errors";
-import type { ActionState } from "../action-state";
-import { formText } from "../form-data";
-import { dashboardSession } from "../session";
 
 /** Creates or replaces one of the workspace's lenses; domains are comma- or space-separated. */
 export async function saveLensAction(_previous: ActionState, form: FormData): Promise<ActionState> {

@@ -1,14 +1,14 @@
 "use server";
 
 import { refresh } from "next/cache";
+import { toActionError } from "@/lib/dashboard/action-errors";
+import type { ActionState } from "@/lib/dashboard/action-state";
+import { formNumber, formText } from "@/lib/dashboard/form-data";
+import { dashboardSession } from "@/lib/dashboard/session";
 import { deleteKey } from "@/lib/services/keys/delete-key";
 import { listKeys } from "@/lib/services/keys/list-keys";
 import { updateTenant } from "@/lib/services/tenants/update-tenant";
 import { revokeAllTokens } from "@/lib/services/tokens/revoke-all-tokens";
-import { toActionError } from "../action-errors";
-import type { ActionState } from "../action-state";
-import { formNumber, formText } from "../form-data";
-import { dashboardSession } from "../session";
 
 /** Saves the fields the form filled in; a blank field keeps its current value. */
 export async function updateSettingsAction(_previous: ActionState, form: FormData): Promise<ActionState> {

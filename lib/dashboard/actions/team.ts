@@ -1,15 +1,15 @@
 "use server";
 
 import { refresh } from "next/cache";
+import { toActionError } from "@/lib/dashboard/action-errors";
+import type { ActionState } from "@/lib/dashboard/action-state";
+import { baseUrl } from "@/lib/dashboard/base-url";
+import { formText } from "@/lib/dashboard/form-data";
+import { dashboardSession, userSystemContext } from "@/lib/dashboard/session";
 import { ServiceError } from "@/lib/services/errors";
 import { acceptInvitation } from "@/lib/services/members/accept-invitation";
 import { changeMember } from "@/lib/services/members/change-member";
 import { inviteMember } from "@/lib/services/members/invite-member";
-import { toActionError } from "../action-errors";
-import type { ActionState } from "../action-state";
-import { baseUrl } from "../base-url";
-import { formText } from "../form-data";
-import { dashboardSession, userSystemContext } from "../session";
 
 export interface Invitation {
   email: string;

@@ -1,14 +1,14 @@
 "use server";
 
 import { refresh } from "next/cache";
+import { toActionError } from "@/lib/dashboard/action-errors";
+import type { ActionState } from "@/lib/dashboard/action-state";
+import { formList, formText } from "@/lib/dashboard/form-data";
+import { dashboardSession } from "@/lib/dashboard/session";
 import type { Scope } from "@/lib/services/context";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { listTokens } from "@/lib/services/tokens/list-tokens";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
-import { toActionError } from "../action-errors";
-import type { ActionState } from "../action-state";
-import { formList, formText } from "../form-data";
-import { dashboardSession } from "../session";
 
 /** A token's secret, in the one answer that ever carries it. */
 export interface NewToken {

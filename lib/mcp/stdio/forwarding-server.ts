@@ -25,7 +25,7 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
-import packageJson from "../../../package.json";
+import packageJson from "@/package.json";
 import { BridgeRefused, EXIT_CONFIGURATION, EXIT_REFUSED } from "./refused";
 
 /** A call gets the remote's own deadline (answer: 120 s) plus slack; heartbeats reset it. */

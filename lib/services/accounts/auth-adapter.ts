@@ -4,8 +4,8 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Adapter, AdapterAccount, AdapterUser } from "next-auth/adapters";
-import type { Database, Tx } from "../../db";
-import { accounts, users } from "../../db/schema";
+import type { Database, Tx } from "@/lib/db";
+import { accounts, users } from "@/lib/db/schema";
 
 type UserRow = typeof users.$inferSelect;
 

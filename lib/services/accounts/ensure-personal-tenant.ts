@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import { memberships, users } from "../../db/schema";
-import type { SystemContext } from "../context";
-import { insertTenant } from "../tenants/insert-tenant";
+import { memberships, users } from "@/lib/db/schema";
+import type { SystemContext } from "@/lib/services/context";
+import { insertTenant } from "@/lib/services/tenants/insert-tenant";
 
 /**
  * Called on every sign-in: returns the user's first tenant, creating a personal one (owner) on the

@@ -1,5 +1,5 @@
-import { users } from "../../db/schema";
-import type { SystemContext } from "../context";
+import { users } from "@/lib/db/schema";
+import type { SystemContext } from "@/lib/services/context";
 
 export const DEV_USER = { email: "dev@searchmux.local", name: "Developer" } as const;
 

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { queryRows } from "../../db";
-import { periodKey } from "../budgets/periods";
-import { microsToUsd } from "../budgets/units";
-import type { SystemContext } from "../context";
-import { parseInput } from "../validate";
+import { queryRows } from "@/lib/db";
+import { periodKey } from "@/lib/services/budgets/periods";
+import { microsToUsd } from "@/lib/services/budgets/units";
+import type { SystemContext } from "@/lib/services/context";
+import { parseInput } from "@/lib/services/validate";
 import { assertOperator } from "./operator";
 
 export const listTenantsInput = z.strictObject({

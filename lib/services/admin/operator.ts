@@ -4,10 +4,10 @@
  * cross-tenant verbs in this folder; each of them calls `assertOperator` before reading anything.
  */
 import { eq } from "drizzle-orm";
-import { loadConfig } from "../../config";
-import { users } from "../../db/schema";
-import type { SystemContext } from "../context";
-import { ServiceError } from "../errors";
+import { loadConfig } from "@/lib/config";
+import { users } from "@/lib/db/schema";
+import type { SystemContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
 
 export async function isOperator({ ctx }: { ctx: SystemContext }): Promise<boolean> {
   if (ctx.actor.kind === "operator") return true;

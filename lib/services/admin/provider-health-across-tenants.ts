@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { SystemContext } from "../context";
-import { providerHealthRows } from "../health/provider-health-rows";
-import { providerCatalog } from "../providers/catalog";
-import { parseInput } from "../validate";
+import type { SystemContext } from "@/lib/services/context";
+import { providerHealthRows } from "@/lib/services/health/provider-health-rows";
+import { providerCatalog } from "@/lib/services/providers/catalog";
+import { parseInput } from "@/lib/services/validate";
 import { assertOperator } from "./operator";
 
 export const providerHealthAcrossTenantsInput = z.strictObject({

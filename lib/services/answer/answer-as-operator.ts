@@ -1,13 +1,13 @@
 import type { z } from "zod";
-import { answerInputSchema } from "../../engine/answer/input";
-import { type AnswerResult, runAnswer } from "../../engine/answer/run-answer";
-import type { GroundingSearch } from "../../engine/answer/types";
-import { answerProviders } from "../../providers/answer";
-import type { Env } from "../context";
-import { type OperatorContext, runOperatorCall } from "../operator-call";
-import { operatorProviderEntries, withOperatorModel } from "../providers/operator-providers";
-import { searchAsOperator } from "../search/search-as-operator";
-import { parseInput } from "../validate";
+import { answerInputSchema } from "@/lib/engine/answer/input";
+import { type AnswerResult, runAnswer } from "@/lib/engine/answer/run-answer";
+import type { GroundingSearch } from "@/lib/engine/answer/types";
+import { answerProviders } from "@/lib/providers/answer";
+import type { Env } from "@/lib/services/context";
+import { type OperatorContext, runOperatorCall } from "@/lib/services/operator-call";
+import { operatorProviderEntries, withOperatorModel } from "@/lib/services/providers/operator-providers";
+import { searchAsOperator } from "@/lib/services/search/search-as-operator";
+import { parseInput } from "@/lib/services/validate";
 
 const GROUNDING_RESULTS = 10;
 

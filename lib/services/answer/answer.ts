@@ -1,15 +1,15 @@
 import type { z } from "zod";
-import { answerInputSchema } from "../../engine/answer/input";
-import { runAnswer } from "../../engine/answer/run-answer";
-import type { AnswerEntry, GroundingSearch } from "../../engine/answer/types";
-import { answerProviders } from "../../providers/answer";
-import { assertScope, type TenantContext } from "../context";
-import { ServiceError } from "../errors";
-import type { OnProgress } from "../provider-attempts";
-import { withOperatorModel } from "../providers/operator-providers";
-import { webSearch } from "../search/web-search";
-import { runToolCall } from "../tool-call";
-import { noCacheField, parseInput } from "../validate";
+import { answerInputSchema } from "@/lib/engine/answer/input";
+import { runAnswer } from "@/lib/engine/answer/run-answer";
+import type { AnswerEntry, GroundingSearch } from "@/lib/engine/answer/types";
+import { answerProviders } from "@/lib/providers/answer";
+import { assertScope, type TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import type { OnProgress } from "@/lib/services/provider-attempts";
+import { withOperatorModel } from "@/lib/services/providers/operator-providers";
+import { webSearch } from "@/lib/services/search/web-search";
+import { runToolCall } from "@/lib/services/tool-call";
+import { noCacheField, parseInput } from "@/lib/services/validate";
 
 export const answerToolInput = answerInputSchema.extend({ no_cache: noCacheField }).strict();
 

@@ -17,9 +17,9 @@
  * Counters are kept for every settled call, budgeted or not; they are also the usage figures.
  */
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { queryRows, type Tx } from "../../db";
-import { budgetAlerts, budgets, type Charge, reservations } from "../../db/schema";
-import type { TenantContext } from "../context";
+import { queryRows, type Tx } from "@/lib/db";
+import { budgetAlerts, budgets, type Charge, reservations } from "@/lib/db/schema";
+import type { TenantContext } from "@/lib/services/context";
 import type { ExhaustedBudget, Limit } from "./limits";
 import { OPERATOR_SCOPE, operatorQuotaLimits } from "./operator-quota";
 import { type Period, periodKey, periodResetsAt } from "./periods";

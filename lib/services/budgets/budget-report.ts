@@ -1,7 +1,7 @@
 import { desc, eq, like, or } from "drizzle-orm";
-import { budgetAlerts, budgets, usageCounters } from "../../db/schema";
-import type { TenantContext } from "../context";
-import { providerCatalog } from "../providers/catalog";
+import { budgetAlerts, budgets, usageCounters } from "@/lib/db/schema";
+import type { TenantContext } from "@/lib/services/context";
+import { providerCatalog } from "@/lib/services/providers/catalog";
 import { OPERATOR_SCOPE, operatorQuotaStatus } from "./operator-quota";
 import { periodKey, periodResetsAt } from "./periods";
 import { displayAmount, microsToUsd } from "./units";

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { budgets } from "../../db/schema";
-import { writeAudit } from "../audit";
-import { assertScope, type TenantContext } from "../context";
-import { ServiceError } from "../errors";
-import { parseInput } from "../validate";
+import { budgets } from "@/lib/db/schema";
+import { writeAudit } from "@/lib/services/audit";
+import { assertScope, type TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { parseInput } from "@/lib/services/validate";
 
 export const deleteBudgetInput = z.strictObject({ id: z.uuid() });
 

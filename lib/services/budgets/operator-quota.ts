@@ -5,11 +5,11 @@
  * conditional update (admission.ts), so concurrent calls can never overshoot them. A tenant's own key and
  * keyless providers use nothing of the operator's: they are not counted (the operator's model aside).
  */
-import { type OperatorQuota, tenantLimits } from "../../config";
-import type { ProviderRegistration, ResolvedProvider } from "../../engine/shared/types";
-import { operatorLlm } from "../../providers/answer/openai-compatible";
-import type { Env } from "../context";
-import { operatorKey } from "../providers/operator-providers";
+import { type OperatorQuota, tenantLimits } from "@/lib/config";
+import type { ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
+import { operatorLlm } from "@/lib/providers/answer/openai-compatible";
+import type { Env } from "@/lib/services/context";
+import { operatorKey } from "@/lib/services/providers/operator-providers";
 import type { ExhaustedBudget, Limit } from "./limits";
 import { periodKey, periodResetsAt } from "./periods";
 import { displayAmount, usdToMicros } from "./units";

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { budgets } from "../../db/schema";
-import { writeAudit } from "../audit";
-import { assertScope, type TenantContext } from "../context";
-import { ServiceError } from "../errors";
-import { providerCatalog } from "../providers/catalog";
-import { parseInput } from "../validate";
+import { budgets } from "@/lib/db/schema";
+import { writeAudit } from "@/lib/services/audit";
+import { assertScope, type TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { providerCatalog } from "@/lib/services/providers/catalog";
+import { parseInput } from "@/lib/services/validate";
 import { usdToMicros } from "./units";
 
 export const setBudgetInput = z

@@ -6,9 +6,9 @@
  * of usage flush first, so an instance always reads its own writes.
  */
 import { sql } from "drizzle-orm";
-import type { Database } from "../../db";
-import type { Charge } from "../../db/schema";
-import { log } from "../../observability/logger";
+import type { Database } from "@/lib/db";
+import type { Charge } from "@/lib/db/schema";
+import { log } from "@/lib/observability/logger";
 
 export interface UsageSink {
   add(tenantId: string, charges: readonly Charge[]): void;

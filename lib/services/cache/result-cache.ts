@@ -4,8 +4,8 @@
  * that tenant's keys. Partial results are not stored (the caller decides).
  */
 import { createHash } from "node:crypto";
-import type { Kv } from "../../kv";
-import type { Env } from "../context";
+import type { Kv } from "@/lib/kv";
+import type { Env } from "@/lib/services/context";
 
 export const DEFAULT_CACHE_TTL_SECONDS = 36 * 3600;
 

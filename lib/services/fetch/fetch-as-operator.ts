@@ -1,19 +1,19 @@
 import type { z } from "zod";
-import { FetchFailed } from "../../engine/fetch/errors";
-import { fetchInputSchemaFor } from "../../engine/fetch/input";
-import { type FetchResult, runFetch } from "../../engine/fetch/run-fetch";
-import type { FetchProviderEntry } from "../../engine/fetch/types";
-import { SsrfBlocked } from "../../http/ssrf";
-import { fetchProviders } from "../../providers/fetch";
-import type { Env } from "../context";
-import { ServiceError } from "../errors";
-import { type OperatorContext, runOperatorCall } from "../operator-call";
+import { FetchFailed } from "@/lib/engine/fetch/errors";
+import { fetchInputSchemaFor } from "@/lib/engine/fetch/input";
+import { type FetchResult, runFetch } from "@/lib/engine/fetch/run-fetch";
+import type { FetchProviderEntry } from "@/lib/engine/fetch/types";
+import { SsrfBlocked } from "@/lib/http/ssrf";
+import { fetchProviders } from "@/lib/providers/fetch";
+import type { Env } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { type OperatorContext, runOperatorCall } from "@/lib/services/operator-call";
 import {
   fetchAllowlistFromEnv,
   operatorProviderEntries,
   withProviderSettings,
-} from "../providers/operator-providers";
-import { parseInput } from "../validate";
+} from "@/lib/services/providers/operator-providers";
+import { parseInput } from "@/lib/services/validate";
 
 const fetchInputSchema = fetchInputSchemaFor(fetchProviders);
 

@@ -1,16 +1,16 @@
 import type { z } from "zod";
-import { FetchFailed } from "../../engine/fetch/errors";
-import { fetchInputSchemaFor } from "../../engine/fetch/input";
-import { type FetchResult, runFetch } from "../../engine/fetch/run-fetch";
-import type { FetchFailure, FetchSpan } from "../../engine/fetch/types";
-import { SsrfBlocked } from "../../http/ssrf";
-import { fetchProviders } from "../../providers/fetch";
-import { assertScope, type TenantContext } from "../context";
-import { ServiceError } from "../errors";
-import type { OnProgress } from "../provider-attempts";
-import { fetchAllowlistFromEnv, withProviderSettings } from "../providers/operator-providers";
-import { runToolCall } from "../tool-call";
-import { noCacheField, parseInput } from "../validate";
+import { FetchFailed } from "@/lib/engine/fetch/errors";
+import { fetchInputSchemaFor } from "@/lib/engine/fetch/input";
+import { type FetchResult, runFetch } from "@/lib/engine/fetch/run-fetch";
+import type { FetchFailure, FetchSpan } from "@/lib/engine/fetch/types";
+import { SsrfBlocked } from "@/lib/http/ssrf";
+import { fetchProviders } from "@/lib/providers/fetch";
+import { assertScope, type TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import type { OnProgress } from "@/lib/services/provider-attempts";
+import { fetchAllowlistFromEnv, withProviderSettings } from "@/lib/services/providers/operator-providers";
+import { runToolCall } from "@/lib/services/tool-call";
+import { noCacheField, parseInput } from "@/lib/services/validate";
 
 export const fetchToolInput = fetchInputSchemaFor(fetchProviders).extend({ no_cache: noCacheField }).strict();
 

@@ -1,7 +1,7 @@
-import type { Database } from "../../db";
-import type { Kv } from "../../kv";
-import { searchProviders } from "../../providers/search";
-import { operatorProviderIds } from "../providers/operator-providers";
+import type { Database } from "@/lib/db";
+import type { Kv } from "@/lib/kv";
+import { searchProviders } from "@/lib/providers/search";
+import { operatorProviderIds } from "@/lib/services/providers/operator-providers";
 
 const CHECK_TIMEOUT_MS = 2_000;
 type PartStatus = "ok" | "error";

@@ -11,7 +11,7 @@
  * within `threshold` calls, and nothing on the hot path waits for shared storage.
  */
 import { createHash } from "node:crypto";
-import type { AttemptReport } from "../../engine/shared/types";
+import type { AttemptReport } from "@/lib/engine/shared/types";
 
 export type BreakerState = "closed" | "open" | "half_open";
 

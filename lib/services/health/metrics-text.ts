@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
-import { metrics } from "../../observability/metrics";
-import type { Platform } from "../context";
-import { ServiceError } from "../errors";
+import { metrics } from "@/lib/observability/metrics";
+import type { Platform } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
 
 /** Whether `presented` is the operator token; constant time, and false when none is configured. */
 export function isOperatorToken(presented: string | null, configured: string | undefined): boolean {

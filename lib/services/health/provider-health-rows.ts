@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { type Database, queryRows } from "../../db";
+import { type Database, queryRows } from "@/lib/db";
 
 /** How one provider's attempts in a window went, from the trace spans. */
 export interface ProviderHealthRow {

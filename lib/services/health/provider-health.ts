@@ -1,4 +1,4 @@
-import type { TenantContext } from "../context";
+import type { TenantContext } from "@/lib/services/context";
 import { providerHealthRows } from "./provider-health-rows";
 
 export interface ProviderHealth {

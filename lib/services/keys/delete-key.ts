@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { providerKeys } from "../../db/schema";
-import { writeAudit } from "../audit";
-import { assertScope, type TenantContext } from "../context";
-import { ServiceError } from "../errors";
-import { parseInput } from "../validate";
+import { providerKeys } from "@/lib/db/schema";
+import { writeAudit } from "@/lib/services/audit";
+import { assertScope, type TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { parseInput } from "@/lib/services/validate";
 import { forgetTenantKeys } from "./resolve-keys";
 
 export const deleteKeyInput = z.strictObject({ provider: z.string().trim().toLowerCase().min(1).max(40) });

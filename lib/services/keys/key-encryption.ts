@@ -10,7 +10,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import path from "node:path";
-import { readOrCreateSecret } from "../../secret-file.mjs";
+import { readOrCreateSecret } from "@/lib/secret-file.mjs";
 
 export interface Keyring {
   current: { version: number; key: Buffer };

@@ -1,6 +1,6 @@
 import { asc } from "drizzle-orm";
-import { providerKeys } from "../../db/schema";
-import { assertScope, type TenantContext } from "../context";
+import { providerKeys } from "@/lib/db/schema";
+import { assertScope, type TenantContext } from "@/lib/services/context";
 
 /** The tenant's stored keys, last 4 characters only. */
 export async function listKeys({ ctx }: { ctx: TenantContext }) {

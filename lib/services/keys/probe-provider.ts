@@ -4,19 +4,19 @@
  * one-result query). Returns the provider's failure, or undefined when it answered.
  */
 
-import { runAnswer } from "../../engine/answer/run-answer";
-import { FetchFailed } from "../../engine/fetch/errors";
-import { runFetch } from "../../engine/fetch/run-fetch";
-import { runPaperSearch } from "../../engine/papers/run-paper-search";
-import { runSearch } from "../../engine/search/run-search";
-import type { AdmitHook } from "../../engine/shared/types";
-import { EMPTY_ALLOWLIST } from "../../http/ssrf";
-import { answerProviders } from "../../providers/answer";
-import { fetchProviders } from "../../providers/fetch";
-import { paperProviders } from "../../providers/papers";
-import { searchProviders } from "../../providers/search";
-import type { Env } from "../context";
-import { providerBaseUrl, withOperatorModel } from "../providers/operator-providers";
+import { runAnswer } from "@/lib/engine/answer/run-answer";
+import { FetchFailed } from "@/lib/engine/fetch/errors";
+import { runFetch } from "@/lib/engine/fetch/run-fetch";
+import { runPaperSearch } from "@/lib/engine/papers/run-paper-search";
+import { runSearch } from "@/lib/engine/search/run-search";
+import type { AdmitHook } from "@/lib/engine/shared/types";
+import { EMPTY_ALLOWLIST } from "@/lib/http/ssrf";
+import { answerProviders } from "@/lib/providers/answer";
+import { fetchProviders } from "@/lib/providers/fetch";
+import { paperProviders } from "@/lib/providers/papers";
+import { searchProviders } from "@/lib/providers/search";
+import type { Env } from "@/lib/services/context";
+import { providerBaseUrl, withOperatorModel } from "@/lib/services/providers/operator-providers";
 
 const PROBE_TIMEOUT_MS = 15_000;
 

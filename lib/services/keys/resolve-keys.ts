@@ -1,7 +1,7 @@
-import { providerKeys } from "../../db/schema";
-import type { TenantContext } from "../context";
-import { providerCatalog } from "../providers/catalog";
-import { operatorKey } from "../providers/operator-providers";
+import { providerKeys } from "@/lib/db/schema";
+import type { TenantContext } from "@/lib/services/context";
+import { providerCatalog } from "@/lib/services/providers/catalog";
+import { operatorKey } from "@/lib/services/providers/operator-providers";
 import { open } from "./key-encryption";
 
 export interface ResolvedKey {

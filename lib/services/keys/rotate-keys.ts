@@ -1,7 +1,7 @@
 import { and, eq, ne, notInArray, sql } from "drizzle-orm";
-import { providerKeys } from "../../db/schema";
-import { writeAudit } from "../audit";
-import type { SystemContext } from "../context";
+import { providerKeys } from "@/lib/db/schema";
+import { writeAudit } from "@/lib/services/audit";
+import type { SystemContext } from "@/lib/services/context";
 import { open, seal } from "./key-encryption";
 
 const BATCH = 200;

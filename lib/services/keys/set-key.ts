@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "../../db";
-import { budgets, providerKeys } from "../../db/schema";
-import { writeAudit } from "../audit";
-import { assertScope, type TenantContext } from "../context";
-import { ServiceError } from "../errors";
-import { type CatalogEntry, keyedProvider } from "../providers/catalog";
-import { parseInput } from "../validate";
+import type { Tx } from "@/lib/db";
+import { budgets, providerKeys } from "@/lib/db/schema";
+import { writeAudit } from "@/lib/services/audit";
+import { assertScope, type TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { type CatalogEntry, keyedProvider } from "@/lib/services/providers/catalog";
+import { parseInput } from "@/lib/services/validate";
 import { seal } from "./key-encryption";
 import { forgetTenantKeys } from "./resolve-keys";
 

@@ -1,14 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { providerKeys } from "../../db/schema";
-import { writeAudit } from "../audit";
-import { admit, release, settle } from "../budgets/admission";
-import { isOperatorModel } from "../budgets/operator-quota";
-import { usdToMicros } from "../budgets/units";
-import { assertScope, type TenantContext } from "../context";
-import { ServiceError } from "../errors";
-import { providerCatalog } from "../providers/catalog";
-import { parseInput } from "../validate";
+import { providerKeys } from "@/lib/db/schema";
+import { writeAudit } from "@/lib/services/audit";
+import { admit, release, settle } from "@/lib/services/budgets/admission";
+import { isOperatorModel } from "@/lib/services/budgets/operator-quota";
+import { usdToMicros } from "@/lib/services/budgets/units";
+import { assertScope, type TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { providerCatalog } from "@/lib/services/providers/catalog";
+import { parseInput } from "@/lib/services/validate";
 import { open } from "./key-encryption";
 import { probeProvider } from "./probe-provider";
 

@@ -5,8 +5,8 @@
  * product; a tenant's own lens of the same name replaces the built-in one.
  */
 import { z } from "zod";
-import type { LensDefaults, lenses } from "../../db/schema";
-import { searchInputSchema } from "../../engine/search/input";
+import type { LensDefaults, lenses } from "@/lib/db/schema";
+import { searchInputSchema } from "@/lib/engine/search/input";
 
 export interface Lens {
   name: string;

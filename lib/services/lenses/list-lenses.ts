@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
-import { lenses } from "../../db/schema";
-import type { TenantContext } from "../context";
+import { lenses } from "@/lib/db/schema";
+import type { TenantContext } from "@/lib/services/context";
 import { BUILT_IN_LENSES } from "./built-in-lenses";
 import { type Lens, lensFromRow } from "./lens";
 

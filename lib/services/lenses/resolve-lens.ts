@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import { lenses } from "../../db/schema";
-import type { TenantContext } from "../context";
-import { ServiceError } from "../errors";
+import { lenses } from "@/lib/db/schema";
+import type { TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
 import { BUILT_IN_LENSES } from "./built-in-lenses";
 import { type Lens, lensFromRow } from "./lens";
 import { listLenses } from "./list-lenses";

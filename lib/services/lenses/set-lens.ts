@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
-import { type LensDefaults, lenses } from "../../db/schema";
-import { writeAudit } from "../audit";
-import { assertScope, type TenantContext } from "../context";
-import { parseInput } from "../validate";
+import { type LensDefaults, lenses } from "@/lib/db/schema";
+import { writeAudit } from "@/lib/services/audit";
+import { assertScope, type TenantContext } from "@/lib/services/context";
+import { parseInput } from "@/lib/services/validate";
 import { type Lens, lensDefinition, lensFromRow } from "./lens";
 
 export const setLensInput = lensDefinition;

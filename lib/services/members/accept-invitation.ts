@@ -1,11 +1,11 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { invitations, memberships, users } from "../../db/schema";
-import { writeAudit } from "../audit";
-import type { SystemContext } from "../context";
-import { ServiceError } from "../errors";
-import { hashToken } from "../tokens/token-format";
-import { parseInput } from "../validate";
+import { invitations, memberships, users } from "@/lib/db/schema";
+import { writeAudit } from "@/lib/services/audit";
+import type { SystemContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { hashToken } from "@/lib/services/tokens/token-format";
+import { parseInput } from "@/lib/services/validate";
 
 export const acceptInvitationInput = z.strictObject({
   secret: z.string().min(16).max(200),

@@ -1,13 +1,13 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "../../db";
-import { memberships } from "../../db/schema";
-import { writeAudit } from "../audit";
-import { type Actor, assertScope, type TenantContext } from "../context";
-import { ServiceError } from "../errors";
-import { revokeLiveTokens } from "../tokens/revoke-live-tokens";
-import { tombstoneTokens } from "../tokens/verify-token";
-import { parseInput } from "../validate";
+import type { Tx } from "@/lib/db";
+import { memberships } from "@/lib/db/schema";
+import { writeAudit } from "@/lib/services/audit";
+import { type Actor, assertScope, type TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { revokeLiveTokens } from "@/lib/services/tokens/revoke-live-tokens";
+import { tombstoneTokens } from "@/lib/services/tokens/verify-token";
+import { parseInput } from "@/lib/services/validate";
 
 export const changeMemberInput = z.strictObject({
   userId: z.uuid(),

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { invitations } from "../../db/schema";
-import { writeAudit } from "../audit";
-import { assertScope, type TenantContext } from "../context";
-import { hashToken } from "../tokens/token-format";
-import { parseInput } from "../validate";
+import { invitations } from "@/lib/db/schema";
+import { writeAudit } from "@/lib/services/audit";
+import { assertScope, type TenantContext } from "@/lib/services/context";
+import { hashToken } from "@/lib/services/tokens/token-format";
+import { parseInput } from "@/lib/services/validate";
 
 export const INVITATION_DAYS = 7;
 

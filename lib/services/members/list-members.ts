@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
-import { memberships, users } from "../../db/schema";
-import type { TenantContext } from "../context";
+import { memberships, users } from "@/lib/db/schema";
+import type { TenantContext } from "@/lib/services/context";
 
 export async function listMembers({ ctx }: { ctx: TenantContext }) {
   return ctx.db.withTenant(ctx.tenantId, (tx) =>

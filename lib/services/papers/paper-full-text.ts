@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { MAX_CHARS_CAP } from "../../engine/fetch/input";
-import { fetchPaperPdf } from "../../engine/papers/pdf";
-import { assertScope, type TenantContext } from "../context";
-import { ServiceError } from "../errors";
-import { fetchPage } from "../fetch/fetch-page";
-import { parseInput } from "../validate";
+import { MAX_CHARS_CAP } from "@/lib/engine/fetch/input";
+import { fetchPaperPdf } from "@/lib/engine/papers/pdf";
+import { assertScope, type TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { fetchPage } from "@/lib/services/fetch/fetch-page";
+import { parseInput } from "@/lib/services/validate";
 
 export const paperFullTextInput = z
   .strictObject({

@@ -1,10 +1,10 @@
 import type { z } from "zod";
-import { paperSearchInputSchema } from "../../engine/papers/input";
-import { type PaperSearchResult, runPaperSearch } from "../../engine/papers/run-paper-search";
-import { paperProviders } from "../../providers/papers";
-import { type OperatorContext, runOperatorCall } from "../operator-call";
-import { operatorProviderEntries, withPoliteMailto } from "../providers/operator-providers";
-import { parseInput } from "../validate";
+import { paperSearchInputSchema } from "@/lib/engine/papers/input";
+import { type PaperSearchResult, runPaperSearch } from "@/lib/engine/papers/run-paper-search";
+import { paperProviders } from "@/lib/providers/papers";
+import { type OperatorContext, runOperatorCall } from "@/lib/services/operator-call";
+import { operatorProviderEntries, withPoliteMailto } from "@/lib/services/providers/operator-providers";
+import { parseInput } from "@/lib/services/validate";
 
 /**
  * A paper search with the operator's providers: all four work without keys; NCBI_API_KEY,

@@ -1,8 +1,8 @@
-import type { FreeTier, ProviderRegistration } from "../../engine/shared/types";
-import { answerProviders } from "../../providers/answer";
-import { fetchProviders } from "../../providers/fetch";
-import { paperProviders } from "../../providers/papers";
-import { searchProviders } from "../../providers/search";
+import type { FreeTier, ProviderRegistration } from "@/lib/engine/shared/types";
+import { answerProviders } from "@/lib/providers/answer";
+import { fetchProviders } from "@/lib/providers/fetch";
+import { paperProviders } from "@/lib/providers/papers";
+import { searchProviders } from "@/lib/providers/search";
 
 export type ProviderKind = "search" | "fetch" | "answer" | "papers";
 

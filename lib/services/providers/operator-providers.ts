@@ -3,13 +3,17 @@
  * URLs, the operator's keys, and each tool's own settings (fetch providers' settings and allowlist, the
  * operator model's name, OpenAlex's contact address).
  */
-import type { AnswerEntry } from "../../engine/answer/types";
-import type { FetchProviderEntry } from "../../engine/fetch/types";
-import type { PaperEntry } from "../../engine/papers/types";
-import type { ProviderRegistration, ResolvedProvider } from "../../engine/shared/types";
-import { parseAllowlist } from "../../http/ssrf";
-import { OPERATOR_LLM_MODEL_ENV } from "../../providers/answer/openai-compatible";
-import type { Env } from "../context";
+import type { AnswerEntry } from "@/lib/engine/answer/types";
+import type { FetchProviderEntry } from "@/lib/engine/fetch/types";
+import type { PaperEntry } from "@/lib/engine/papers/types";
+import type { ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
+import { parseAllowlist } from "@/lib/http/ssrf";
+import { answerProviders } from "@/lib/providers/answer";
+import { OPERATOR_LLM_MODEL_ENV } from "@/lib/providers/answer/openai-compatible";
+import { fetchProviders } from "@/lib/providers/fetch";
+import { paperProviders } from "@/lib/providers/papers";
+import { searchProviders } from "@/lib/providers/search";
+import type { Env } from "@/lib/services/context";
 import { needsKey } from "./catalog";
 
 /** Contact address for OpenAlex's polite pool. */
@@ -49,6 +53,16 @@ export function operatorProviderIds(
   env: Env = process.env,
 ): string[] {
   return operatorProviderEntries(providers, env).map((entry) => entry.provider.id);
+}
+
+/** Per tool, the ids of the providers the operator's environment can call (the local bridge lists them). */
+export function operatorProvidersByTool(env: Env): Array<[tool: string, providerIds: string[]]> {
+  return [
+    ["web_search", operatorProviderIds(searchProviders, env)],
+    ["fetch", operatorProviderIds(fetchProviders, env)],
+    ["answer", operatorProviderIds(answerProviders, env)],
+    ["paper_search", operatorProviderIds(paperProviders, env)],
+  ];
 }
 
 /** Provider settings from the operator's environment (e.g. BRIGHTDATA_ZONE), whoever's key is used. */

@@ -6,16 +6,16 @@
  * availability is decided exactly as for a real call.
  */
 
-import { providerKeys } from "../../db/schema";
-import type { ProviderRegistration } from "../../engine/shared/types";
-import { answerProviders } from "../../providers/answer";
-import { fetchProviders } from "../../providers/fetch";
-import { paperProviders } from "../../providers/papers";
-import { searchProviders } from "../../providers/search";
-import { budgetStatus } from "../budgets/budget-status";
-import type { TenantContext } from "../context";
-import { breakerKey } from "../health/circuit-breaker";
-import { providerHealth } from "../health/provider-health";
+import { providerKeys } from "@/lib/db/schema";
+import type { ProviderRegistration } from "@/lib/engine/shared/types";
+import { answerProviders } from "@/lib/providers/answer";
+import { fetchProviders } from "@/lib/providers/fetch";
+import { paperProviders } from "@/lib/providers/papers";
+import { searchProviders } from "@/lib/providers/search";
+import { budgetStatus } from "@/lib/services/budgets/budget-status";
+import type { TenantContext } from "@/lib/services/context";
+import { breakerKey } from "@/lib/services/health/circuit-breaker";
+import { providerHealth } from "@/lib/services/health/provider-health";
 import { type ProviderKind, providerCatalog } from "./catalog";
 import { operatorKey } from "./operator-providers";
 import { tenantProviders } from "./tenant-providers";

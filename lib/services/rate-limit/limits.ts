@@ -2,9 +2,9 @@
  * The product's rate limits, on top of the sliding window: per API token (tenant override, else
  * SEARCHMUX_RATE_LIMIT_RPM, else 120 a minute) and, separately, failed authentications per client address.
  */
-import { tenantLimits } from "../../config";
-import type { Env, Platform } from "../context";
-import type { VerifiedToken } from "../tokens/verify-token";
+import { tenantLimits } from "@/lib/config";
+import type { Env, Platform } from "@/lib/services/context";
+import type { VerifiedToken } from "@/lib/services/tokens/verify-token";
 import { type RateLimitDecision, slidingWindow } from "./sliding-window";
 
 export const DEFAULT_RATE_LIMIT_RPM = 120;

@@ -4,7 +4,7 @@
  * in every KV adapter, so instances sharing Redis share the limit. Refused attempts count too, so a
  * client that keeps hammering stays limited.
  */
-import type { Kv } from "../../kv";
+import type { Kv } from "@/lib/kv";
 
 export interface RateLimitDecision {
   ok: boolean;

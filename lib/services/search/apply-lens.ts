@@ -1,6 +1,6 @@
-import { type SearchInput, searchInputSchema } from "../../engine/search/input";
-import type { Lens } from "../lenses/lens";
-import { parseInput } from "../validate";
+import { type SearchInput, searchInputSchema } from "@/lib/engine/search/input";
+import type { Lens } from "@/lib/services/lenses/lens";
+import { parseInput } from "@/lib/services/validate";
 
 /**
  * A search scoped by a lens: its domains join the call's include_domains (so the engine applies them

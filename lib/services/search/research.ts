@@ -4,27 +4,27 @@
  * fetch steps — is resolved before the search, so a misconfiguration costs nothing; the stages then run
  * in parallel inside the tool call, their calls budgeted (stage-budget.ts) and traced (stage-trace.ts).
  */
-import { fetchPageContents } from "../../engine/grounding/page-contents";
-import { runGrounding } from "../../engine/grounding/run-grounding";
+import { fetchPageContents } from "@/lib/engine/grounding/page-contents";
+import { runGrounding } from "@/lib/engine/grounding/run-grounding";
 import type {
   ContentPage,
   GroundedPage,
   ModelEntry,
   PageAccess,
   ResearchResult,
-} from "../../engine/grounding/types";
-import type { SearchResult } from "../../engine/search/run-search";
-import { completeChat, operatorLlm } from "../../providers/answer/openai-compatible";
-import { fetchProviders } from "../../providers/fetch";
-import type { TenantContext } from "../context";
-import { ServiceError } from "../errors";
-import type { OnProgress } from "../provider-attempts";
+} from "@/lib/engine/grounding/types";
+import type { SearchResult } from "@/lib/engine/search/run-search";
+import { completeChat, operatorLlm } from "@/lib/providers/answer/openai-compatible";
+import { fetchProviders } from "@/lib/providers/fetch";
+import type { TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import type { OnProgress } from "@/lib/services/provider-attempts";
 import {
   fetchAllowlistFromEnv,
   withOperatorModel,
   withProviderSettings,
-} from "../providers/operator-providers";
-import { tenantProviders } from "../providers/tenant-providers";
+} from "@/lib/services/providers/operator-providers";
+import { tenantProviders } from "@/lib/services/providers/tenant-providers";
 import { tenantSearchSettings } from "./search-settings";
 import { stageBudget } from "./stage-budget";
 import { type StageTrace, stageSpanRecords } from "./stage-trace";

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { searchInputSchema } from "../../engine/search/input";
-import { runSearch } from "../../engine/search/run-search";
-import { searchProviders } from "../../providers/search";
-import { type OperatorContext, runOperatorCall } from "../operator-call";
-import { operatorProviderEntries } from "../providers/operator-providers";
-import { parseInput } from "../validate";
+import { searchInputSchema } from "@/lib/engine/search/input";
+import { runSearch } from "@/lib/engine/search/run-search";
+import { searchProviders } from "@/lib/providers/search";
+import { type OperatorContext, runOperatorCall } from "@/lib/services/operator-call";
+import { operatorProviderEntries } from "@/lib/services/providers/operator-providers";
+import { parseInput } from "@/lib/services/validate";
 
 export const searchAsOperatorInput = searchInputSchema.extend({
   providers: z.array(z.string().toLowerCase()).max(50).optional(),

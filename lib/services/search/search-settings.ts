@@ -4,8 +4,8 @@
  * trips. updateTenant drops the entry at once; other instances see a change within the TTL.
  */
 import { eq } from "drizzle-orm";
-import { tenants } from "../../db/schema";
-import type { TenantContext } from "../context";
+import { tenants } from "@/lib/db/schema";
+import type { TenantContext } from "@/lib/services/context";
 
 export interface SearchSettings {
   groundedSnippets: boolean;

@@ -5,9 +5,9 @@
  * and is settled, or refunded when the provider does not bill the failure, as soon as it reports back.
  */
 import { randomUUID } from "node:crypto";
-import type { AdmitHook, ProviderRegistration, ResolvedProvider } from "../../engine/shared/types";
-import type { TenantContext } from "../context";
-import { type AttemptLedger, attemptLedger, type OnProgress } from "../provider-attempts";
+import type { AdmitHook, ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
+import type { TenantContext } from "@/lib/services/context";
+import { type AttemptLedger, attemptLedger, type OnProgress } from "@/lib/services/provider-attempts";
 
 export interface StageBudget {
   /** The admission hook for one kind of stage call over these providers. */

@@ -3,10 +3,10 @@
  * search spans and charges; the stages' fetch and model spans (their own kinds, their charges) are added
  * to that same record on its way to the trace sink.
  */
-import type { StageSpan } from "../../engine/grounding/types";
-import { redactText } from "../../observability/redact";
-import type { TenantContext } from "../context";
-import type { SpanRecord, TraceSink } from "../traces/trace-sink";
+import type { StageSpan } from "@/lib/engine/grounding/types";
+import { redactText } from "@/lib/observability/redact";
+import type { TenantContext } from "@/lib/services/context";
+import type { SpanRecord, TraceSink } from "@/lib/services/traces/trace-sink";
 
 export interface StageTrace {
   /** The context to run the tool call with: its trace passes through here. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SystemContext } from "../context";
-import { parseInput } from "../validate";
+import type { SystemContext } from "@/lib/services/context";
+import { parseInput } from "@/lib/services/validate";
 import { insertTenant } from "./insert-tenant";
 
 export const createTenantInput = z.strictObject({

@@ -1,6 +1,6 @@
-import { tenants } from "../../db/schema";
-import type { TenantContext } from "../context";
-import { ServiceError } from "../errors";
+import { tenants } from "@/lib/db/schema";
+import type { TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
 
 export async function getTenant({ ctx }: { ctx: TenantContext }) {
   const [tenant] = await ctx.db.withTenant(ctx.tenantId, (tx) =>

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { tenants } from "../../db/schema";
-import { writeAudit } from "../audit";
-import { assertScope, type TenantContext } from "../context";
-import { ServiceError } from "../errors";
-import { maxTenantRateLimit } from "../rate-limit/limits";
-import { forgetSearchSettings } from "../search/search-settings";
-import { parseInput } from "../validate";
+import { tenants } from "@/lib/db/schema";
+import { writeAudit } from "@/lib/services/audit";
+import { assertScope, type TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { maxTenantRateLimit } from "@/lib/services/rate-limit/limits";
+import { forgetSearchSettings } from "@/lib/services/search/search-settings";
+import { parseInput } from "@/lib/services/validate";
 
 export const updateTenantInput = z
   .strictObject({

@@ -1,5 +1,5 @@
-import type { Platform } from "../context";
-import { countFailedAuth, peekFailedAuth } from "../rate-limit/limits";
+import type { Platform } from "@/lib/services/context";
+import { countFailedAuth, peekFailedAuth } from "@/lib/services/rate-limit/limits";
 import { cachedToken, isLookupsBusy, lookUpToken, type VerifiedToken } from "./verify-token";
 
 export type Authentication =

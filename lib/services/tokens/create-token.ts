@@ -1,12 +1,18 @@
 import { and, count, eq, gt, isNull, ne, or } from "drizzle-orm";
 import { z } from "zod";
-import { tenantLimits } from "../../config";
-import type { Tx } from "../../db";
-import { apiTokens, tenants } from "../../db/schema";
-import { writeAudit } from "../audit";
-import { type Actor, assertScope, DEFAULT_TOKEN_SCOPES, SCOPES, type TenantContext } from "../context";
-import { ServiceError } from "../errors";
-import { parseInput } from "../validate";
+import { tenantLimits } from "@/lib/config";
+import type { Tx } from "@/lib/db";
+import { apiTokens, tenants } from "@/lib/db/schema";
+import { writeAudit } from "@/lib/services/audit";
+import {
+  type Actor,
+  assertScope,
+  DEFAULT_TOKEN_SCOPES,
+  SCOPES,
+  type TenantContext,
+} from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { parseInput } from "@/lib/services/validate";
 import { generateToken, hashToken, tokenDisplay } from "./token-format";
 
 export const createTokenInput = z.strictObject({

@@ -1,6 +1,6 @@
 import { desc } from "drizzle-orm";
-import { apiTokens } from "../../db/schema";
-import { assertScope, type TenantContext } from "../context";
+import { apiTokens } from "@/lib/db/schema";
+import { assertScope, type TenantContext } from "@/lib/services/context";
 
 export async function listTokens({ ctx }: { ctx: TenantContext }) {
   assertScope(ctx, "admin");

@@ -1,4 +1,4 @@
-import { assertScope, type TenantContext } from "../context";
+import { assertScope, type TenantContext } from "@/lib/services/context";
 import { revokeLiveTokens } from "./revoke-live-tokens";
 import { tombstoneTokens } from "./verify-token";
 

@@ -1,10 +1,10 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { apiTokens } from "../../db/schema";
-import { writeAudit } from "../audit";
-import { assertScope, type TenantContext } from "../context";
-import { ServiceError } from "../errors";
-import { parseInput } from "../validate";
+import { apiTokens } from "@/lib/db/schema";
+import { writeAudit } from "@/lib/services/audit";
+import { assertScope, type TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { parseInput } from "@/lib/services/validate";
 import { tombstoneTokens } from "./verify-token";
 
 export const revokeTokenInput = z.strictObject({ id: z.uuid() });

@@ -1,8 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { apiTokens, tenants } from "../../db/schema";
-import type { Kv } from "../../kv";
-import { log } from "../../observability/logger";
-import type { Platform, Scope } from "../context";
+import { apiTokens, tenants } from "@/lib/db/schema";
+import type { Kv } from "@/lib/kv";
+import { log } from "@/lib/observability/logger";
+import type { Platform, Scope } from "@/lib/services/context";
 import { hashToken, hasValidChecksum } from "./token-format";
 
 /** Verification results live in KV at most this long; revocation replaces them with a tombstone at once. */

@@ -2,12 +2,12 @@
  * Builds the trace of one tool call from what the call path knows (spans, charges, outcome) and hands it
  * to the sink. Everything free-form (input, error text) goes through redaction with the call's keys.
  */
-import type { ProviderSpan } from "../../engine/shared/types";
-import { metrics } from "../../observability/metrics";
-import { redactText, redactValue } from "../../observability/redact";
-import { exportCall } from "../../observability/tracing";
-import type { TenantContext } from "../context";
-import { ServiceError } from "../errors";
+import type { ProviderSpan } from "@/lib/engine/shared/types";
+import { metrics } from "@/lib/observability/metrics";
+import { redactText, redactValue } from "@/lib/observability/redact";
+import { exportCall } from "@/lib/observability/tracing";
+import type { TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
 import type { SpanKind, SpanOutcome, TraceRecord } from "./trace-sink";
 
 export interface CallTrace {

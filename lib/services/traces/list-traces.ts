@@ -1,10 +1,10 @@
 import { and, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { traces } from "../../db/schema";
-import { microsToUsd } from "../budgets/units";
-import type { TenantContext } from "../context";
-import { ServiceError } from "../errors";
-import { parseInput } from "../validate";
+import { traces } from "@/lib/db/schema";
+import { microsToUsd } from "@/lib/services/budgets/units";
+import type { TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { parseInput } from "@/lib/services/validate";
 import { visibleTraces } from "./visibility";
 
 export const listTracesInput = z.strictObject({

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../db";
-import type { Platform } from "../context";
+import { queryRows } from "@/lib/db";
+import type { Platform } from "@/lib/services/context";
 
 /** Deletes traces (and their spans) older than each tenant's retention (default 30 days); returns how many. */
 export async function pruneTraces({ ctx }: { ctx: Pick<Platform, "db" | "now"> }): Promise<number> {

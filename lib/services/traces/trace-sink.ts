@@ -6,8 +6,8 @@
  */
 
 import { sql } from "drizzle-orm";
-import type { Database } from "../../db";
-import { log } from "../../observability/logger";
+import type { Database } from "@/lib/db";
+import { log } from "@/lib/observability/logger";
 
 export type Surface = "mcp" | "rest" | "playground" | "cli";
 export type SpanKind = "search" | "fetch" | "answer" | "papers" | "llm";

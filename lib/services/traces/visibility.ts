@@ -1,6 +1,6 @@
 import { eq, type SQL } from "drizzle-orm";
-import { traces } from "../../db/schema";
-import type { TenantContext } from "../context";
+import { traces } from "@/lib/db/schema";
+import type { TenantContext } from "@/lib/services/context";
 
 /**
  * Which of the tenant's traces a caller may read: admins all of them, a token without the admin scope

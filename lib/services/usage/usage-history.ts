@@ -1,12 +1,12 @@
 import { and, gte, like, sql } from "drizzle-orm";
 import { z } from "zod";
-import { queryRows } from "../../db";
-import { usageCounters } from "../../db/schema";
-import { OPERATOR_SCOPE } from "../budgets/operator-quota";
-import { periodKey } from "../budgets/periods";
-import { microsToUsd } from "../budgets/units";
-import type { TenantContext } from "../context";
-import { parseInput } from "../validate";
+import { queryRows } from "@/lib/db";
+import { usageCounters } from "@/lib/db/schema";
+import { OPERATOR_SCOPE } from "@/lib/services/budgets/operator-quota";
+import { periodKey } from "@/lib/services/budgets/periods";
+import { microsToUsd } from "@/lib/services/budgets/units";
+import type { TenantContext } from "@/lib/services/context";
+import { parseInput } from "@/lib/services/validate";
 
 export const usageHistoryInput = z.strictObject({
   days: z.number().int().min(1).max(90).default(30),

@@ -6,7 +6,7 @@
  * providers a zero-configuration workspace calls — answers 503, which is what mcp.spec's failure paths
  * assert, and each spec can read what a wire received.
  */
-import type { RecordedRequest } from "../../fakes/provider-server";
+import type { RecordedRequest } from "@/tests/fakes/provider-server";
 
 export const FAKES_PORT = Number(process.env.E2E_FAKES_PORT ?? 3198);
 export const FAKES_ORIGIN = `http://127.0.0.1:${FAKES_PORT}`;

@@ -3,7 +3,7 @@
  * embedded database server first. Runs before Playwright stops `next start`, which no spec calls any more.
  */
 import { rmSync } from "node:fs";
-import { stopEmbeddedServer } from "../../support/database";
+import { stopEmbeddedServer } from "@/tests/support/database";
 
 export default function removeServerData(): void {
   const dataDir = process.env.E2E_DATA_DIR;

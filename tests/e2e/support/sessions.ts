@@ -9,7 +9,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type { BrowserContext } from "@playwright/test";
 import { encode } from "next-auth/jwt";
-import { readOrCreateSecret } from "../../../lib/secret-file.mjs";
+import { readOrCreateSecret } from "@/lib/secret-file.mjs";
 import { BASE_URL, serverDataDir } from "./e2e-server";
 
 export interface SeededUser {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAILED_AUTH_PER_MINUTE } from "@/lib/services/rate-limit/limits";
 import { generateToken, hashToken } from "@/lib/services/tokens/token-format";
 import { tokenCacheKey } from "@/lib/services/tokens/verify-token";
-import { databaseTargets, type TestDatabase } from "../../support/database";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 
 type Route = (request: Request, context: { params: Promise<Record<string, never>> }) => Promise<Response>;
 

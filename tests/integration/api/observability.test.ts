@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
-import { stopEmbeddedServer } from "../../support/database";
-import { fakeProviderEnv } from "../../support/provider-env";
+import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { stopEmbeddedServer } from "@/tests/support/database";
+import { fakeProviderEnv } from "@/tests/support/provider-env";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "smx-observability-"));
 const OPERATOR_TOKEN = "operator-metrics-token-0123456789";

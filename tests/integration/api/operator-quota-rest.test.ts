@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
-import { databaseTargets, type TestDatabase } from "../../support/database";
+import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 
 type Route = (request: Request, context: { params: Promise<Record<string, never>> }) => Promise<Response>;
 

@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ANSWER_PREFIX, ANSWER_WIRES } from "../../fakes/answer-wires";
-import { PAPER_WIRES } from "../../fakes/paper-wires";
-import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
-import { stopEmbeddedServer } from "../../support/database";
-import { fakeProviderEnv } from "../../support/provider-env";
+import { ANSWER_PREFIX, ANSWER_WIRES } from "@/tests/fakes/answer-wires";
+import { PAPER_WIRES } from "@/tests/fakes/paper-wires";
+import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { stopEmbeddedServer } from "@/tests/support/database";
+import { fakeProviderEnv } from "@/tests/support/provider-env";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "smx-rest-"));
 let fake: FakeProviders;

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TenantContext } from "@/lib/services/context";
-import { stopEmbeddedServer } from "../../support/database";
+import { stopEmbeddedServer } from "@/tests/support/database";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "smx-token-rights-"));
 

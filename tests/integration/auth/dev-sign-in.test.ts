@@ -11,7 +11,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { AuthOptions } from "next-auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stopEmbeddedServer } from "../../support/database";
+import { stopEmbeddedServer } from "@/tests/support/database";
 
 /** next-auth's core handler, which its App Router wrapper calls with the request's headers and cookies. */
 type AuthHandler = <Body>(params: {

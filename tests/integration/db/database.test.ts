@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiTokens, tenants } from "@/lib/db/schema";
-import { databaseTargets, type TestDatabase, withRawClient } from "../../support/database";
+import { databaseTargets, type TestDatabase, withRawClient } from "@/tests/support/database";
 
 const TABLES = [
   "users",

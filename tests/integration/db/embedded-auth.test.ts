@@ -10,7 +10,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "@/lib/db/client";
 import { embeddedDatabaseUrl } from "@/lib/db/embedded";
-import { stopEmbeddedServer } from "../../support/database";
+import { stopEmbeddedServer } from "@/tests/support/database";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "smx-embedded-auth-"));
 let url: URL;

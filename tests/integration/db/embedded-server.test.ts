@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase } from "@/lib/db/client";
 import { embeddedDatabaseUrl } from "@/lib/db/embedded";
 import { tenants } from "@/lib/db/schema";
-import { stopEmbeddedServer } from "../../support/database";
+import { stopEmbeddedServer } from "@/tests/support/database";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "smx-embedded-"));
 const serverPid = () =>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tenants } from "@/lib/db/schema";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { type NeonWsBridge, startNeonWsBridge } from "../../support/neon-ws-bridge";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { type NeonWsBridge, startNeonWsBridge } from "@/tests/support/neon-ws-bridge";
 
 const postgres = databaseTargets().find((target) => target.name === "postgres");
 

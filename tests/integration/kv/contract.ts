@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Kv, KvCommandError } from "@/lib/kv";
-import { testRedisUrl } from "../../support/test-redis";
+import { testRedisUrl } from "@/tests/support/test-redis";
 
 /** The Redis used by the redis and upstash suites: the tests' own database (tests/support/test-redis.ts). */
 export const TEST_REDIS_URL = testRedisUrl();

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stopEmbeddedServer } from "../../support/database";
+import { stopEmbeddedServer } from "@/tests/support/database";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "smx-mcp-host-"));
 

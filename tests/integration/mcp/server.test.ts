@@ -12,12 +12,12 @@ import { createMcpServer } from "@/lib/mcp/server";
 import { DEFAULT_TOKEN_SCOPES, type Platform, type Scope, type TenantContext } from "@/lib/services/context";
 import { setKey } from "@/lib/services/keys/set-key";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
-import { ANSWER_PREFIX, ANSWER_WIRES } from "../../fakes/answer-wires";
-import { PAPER_WIRES } from "../../fakes/paper-wires";
-import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
-import { fakeProviderEnv } from "../../support/provider-env";
+import { ANSWER_PREFIX, ANSWER_WIRES } from "@/tests/fakes/answer-wires";
+import { PAPER_WIRES } from "@/tests/fakes/paper-wires";
+import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
+import { fakeProviderEnv } from "@/tests/support/provider-env";
 
 const [pglite] = databaseTargets();
 

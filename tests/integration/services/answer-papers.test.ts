@@ -7,12 +7,12 @@ import { setKey } from "@/lib/services/keys/set-key";
 import { testKey } from "@/lib/services/keys/test-key";
 import { paperSearch } from "@/lib/services/papers/paper-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
-import { ANSWER_PREFIX, ANSWER_WIRES } from "../../fakes/answer-wires";
-import { PAPER_PREFIX, PAPER_WIRES } from "../../fakes/paper-wires";
-import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
-import { twoTenants } from "../../support/two-tenants";
+import { ANSWER_PREFIX, ANSWER_WIRES } from "@/tests/fakes/answer-wires";
+import { PAPER_PREFIX, PAPER_WIRES } from "@/tests/fakes/paper-wires";
+import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
+import { twoTenants } from "@/tests/support/two-tenants";
 
 describe.each(databaseTargets())("answer and paper_search for a tenant on $name", (target) => {
   let t: TestDatabase;

@@ -15,9 +15,9 @@ import {
   UNVOUCHED_LOOKUPS,
   UNVOUCHED_LOOKUPS_WAITING,
 } from "@/lib/services/tokens/verify-token";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { gate, holdSystemReads } from "../../support/interleave";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { gate, holdSystemReads } from "@/tests/support/interleave";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 
 const target = databaseTargets().at(-1);
 if (!target) throw new Error("no database target");

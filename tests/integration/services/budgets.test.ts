@@ -6,8 +6,8 @@ import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { setBudget } from "@/lib/services/budgets/set-budget";
 import type { Platform, TenantContext } from "@/lib/services/context";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 
 describe.each(databaseTargets())("budgets on $name", (target) => {
   let t: TestDatabase;

@@ -8,12 +8,12 @@ import { fetchPage } from "@/lib/services/fetch/fetch-page";
 import { setKey } from "@/lib/services/keys/set-key";
 import { paperFullText } from "@/lib/services/papers/paper-full-text";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
-import { FETCH_WIRES, fetchWireId } from "../../fakes/fetch-wires";
-import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
-import { fakeProviderEnv } from "../../support/provider-env";
-import { makePdf } from "../../unit/fetch/pdf-fixture";
+import { FETCH_WIRES, fetchWireId } from "@/tests/fakes/fetch-wires";
+import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
+import { fakeProviderEnv } from "@/tests/support/provider-env";
+import { makePdf } from "@/tests/unit/fetch/pdf-fixture";
 
 const ARTICLE = readFileSync("tests/fakes/pages/blog-post.html", "utf8");
 const CHALLENGE = `<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><h1>Checking your browser before accessing the site.</h1><p>Enable JavaScript and cookies to continue.</p></body></html>`;

@@ -9,11 +9,11 @@ import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { updateTenant } from "@/lib/services/tenants/update-tenant";
 import { getTrace } from "@/lib/services/traces/get-trace";
-import { FETCH_WIRES, fetchWireId } from "../../fakes/fetch-wires";
-import { type FakeProviders, type FakeResult, startFakeProviders } from "../../fakes/provider-server";
-import { SNIPPET_MODEL, SNIPPET_MODEL_WIRES, userMessage } from "../../fakes/snippet-model-wire";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { FETCH_WIRES, fetchWireId } from "@/tests/fakes/fetch-wires";
+import { type FakeProviders, type FakeResult, startFakeProviders } from "@/tests/fakes/provider-server";
+import { SNIPPET_MODEL, SNIPPET_MODEL_WIRES, userMessage } from "@/tests/fakes/snippet-model-wire";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 
 const article = (title: string, marker: string) =>
   `<!DOCTYPE html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>${`<p>${marker} ripgrep searches directories recursively for a regex pattern and respects gitignore rules by default.</p>`.repeat(4)}</article></body></html>`;

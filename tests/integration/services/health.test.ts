@@ -4,7 +4,7 @@ import { createDatabase } from "@/lib/db/client";
 import { createMemoryKv } from "@/lib/kv/memory";
 import { createRedisKv } from "@/lib/kv/redis";
 import { checkHealth } from "@/lib/services/health/check-health";
-import { databaseTargets, type TestDatabase } from "../../support/database";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 
 describe("checkHealth", () => {
   let t: TestDatabase;

@@ -5,10 +5,10 @@ import type { Platform, TenantContext } from "@/lib/services/context";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { getTrace } from "@/lib/services/traces/get-trace";
-import { FETCH_WIRES, fetchWireId } from "../../fakes/fetch-wires";
-import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { FETCH_WIRES, fetchWireId } from "@/tests/fakes/fetch-wires";
+import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 
 const article = (title: string) =>
   `<!DOCTYPE html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>${`<p>${title} explains how ripgrep walks directories in parallel and skips ignored files.</p>`.repeat(6)}</article></body></html>`;

@@ -20,9 +20,9 @@ import { createToken } from "@/lib/services/tokens/create-token";
 import { listTokens } from "@/lib/services/tokens/list-tokens";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
 import { verifyToken } from "@/lib/services/tokens/verify-token";
-import { databaseTargets, type TestDatabase, withRawClient } from "../../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
-import { twoTenants } from "../../support/two-tenants";
+import { databaseTargets, type TestDatabase, withRawClient } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
+import { twoTenants } from "@/tests/support/two-tenants";
 
 const newKeyring = (version: number) => `${version}:${randomBytes(32).toString("base64")}`;
 

@@ -9,11 +9,11 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FETCH_WIRES } from "../../fakes/fetch-wires";
-import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
-import { SNIPPET_MODEL, SNIPPET_MODEL_WIRES } from "../../fakes/snippet-model-wire";
-import { stopEmbeddedServer } from "../../support/database";
-import { fakeProviderEnv } from "../../support/provider-env";
+import { FETCH_WIRES } from "@/tests/fakes/fetch-wires";
+import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { SNIPPET_MODEL, SNIPPET_MODEL_WIRES } from "@/tests/fakes/snippet-model-wire";
+import { stopEmbeddedServer } from "@/tests/support/database";
+import { fakeProviderEnv } from "@/tests/support/provider-env";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "smx-lenses-rest-"));
 let fake: FakeProviders;

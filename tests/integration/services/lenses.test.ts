@@ -9,10 +9,10 @@ import { deleteLens } from "@/lib/services/lenses/delete-lens";
 import { listLenses } from "@/lib/services/lenses/list-lenses";
 import { setLens } from "@/lib/services/lenses/set-lens";
 import { webSearch } from "@/lib/services/search/web-search";
-import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { testPlatform } from "../../support/platform";
-import { twoTenants } from "../../support/two-tenants";
+import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { testPlatform } from "@/tests/support/platform";
+import { twoTenants } from "@/tests/support/two-tenants";
 
 const WIKI = { name: "my-wiki", domains: ["docs.example.org", "https://www.KB.example.com/start"] };
 const WIKI_DOMAINS = ["docs.example.org", "kb.example.com"];

@@ -11,8 +11,8 @@ import { listMembers } from "@/lib/services/members/list-members";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { verifyToken } from "@/lib/services/tokens/verify-token";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 
 const OWNER_ONLY = { code: "forbidden", message: expect.stringContaining("only an owner") };
 

@@ -13,8 +13,8 @@ import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { listTokens } from "@/lib/services/tokens/list-tokens";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 
 describe.each(databaseTargets())("members and cross-tenant isolation on $name", (target) => {
   let t: TestDatabase;

@@ -17,10 +17,10 @@ import type { Env, TenantContext } from "@/lib/services/context";
 import { setKey } from "@/lib/services/keys/set-key";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
-import { ANSWER_PREFIX, ANSWER_WIRES } from "../../fakes/answer-wires";
-import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { ANSWER_PREFIX, ANSWER_WIRES } from "@/tests/fakes/answer-wires";
+import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 
 const QUOTA_MESSAGE =
   /operator quota exhausted — the operator's keys: requests per day quota reached \(resets \d{4}-\d\d-\d\dT00:00:00\.000Z; calls with your own provider keys are not counted\)$/;

@@ -11,7 +11,7 @@ import {
   peekFailedAuth,
 } from "@/lib/services/rate-limit/limits";
 import { slidingWindow } from "@/lib/services/rate-limit/sliding-window";
-import { testRedisKv } from "../../support/test-redis";
+import { testRedisKv } from "@/tests/support/test-redis";
 
 const stores: Array<[string, Kv]> = [
   ["memory", createMemoryKv()],

@@ -15,8 +15,8 @@ import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { getTenant } from "@/lib/services/tenants/get-tenant";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { hashToken, hasValidChecksum } from "@/lib/services/tokens/token-format";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { tenantCtx as makeTenantCtx, systemCtx, testPlatform } from "../../support/platform";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { tenantCtx as makeTenantCtx, systemCtx, testPlatform } from "@/tests/support/platform";
 
 describe.each(databaseTargets())("tenancy services on $name", (target) => {
   let t: TestDatabase;

@@ -14,8 +14,8 @@ import { updateTenant } from "@/lib/services/tenants/update-tenant";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
 import { verifyToken } from "@/lib/services/tokens/verify-token";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 
 /** The HTTP status and message a verb's rejection becomes on REST. */
 async function asHttp(promise: Promise<unknown>) {

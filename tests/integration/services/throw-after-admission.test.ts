@@ -13,12 +13,12 @@ import type { Platform, TenantContext } from "@/lib/services/context";
 import { setKey } from "@/lib/services/keys/set-key";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
-import { ANSWER_PREFIX, ANSWER_WIRES } from "../../fakes/answer-wires";
-import { FETCH_WIRES } from "../../fakes/fetch-wires";
-import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
-import { SNIPPET_MODEL, SNIPPET_MODEL_WIRES } from "../../fakes/snippet-model-wire";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { ANSWER_PREFIX, ANSWER_WIRES } from "@/tests/fakes/answer-wires";
+import { FETCH_WIRES } from "@/tests/fakes/fetch-wires";
+import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { SNIPPET_MODEL, SNIPPET_MODEL_WIRES } from "@/tests/fakes/snippet-model-wire";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 
 /** The later steps made to throw: the answers' agreement, and the include_content stage. */
 const failing = vi.hoisted(() => ({ agreement: false, contents: false }));

@@ -18,9 +18,9 @@ import { revokeAllTokens } from "@/lib/services/tokens/revoke-all-tokens";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
 import { hashToken } from "@/lib/services/tokens/token-format";
 import { TOKEN_TOMBSTONE_SECONDS, tokenCacheKey, verifyToken } from "@/lib/services/tokens/verify-token";
-import { databaseTargets, type TestDatabase } from "../../support/database";
-import { gate, holdSystemReads, pauseAtSet } from "../../support/interleave";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { gate, holdSystemReads, pauseAtSet } from "@/tests/support/interleave";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 
 type CreatedToken = Awaited<ReturnType<typeof createToken>>;
 

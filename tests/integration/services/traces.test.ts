@@ -10,10 +10,10 @@ import { createToken } from "@/lib/services/tokens/create-token";
 import { getTrace } from "@/lib/services/traces/get-trace";
 import { listTraces } from "@/lib/services/traces/list-traces";
 import { pruneTraces } from "@/lib/services/traces/prune-traces";
-import { type FakeProviders, startFakeProviders } from "../../fakes/provider-server";
-import { databaseTargets, type TestDatabase, withRawClient } from "../../support/database";
-import { systemCtx, tenantCtx, testPlatform } from "../../support/platform";
-import { twoTenants } from "../../support/two-tenants";
+import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { databaseTargets, type TestDatabase, withRawClient } from "@/tests/support/database";
+import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
+import { twoTenants } from "@/tests/support/two-tenants";
 
 const TENANT_KEY = "tvly-tenant-SECRET-0a1b2c3d";
 const OPERATOR_KEY = "serpapi-operator-SECRET-99887766";

@@ -1,11 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type {
-  AnswerResponse,
-  BudgetStatusResponse,
-  FetchResponse,
-  PaperSearchResponse,
-  SearchResponse,
-} from "@/lib/api/responses";
 import {
   formatAnswer,
   formatBudgetStatus,
@@ -13,7 +6,14 @@ import {
   formatPapers,
   formatSearch,
   UNTRUSTED_NOTE,
-} from "@/lib/mcp/format";
+} from "@/lib/tools/format";
+import type {
+  AnswerResponse,
+  BudgetStatusResponse,
+  FetchResponse,
+  PaperSearchResponse,
+  SearchResponse,
+} from "@/lib/tools/responses";
 
 const search: SearchResponse = {
   query: "rust async runtime",

@@ -1,9 +1,9 @@
 import { readJsonBody } from "@/lib/api/body";
-import { toLensResponse } from "@/lib/api/responses";
 import { withToken } from "@/lib/api/with-token";
 import { deleteLens } from "@/lib/services/lenses/delete-lens";
 import { listLenses } from "@/lib/services/lenses/list-lenses";
 import { setLens } from "@/lib/services/lenses/set-lens";
+import { toLensResponse } from "@/lib/tools/responses";
 
 export const dynamic = "force-dynamic";
 

@@ -8,9 +8,9 @@
  * and an archive with more than MAX_ARCHIVE_ENTRIES entries is refused. Encrypted documents (an OLE
  * compound file wrapping the package) and legacy .doc/.ppt files are refused as unsupported.
  */
-import { UnsupportedContent } from "../errors";
-import { htmlToMarkdown } from "../extract/markdown";
-import type { FetchedDocument, PageMetadata } from "../types";
+import { UnsupportedContent } from "@/lib/engine/fetch/errors";
+import { htmlToMarkdown } from "@/lib/engine/fetch/extract/markdown";
+import type { FetchedDocument, PageMetadata } from "@/lib/engine/fetch/types";
 import { docxToHtml } from "./docx";
 import { OfficePackage } from "./package";
 import { pptxToHtml } from "./pptx";

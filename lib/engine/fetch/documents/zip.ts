@@ -10,8 +10,8 @@
  * ZIP64, unknown compression), UnsupportedContent (encrypted entries).
  */
 import { Inflate } from "fflate";
+import { UnsupportedContent } from "@/lib/engine/fetch/errors";
 import { ProviderError } from "@/lib/engine/shared/errors";
-import { UnsupportedContent } from "../errors";
 
 const END_OF_DIRECTORY = 0x06054b50;
 const DIRECTORY_ENTRY = 0x02014b50;

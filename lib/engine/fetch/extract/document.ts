@@ -5,10 +5,11 @@
  * type. A missing or generic type (octet-stream, zip) is sniffed from the bytes, then from the URL's
  * file extension.
  */
+
+import { documentFromOffice } from "@/lib/engine/fetch/documents/office";
+import { UnsupportedContent } from "@/lib/engine/fetch/errors";
+import type { FetchedDocument } from "@/lib/engine/fetch/types";
 import { DEFAULT_MAX_BODY_BYTES } from "@/lib/http/safe-fetch";
-import { documentFromOffice } from "../documents/office";
-import { UnsupportedContent } from "../errors";
-import type { FetchedDocument } from "../types";
 import { decodeText } from "./charset";
 import { documentFromHtml } from "./html";
 import { documentFromPdf } from "./pdf";

@@ -4,7 +4,7 @@
  * rewrites the DOM. When Readability finds no article (short pages, listings), the body minus page
  * chrome is used.
  */
-import type { FetchedDocument } from "../types";
+import type { FetchedDocument } from "@/lib/engine/fetch/types";
 import { parseDocument } from "./dom";
 import { htmlToMarkdown } from "./markdown";
 import { clean, pageFacts } from "./page-facts";

@@ -3,7 +3,7 @@
  * site name, description, author), the <base> URL and the signals the content checks need. One walk
  * over the document collects every element they come from; each selector used to walk it again.
  */
-import type { HtmlSignals, PageMetadata } from "../types";
+import type { HtmlSignals, PageMetadata } from "@/lib/engine/fetch/types";
 
 /** Every element a fact comes from, in document order. */
 const SOURCES = "meta, link, title, time, base, script, [id], [data-reactroot], app-root";

@@ -8,7 +8,7 @@
  * hundred KB that inflate to gigabytes or a million pages, fails as "too_large" or is cut short, while
  * the server keeps answering. A document cut at the page or character cap ends with a comment saying so.
  */
-import type { FetchedDocument } from "../types";
+import type { FetchedDocument } from "@/lib/engine/fetch/types";
 import { parseInWorker } from "./parse-in-worker";
 
 export interface PdfLimits {

@@ -5,7 +5,7 @@
  * (whitespace collapsed; without the plugin's Joplin-specific wrapper div);
  * single-cell tables and layout tables holding tables are rendered cell by cell, as plain blocks.
  */
-import { styleValue } from "../dom";
+import { styleValue } from "@/lib/engine/fetch/extract/dom";
 import type { ElementLeaf, Leaf, Place } from "./tree";
 import { textOf } from "./tree";
 

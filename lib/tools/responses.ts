@@ -1,15 +1,15 @@
 /**
- * The public results of the tools (DESIGN.md section 9 response shapes) as zod schemas, shared by REST
+ * The public results of the tools as zod schemas, shared by REST
  * and MCP (where the tools declare them as `outputSchema`), and the projections from the verbs' results
  * onto them. The projections copy field by field so that internals (spans, partial) never leak and clients that
  * validate against the published JSON Schema (additionalProperties: false) always accept the result.
  */
 import { z } from "zod";
-import type { answer } from "../services/answer/answer";
-import type { fetchPage } from "../services/fetch/fetch-page";
-import type { Lens } from "../services/lenses/lens";
-import type { paperSearch } from "../services/papers/paper-search";
-import type { WebSearchResult } from "../services/search/web-search";
+import type { answer } from "@/lib/services/answer/answer";
+import type { fetchPage } from "@/lib/services/fetch/fetch-page";
+import type { Lens } from "@/lib/services/lenses/lens";
+import type { paperSearch } from "@/lib/services/papers/paper-search";
+import type { WebSearchResult } from "@/lib/services/search/web-search";
 
 type FetchPageResult = Awaited<ReturnType<typeof fetchPage>>;
 type AnswerResult = Awaited<ReturnType<typeof answer>>;
