@@ -97,8 +97,14 @@ export async function lookUpToken({
   vouched: boolean;
 }): Promise<VerifiedToken | null> {
   const hash = hashToken(input.token);
-  const lookup = () => lookupAndCache(ctx, hash);
-  return usable(ctx, await (vouched ? lookup() : unvouchedLookups()(lookup)));
+  const lookups = inFlightLookups();
+  let pending = lookups.get(hash);
+  if (!pending) {
+    const lookup = () => lookupAndCache(ctx, hash);
+    pending = (vouched ? lookup() : unvouchedLookups()(lookup)).finally(() => lookups.delete(hash));
+    lookups.set(hash, pending);
+  }
+  return usable(ctx, await pending);
 }
 
 function usable(ctx: Platform, found: VerifiedToken | null): VerifiedToken | null {
@@ -197,7 +203,17 @@ function slotLimiter(slots: number, queue: number) {
 // On globalThis: Next.js bundles routes separately, and the bound is per process.
 const holder = globalThis as typeof globalThis & {
   searchmuxUnvouchedLookups?: ReturnType<typeof slotLimiter>;
+  searchmuxTokenLookups?: Map<string, Promise<VerifiedToken | null>>;
 };
+
+/**
+ * Lookups under way per token hash: concurrent requests with one token not yet in KV (a client opening
+ * many connections at once) share one database read instead of queueing for the slots one by one.
+ */
+function inFlightLookups() {
+  holder.searchmuxTokenLookups ??= new Map();
+  return holder.searchmuxTokenLookups;
+}
 function unvouchedLookups() {
   holder.searchmuxUnvouchedLookups ??= slotLimiter(UNVOUCHED_LOOKUPS, UNVOUCHED_LOOKUPS_WAITING);
   return holder.searchmuxUnvouchedLookups;

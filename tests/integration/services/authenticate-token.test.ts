@@ -68,4 +68,20 @@ describe(`authenticating a flood of unknown tokens without a client address on $
     for (const outcome of await Promise.all(guesses)) expect(outcome).toEqual({ refused: "unauthorized" });
     expect(await authenticate(neverSeen)).toHaveProperty("token.name", "never-seen");
   });
+
+  it("shares one lookup among concurrent requests with one token not yet in KV (a client opening many connections)", async () => {
+    const token = (await createToken({ ctx, input: { name: "many-connections" } })).token;
+    await platform.kv.del(tokenCacheKey(hashToken(token)));
+    const held = gate();
+    const holding = { ...platform, db: holdSystemReads(t.db, held) };
+    // More at once than the slots and the queue hold together: one by one they would be refused as busy.
+    const requests = Array.from({ length: UNVOUCHED_LOOKUPS + UNVOUCHED_LOOKUPS_WAITING + 50 }, () =>
+      authenticate(token, holding),
+    );
+    await held.reached;
+    held.release();
+    for (const outcome of await Promise.all(requests)) {
+      expect(outcome).toHaveProperty("token.name", "many-connections");
+    }
+  });
 });
