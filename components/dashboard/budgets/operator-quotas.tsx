@@ -1,13 +1,10 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Progress } from "@/components/ui/progress";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { formatCount, formatDateTime, formatRelative, formatUsd } from "@/lib/dashboard/format";
+import { formatDateTime, formatRelative } from "@/lib/dashboard/format";
 import type { budgetStatus } from "@/lib/services/budgets/budget-status";
+import { formatAmount as amount, UsageMeter, usedPercent } from "./usage-meter";
 
 type Quota = Awaited<ReturnType<typeof budgetStatus>>["operator_quotas"][number];
-
-const amount = (metric: Quota["metric"], value: number) =>
-  metric === "usd" ? formatUsd(value) : formatCount(value);
 
 /** The operator's quotas on this workspace's use of its keys, with what is used; nothing when unlimited. */
 export function OperatorQuotas({ quotas, now }: { quotas: readonly Quota[]; now: Date }) {
@@ -35,21 +32,17 @@ export function OperatorQuotas({ quotas, now }: { quotas: readonly Quota[]; now:
           <TableBody>
             {quotas.map((q) => {
               const label = `${q.metric === "usd" ? "USD" : "Requests"} per ${q.period}`;
-              const share = q.limit === 0 ? 100 : (q.used / q.limit) * 100;
               return (
                 <TableRow key={`${q.metric}:${q.period}`} data-testid="operator-quota-row">
                   <TableCell className="font-medium">{label}</TableCell>
                   <TableCell>
-                    <div className="space-y-1">
-                      <Progress
-                        value={share}
-                        label={`${label}: ${Math.round(share)}% used`}
-                        tone={share >= 100 ? "danger" : share >= 80 ? "warning" : "default"}
-                      />
-                      <span className="text-xs tabular-nums text-muted-foreground">
-                        {amount(q.metric, q.used)} of {amount(q.metric, q.limit)}
-                      </span>
-                    </div>
+                    <UsageMeter
+                      label={label}
+                      metric={q.metric}
+                      used={q.used}
+                      limit={q.limit}
+                      warning={usedPercent(q.used, q.limit) >= 80}
+                    />
                   </TableCell>
                   <TableCell className="text-right tabular-nums">{amount(q.metric, q.remaining)}</TableCell>
                   <TableCell className="whitespace-nowrap">

@@ -5,19 +5,22 @@
  * a flood of bogus tokens never refuses a valid one; a blocked address still gets in with a token that
  * verified before (vouched), while a token never seen valid is refused there without a lookup.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAILED_AUTH_PER_MINUTE } from "@/lib/services/rate-limit/limits";
 import { generateToken, hashToken } from "@/lib/services/tokens/token-format";
 import { tokenCacheKey } from "@/lib/services/tokens/verify-token";
-import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import {
+  callRoute,
+  newToken as createClientToken,
+  inProcessApp,
+  operatorWorkspace,
+  type RouteHandler,
+  routeRequest,
+} from "@/tests/support/route-handlers";
 
-type Route = (request: Request, context: { params: Promise<Record<string, never>> }) => Promise<Response>;
+type Route = RouteHandler<Record<string, never>>;
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "smx-failed-auth-"));
-let database: TestDatabase;
+const app = inProcessApp("failed-auth", { database: "fresh" });
 let usage: Route;
 let newToken: () => Promise<string>;
 let forgetVerdict: (token: string) => Promise<void>;
@@ -27,47 +30,24 @@ let lastOctet = 0;
 const address = () => `${lastOctet < 250 ? "198.51.100" : "203.0.113"}.${(lastOctet++ % 250) + 1}`;
 
 async function get(token: string | null, forwardedFor?: string) {
-  const headers = new Headers();
-  if (token) headers.set("authorization", `Bearer ${token}`);
-  if (forwardedFor !== undefined) headers.set("x-forwarded-for", forwardedFor);
-  const response = await usage(new Request("http://localhost/api/v1/usage", { headers }), {
-    params: Promise.resolve({}),
-  });
+  const headers: Record<string, string> =
+    forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor };
+  const response = await callRoute(usage, routeRequest("/api/v1/usage", { token, headers }), {});
   return { status: response.status, retryAfter: response.headers.get("retry-after") };
 }
 
 beforeAll(async () => {
-  const target = databaseTargets().at(-1);
-  if (!target) throw new Error("no database target");
-  database = await target.create();
-  Object.assign(process.env, {
-    SEARCHMUX_DATA_DIR: dataDir,
-    DATABASE_URL: database.url,
-    REDIS_URL: "",
-    KV_REST_API_URL: "",
-    KV_REST_API_TOKEN: "",
-    SEARCHMUX_RATE_LIMIT_RPM: "100000",
-  });
+  await app.start({ SEARCHMUX_RATE_LIMIT_RPM: "100000" });
   usage = ((await import("@/app/api/v1/usage/route")) as unknown as { GET: Route }).GET;
-  const { platform, systemContext, tenantContext } = await import("@/lib/services/platform");
-  const { createTenant } = await import("@/lib/services/tenants/create-tenant");
-  const { createToken } = await import("@/lib/services/tokens/create-token");
-  const { SCOPES } = await import("@/lib/services/context");
-  const operator = { kind: "operator" } as const;
-  const tenant = await createTenant({ ctx: await systemContext(operator), input: { name: "failed-auth" } });
-  const ctx = await tenantContext(operator, tenant.id, SCOPES, "rest");
-  newToken = async () => (await createToken({ ctx, input: { name: "client" } })).token;
+  const { platform } = await import("@/lib/services/platform");
+  const ctx = await operatorWorkspace("failed-auth");
+  newToken = () => createClientToken(ctx, { name: "client" });
   forgetVerdict = async (token) => {
     await (await platform()).kv.del(tokenCacheKey(hashToken(token)));
   };
 }, 60_000);
 
-afterAll(async () => {
-  const { closeDatabase } = await import("@/lib/db");
-  await closeDatabase();
-  await database?.cleanup();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => app.stop());
 
 /** Bogus tokens with valid checksums, so each one reaches the database lookup unless refused first. */
 const bogus = () => generateToken();

@@ -5,16 +5,21 @@
  * labelled by route template, so random paths, ids and tokens add no series.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
-import { stopEmbeddedServer } from "@/tests/support/database";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
+import {
+  callRoute,
+  inProcessApp,
+  newToken,
+  operatorWorkspace,
+  type RouteHandler,
+  type RouteRequestInit,
+  routeRequest,
+} from "@/tests/support/route-handlers";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "smx-observability-"));
+const app = inProcessApp("observability");
 const OPERATOR_TOKEN = "operator-metrics-token-0123456789";
 const QUERY_STRING_KEY = "serpapi-operator-key-in-query-9f8e7d";
 const TENANT_KEY = "tvly-tenant-stored-key-5a4b3c2d";
@@ -22,28 +27,17 @@ let fake: FakeProviders;
 let token: string;
 const logLines: string[] = [];
 
-type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type Handler = RouteHandler;
 const handlers: Record<string, Handler> = {};
 
-function request(url: string, init: RequestInit & { bearer?: string } = {}) {
-  const headers = new Headers(init.headers);
-  // What a server hands the route: a Host (MCP refuses requests for hosts it does not serve).
-  headers.set("host", "localhost");
-  headers.set("content-type", "application/json");
-  if (init.bearer) headers.set("authorization", `Bearer ${init.bearer}`);
-  return new Request(`http://localhost${url}`, { ...init, headers });
-}
+const request = (url: string, { bearer, ...init }: RouteRequestInit & { bearer?: string } = {}) =>
+  routeRequest(url, { ...init, token: bearer });
 const call = (name: string, req: Request, params: Record<string, string> = {}) =>
-  (handlers[name] as Handler)(req, { params: Promise.resolve(params) });
+  callRoute(handlers[name], req, params);
 
 beforeAll(async () => {
   fake = await startFakeProviders();
-  Object.assign(process.env, {
-    SEARCHMUX_DATA_DIR: dataDir,
-    DATABASE_URL: "",
-    REDIS_URL: "",
-    KV_REST_API_URL: "",
-    KV_REST_API_TOKEN: "",
+  await app.start({
     SEARCHMUX_OPERATOR_TOKEN: OPERATOR_TOKEN,
     ...fakeProviderEnv(fake.url),
     SERPAPI_API_KEY: QUERY_STRING_KEY,
@@ -65,22 +59,14 @@ beforeAll(async () => {
   handlers.metrics = (await import("@/app/api/metrics/route")).GET as Handler;
   handlers.mcpUrl = (await import("@/app/api/mcp/t/[token]/route")).POST as Handler;
 
-  const { systemContext, tenantContext } = await import("@/lib/services/platform");
-  const { createTenant } = await import("@/lib/services/tenants/create-tenant");
-  const { createToken } = await import("@/lib/services/tokens/create-token");
   const { SCOPES } = await import("@/lib/services/context");
-  const operator = { kind: "operator" } as const;
-  const tenant = await createTenant({ ctx: await systemContext(operator), input: { name: "ops" } });
-  const ctx = await tenantContext(operator, tenant.id, SCOPES, "rest");
-  token = (await createToken({ ctx, input: { name: "ops-admin", scopes: [...SCOPES] } })).token;
+  const ctx = await operatorWorkspace("ops");
+  token = await newToken(ctx, { name: "ops-admin", scopes: [...SCOPES] });
 });
 
 afterAll(async () => {
-  const { closeDatabase } = await import("@/lib/db");
-  await closeDatabase();
+  await app.stop();
   await fake?.close();
-  stopEmbeddedServer(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("operations", () => {

@@ -3,44 +3,33 @@
  * keys, a call that only the operator's keys could serve is a 402 naming the quota, and /usage shows it.
  * Real route handlers and token wrapper, on PostgreSQL when DATABASE_URL is set (else embedded).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
-import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import {
+  callRoute,
+  inProcessApp,
+  newToken,
+  operatorWorkspace,
+  type RouteHandler,
+  routeRequest,
+} from "@/tests/support/route-handlers";
 
-type Route = (request: Request, context: { params: Promise<Record<string, never>> }) => Promise<Response>;
+type Route = RouteHandler<Record<string, never>>;
 
-const target = databaseTargets().at(-1);
-const dataDir = mkdtempSync(path.join(tmpdir(), "smx-quota-rest-"));
-let t: TestDatabase;
+const app = inProcessApp("quota-rest", { database: "fresh" });
 let fake: FakeProviders;
 let token: string;
 const routes: Record<string, Record<string, Route>> = {};
 
 async function call(route: string, method: string, body?: unknown) {
-  const request = new Request(`http://localhost/api/v1/${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const handler = routes[route]?.[method];
-  if (!handler) throw new Error(`no ${method} /api/v1/${route}`);
-  const response = await handler(request, { params: Promise.resolve({}) });
+  const request = routeRequest(`/api/v1/${route}`, { method, token, body });
+  const response = await callRoute(routes[route]?.[method], request, {});
   return { status: response.status, body: await response.json() };
 }
 
 beforeAll(async () => {
-  if (!target) throw new Error("no database target");
-  t = await target.create();
   fake = await startFakeProviders();
-  Object.assign(process.env, {
-    DATABASE_URL: t.url,
-    SEARCHMUX_DATA_DIR: dataDir,
-    REDIS_URL: "",
-    KV_REST_API_URL: "",
-    KV_REST_API_TOKEN: "",
+  await app.start({
     BRAVE_BASE_URL: fake.baseUrlFor("brave"),
     BRAVE_API_KEY: "operator-brave",
     DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
@@ -49,21 +38,13 @@ beforeAll(async () => {
   for (const name of ["search", "usage"]) {
     routes[name] = (await import(`@/app/api/v1/${name}/route`)) as Record<string, Route>;
   }
-  const { systemContext, tenantContext } = await import("@/lib/services/platform");
-  const { createTenant } = await import("@/lib/services/tenants/create-tenant");
-  const { createToken } = await import("@/lib/services/tokens/create-token");
-  const operator = { kind: "operator" } as const;
-  const tenant = await createTenant({ ctx: await systemContext(operator), input: { name: "quota" } });
-  const ctx = await tenantContext(operator, tenant.id, ["admin", "search"], "rest");
-  token = (await createToken({ ctx, input: { name: "quota", scopes: ["search"] } })).token;
+  const ctx = await operatorWorkspace("quota", "rest", ["admin", "search"]);
+  token = await newToken(ctx, { name: "quota", scopes: ["search"] });
 });
 
 afterAll(async () => {
-  const { closeDatabase } = await import("@/lib/db");
-  await closeDatabase();
+  await app.stop();
   await fake?.close();
-  await t?.cleanup();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("an operator quota on REST", () => {

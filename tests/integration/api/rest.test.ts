@@ -2,20 +2,24 @@
  * REST contract: every /api/v1 route's shapes and statuses, through the real route handlers, the real
  * token wrapper and verbs, an embedded database and the fake provider server.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ANSWER_PREFIX, ANSWER_WIRES } from "@/tests/fakes/answer-wires";
 import { PAPER_WIRES } from "@/tests/fakes/paper-wires";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
-import { stopEmbeddedServer } from "@/tests/support/database";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
+import {
+  callRoute,
+  inProcessApp,
+  newToken,
+  operatorWorkspace,
+  type RouteHandler,
+  routeRequest,
+} from "@/tests/support/route-handlers";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "smx-rest-"));
+const app = inProcessApp("rest");
 let fake: FakeProviders;
 
-type Route = (request: Request, context: { params: Promise<Record<string, never>> }) => Promise<Response>;
+type Route = RouteHandler<Record<string, never>>;
 const routes: Record<string, Record<string, Route>> = {};
 
 async function call(
@@ -28,19 +32,13 @@ async function call(
     ip = "192.0.2.10",
   }: { token?: string; body?: unknown; query?: string; ip?: string } = {},
 ) {
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "x-forwarded-for": ip,
-  };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const request = new Request(`http://localhost/api/v1/${route}${query}`, {
+  const request = routeRequest(`/api/v1/${route}${query}`, {
     method,
-    headers,
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    token,
+    body,
+    headers: { "x-forwarded-for": ip },
   });
-  const handler = routes[route]?.[method];
-  if (!handler) throw new Error(`no ${method} /api/v1/${route}`);
-  const response = await handler(request, { params: Promise.resolve({}) });
+  const response = await callRoute(routes[route]?.[method], request, {});
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
@@ -51,12 +49,7 @@ let otherTenantToken: string;
 
 beforeAll(async () => {
   fake = await startFakeProviders({ ...ANSWER_WIRES, ...PAPER_WIRES });
-  Object.assign(process.env, {
-    SEARCHMUX_DATA_DIR: dataDir,
-    DATABASE_URL: "",
-    REDIS_URL: "",
-    KV_REST_API_URL: "",
-    KV_REST_API_TOKEN: "",
+  await app.start({
     ...fakeProviderEnv(fake.url),
     BRAVE_API_KEY: "operator-brave",
     PERPLEXITY_BASE_URL: fake.baseUrlFor(ANSWER_PREFIX.perplexity),
@@ -68,31 +61,18 @@ beforeAll(async () => {
   for (const name of ["search", "fetch", "answer", "papers", "usage", "budgets", "keys", "tokens"]) {
     routes[name] = (await import(`@/app/api/v1/${name}/route`)) as Record<string, Route>;
   }
-  const { systemContext, tenantContext } = await import("@/lib/services/platform");
-  const { createTenant } = await import("@/lib/services/tenants/create-tenant");
-  const { createToken } = await import("@/lib/services/tokens/create-token");
   const { SCOPES } = await import("@/lib/services/context");
-  const operator = { kind: "operator" } as const;
-  const tenant = await createTenant({ ctx: await systemContext(operator), input: { name: "rest" } });
-  const other = await createTenant({ ctx: await systemContext(operator), input: { name: "other" } });
-  tenantId = tenant.id;
-  const ctx = await tenantContext(operator, tenant.id, SCOPES, "rest");
-  admin = (await createToken({ ctx, input: { name: "admin", scopes: [...SCOPES] } })).token;
-  searchOnly = (await createToken({ ctx, input: { name: "search-only", scopes: ["search"] } })).token;
-  otherTenantToken = (
-    await createToken({
-      ctx: await tenantContext(operator, other.id, SCOPES, "rest"),
-      input: { name: "b", scopes: [...SCOPES] },
-    })
-  ).token;
+  const ctx = await operatorWorkspace("rest");
+  const other = await operatorWorkspace("other");
+  tenantId = ctx.tenantId;
+  admin = await newToken(ctx, { name: "admin", scopes: [...SCOPES] });
+  searchOnly = await newToken(ctx, { name: "search-only", scopes: ["search"] });
+  otherTenantToken = await newToken(other, { name: "b", scopes: [...SCOPES] });
 });
 
 afterAll(async () => {
-  const { closeDatabase } = await import("@/lib/db");
-  await closeDatabase();
+  await app.stop();
   await fake?.close();
-  stopEmbeddedServer(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 beforeEach(() => {

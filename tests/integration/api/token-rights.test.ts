@@ -3,23 +3,18 @@
  * wrapper on an embedded database: budget records need the admin scope on /usage as on /budgets, and a
  * token stops working as soon as the member who created it is removed.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TenantContext } from "@/lib/services/context";
-import { stopEmbeddedServer } from "@/tests/support/database";
+import { callRoute, inProcessApp, type RouteHandler, routeRequest } from "@/tests/support/route-handlers";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "smx-token-rights-"));
+const app = inProcessApp("token-rights");
 
-type Route = (request: Request, context: { params: Promise<Record<string, never>> }) => Promise<Response>;
+type Route = RouteHandler<Record<string, never>>;
 const routes: Record<string, Route> = {};
 
 async function get(route: "usage" | "budgets", token: string) {
-  const request = new Request(`http://localhost/api/v1/${route}`, {
-    headers: { authorization: `Bearer ${token}`, "x-forwarded-for": "192.0.2.30" },
-  });
-  const response = await (routes[route] as Route)(request, { params: Promise.resolve({}) });
+  const request = routeRequest(`/api/v1/${route}`, { token, headers: { "x-forwarded-for": "192.0.2.30" } });
+  const response = await callRoute(routes[route], request, {});
   return { status: response.status, body: await response.json() };
 }
 
@@ -29,13 +24,7 @@ let adminUserId = "";
 let budgetId = "";
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    SEARCHMUX_DATA_DIR: dataDir,
-    DATABASE_URL: "",
-    REDIS_URL: "",
-    KV_REST_API_URL: "",
-    KV_REST_API_TOKEN: "",
-  });
+  await app.start();
   routes.usage = (await import("@/app/api/v1/usage/route")).GET as Route;
   routes.budgets = (await import("@/app/api/v1/budgets/route")).GET as Route;
   const { getDatabase } = await import("@/lib/db");
@@ -79,12 +68,7 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  const { closeDatabase } = await import("@/lib/db");
-  await closeDatabase();
-  stopEmbeddedServer(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => app.stop());
 
 describe("GET /api/v1/usage", () => {
   it("shows every token what each budget leaves, and the budget records and alerts only to admin tokens", async () => {

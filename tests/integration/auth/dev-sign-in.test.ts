@@ -4,14 +4,12 @@
  * headers are the ones `next dev` / `next start` hand the route: X-Forwarded-For holds the socket's peer
  * when the client sent none, or what a proxy or tunnel in front appended.
  */
-import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { AuthOptions } from "next-auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stopEmbeddedServer } from "@/tests/support/database";
+import { inProcessApp } from "@/tests/support/route-handlers";
 
 /** next-auth's core handler, which its App Router wrapper calls with the request's headers and cookies. */
 type AuthHandler = <Body>(params: {
@@ -36,7 +34,7 @@ const { AuthHandler } = createRequire(import.meta.url)(
   path.resolve("node_modules/next-auth/core/index.js"),
 ) as { AuthHandler: AuthHandler };
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "smx-dev-sign-in-"));
+const app = inProcessApp("dev-sign-in");
 let options: AuthOptions;
 
 /** A dev sign-in as a browser does it: fetch the CSRF token, then post it to the callback. */
@@ -76,25 +74,11 @@ async function devUsers() {
 }
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    SEARCHMUX_DATA_DIR: dataDir,
-    DATABASE_URL: "",
-    REDIS_URL: "",
-    KV_REST_API_URL: "",
-    KV_REST_API_TOKEN: "",
-    AUTH_URL: "",
-    SEARCHMUX_ALLOWED_HOSTS: "",
-    AUTH_DEV_LOGIN: "1",
-  });
+  await app.start({ AUTH_URL: "", SEARCHMUX_ALLOWED_HOSTS: "", AUTH_DEV_LOGIN: "1" });
   options = (await import("@/lib/auth/options")).authOptions();
 });
 
-afterAll(async () => {
-  const { closeDatabase } = await import("@/lib/db");
-  await closeDatabase();
-  stopEmbeddedServer(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => app.stop());
 
 describe("the development sign-in", () => {
   it.each([

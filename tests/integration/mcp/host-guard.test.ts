@@ -3,17 +3,20 @@
  * local server): a request for a name other than the loopback ones is refused with 403 before its token
  * is looked at, while localhost, 127.0.0.1 and [::1] on any port are served.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stopEmbeddedServer } from "@/tests/support/database";
+import {
+  callRoute,
+  inProcessApp,
+  newToken,
+  operatorWorkspace,
+  type RouteHandler,
+  routeRequest,
+} from "@/tests/support/route-handlers";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "smx-mcp-host-"));
+const app = inProcessApp("mcp-host");
 
-type Route<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
-let headerRoute: Route<Record<string, never>>;
-let urlRoute: Route<{ token: string }>;
+let headerRoute: RouteHandler<Record<string, never>>;
+let urlRoute: RouteHandler<{ token: string }>;
 let token: string;
 
 const INITIALIZE = JSON.stringify({
@@ -28,48 +31,27 @@ const INITIALIZE = JSON.stringify({
 });
 
 function initialize(host: string, { inUrl = false, origin }: { inUrl?: boolean; origin?: string } = {}) {
-  const headers: Record<string, string> = {
-    host,
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-  };
+  const headers: Record<string, string> = { host, accept: "application/json, text/event-stream" };
   if (origin) headers.origin = origin;
-  if (!inUrl) headers.authorization = `Bearer ${token}`;
   const url = `http://${host}/api/mcp${inUrl ? `/t/${token}` : ""}`;
-  const request = new Request(url, { method: "POST", headers, body: INITIALIZE });
-  return inUrl
-    ? urlRoute(request, { params: Promise.resolve({ token }) })
-    : headerRoute(request, { params: Promise.resolve({}) });
+  const request = routeRequest(url, {
+    method: "POST",
+    token: inUrl ? null : token,
+    headers,
+    body: INITIALIZE,
+  });
+  return inUrl ? callRoute(urlRoute, request, { token }) : callRoute(headerRoute, request, {});
 }
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    SEARCHMUX_DATA_DIR: dataDir,
-    DATABASE_URL: "",
-    REDIS_URL: "",
-    KV_REST_API_URL: "",
-    KV_REST_API_TOKEN: "",
-    AUTH_URL: "",
-    SEARCHMUX_ALLOWED_HOSTS: "",
-  });
+  await app.start({ AUTH_URL: "", SEARCHMUX_ALLOWED_HOSTS: "" });
   headerRoute = (await import("@/app/api/mcp/route")).POST;
   urlRoute = (await import("@/app/api/mcp/t/[token]/route")).POST;
-  const { systemContext, tenantContext } = await import("@/lib/services/platform");
-  const { createTenant } = await import("@/lib/services/tenants/create-tenant");
-  const { createToken } = await import("@/lib/services/tokens/create-token");
-  const { SCOPES } = await import("@/lib/services/context");
-  const operator = { kind: "operator" } as const;
-  const tenant = await createTenant({ ctx: await systemContext(operator), input: { name: "mcp-host" } });
-  const ctx = await tenantContext(operator, tenant.id, SCOPES, "mcp");
-  token = (await createToken({ ctx, input: { name: "mcp", scopes: ["mcp"] } })).token;
+  const ctx = await operatorWorkspace("mcp-host", "mcp");
+  token = await newToken(ctx, { name: "mcp", scopes: ["mcp"] });
 });
 
-afterAll(async () => {
-  const { closeDatabase } = await import("@/lib/db");
-  await closeDatabase();
-  stopEmbeddedServer(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => app.stop());
 
 describe("MCP without AUTH_URL", () => {
   it.each([

@@ -3,24 +3,28 @@
  * new /api/v1/search fields (lens, grounded_snippets, include_content), through the real route handlers,
  * token wrapper and verbs, an embedded database, the fake providers and a fake OpenAI-compatible model.
  */
-import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FETCH_WIRES } from "@/tests/fakes/fetch-wires";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 import { SNIPPET_MODEL, SNIPPET_MODEL_WIRES } from "@/tests/fakes/snippet-model-wire";
-import { stopEmbeddedServer } from "@/tests/support/database";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
+import {
+  callRoute,
+  inProcessApp,
+  newToken,
+  operatorWorkspace,
+  type RouteHandler,
+  routeRequest,
+} from "@/tests/support/route-handlers";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "smx-lenses-rest-"));
+const app = inProcessApp("lenses-rest");
 let fake: FakeProviders;
 let site: http.Server;
 let origin: string;
 
-type Route = (request: Request, context: { params: Promise<Record<string, never>> }) => Promise<Response>;
+type Route = RouteHandler<Record<string, never>>;
 const routes: Record<string, Record<string, Route>> = {};
 
 async function call(
@@ -28,19 +32,13 @@ async function call(
   method: string,
   { token, body, query = "" }: { token?: string; body?: unknown; query?: string } = {},
 ) {
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "x-forwarded-for": "192.0.2.11",
-  };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const request = new Request(`http://localhost/api/v1/${route}${query}`, {
+  const request = routeRequest(`/api/v1/${route}${query}`, {
     method,
-    headers,
+    token,
     body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { "x-forwarded-for": "192.0.2.11" },
   });
-  const handler = routes[route]?.[method];
-  if (!handler) throw new Error(`no ${method} /api/v1/${route}`);
-  const response = await handler(request, { params: Promise.resolve({}) });
+  const response = await callRoute(routes[route]?.[method], request, {});
   return { status: response.status, body: await response.json() };
 }
 
@@ -58,12 +56,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  Object.assign(process.env, {
-    SEARCHMUX_DATA_DIR: dataDir,
-    DATABASE_URL: "",
-    REDIS_URL: "",
-    KV_REST_API_URL: "",
-    KV_REST_API_TOKEN: "",
+  await app.start({
     ...fakeProviderEnv(fake.url),
     SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1",
     SEARCHMUX_LLM_BASE_URL: fake.baseUrlFor(SNIPPET_MODEL),
@@ -73,31 +66,18 @@ beforeAll(async () => {
   for (const name of ["search", "lenses"]) {
     routes[name] = (await import(`@/app/api/v1/${name}/route`)) as Record<string, Route>;
   }
-  const { systemContext, tenantContext } = await import("@/lib/services/platform");
-  const { createTenant } = await import("@/lib/services/tenants/create-tenant");
-  const { createToken } = await import("@/lib/services/tokens/create-token");
   const { SCOPES } = await import("@/lib/services/context");
-  const operator = { kind: "operator" } as const;
-  const tenant = await createTenant({ ctx: await systemContext(operator), input: { name: "lenses" } });
-  const other = await createTenant({ ctx: await systemContext(operator), input: { name: "other" } });
-  const ctx = await tenantContext(operator, tenant.id, SCOPES, "rest");
-  admin = (await createToken({ ctx, input: { name: "admin", scopes: [...SCOPES] } })).token;
-  searchOnly = (await createToken({ ctx, input: { name: "search-only", scopes: ["search"] } })).token;
-  otherAdmin = (
-    await createToken({
-      ctx: await tenantContext(operator, other.id, SCOPES, "rest"),
-      input: { name: "b", scopes: [...SCOPES] },
-    })
-  ).token;
+  const ctx = await operatorWorkspace("lenses");
+  const other = await operatorWorkspace("other");
+  admin = await newToken(ctx, { name: "admin", scopes: [...SCOPES] });
+  searchOnly = await newToken(ctx, { name: "search-only", scopes: ["search"] });
+  otherAdmin = await newToken(other, { name: "b", scopes: [...SCOPES] });
 });
 
 afterAll(async () => {
-  const { closeDatabase } = await import("@/lib/db");
-  await closeDatabase();
+  await app.stop();
   site?.close();
   await fake?.close();
-  stopEmbeddedServer(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 beforeEach(() => {

@@ -6,6 +6,7 @@ import {
   type BudgetProviderOption,
 } from "@/components/dashboard/budgets/budget-form";
 import { OperatorQuotas } from "@/components/dashboard/budgets/operator-quotas";
+import { formatAmount as amount, UsageMeter } from "@/components/dashboard/budgets/usage-meter";
 import { ChartCard } from "@/components/dashboard/chart-card";
 import { Chart } from "@/components/dashboard/charts/chart";
 import { PageHeader } from "@/components/dashboard/page-header";
@@ -15,11 +16,10 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ConfirmAction } from "@/components/ui/confirm-action";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Progress } from "@/components/ui/progress";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { deleteBudgetAction } from "@/lib/dashboard/actions/budgets";
 import { budgetLabel } from "@/lib/dashboard/budgets";
-import { formatCount, formatDateTime, formatRelative, formatUsd } from "@/lib/dashboard/format";
+import { formatDateTime, formatRelative } from "@/lib/dashboard/format";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { requestsByProvider } from "@/lib/dashboard/usage-series";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
@@ -29,9 +29,6 @@ import { usageHistory } from "@/lib/services/usage/usage-history";
 
 type Budget = Awaited<ReturnType<typeof listBudgets>>["budgets"][number];
 type Params = Promise<{ edit?: string; provider?: string }>;
-
-const amount = (metric: Budget["metric"], value: number) =>
-  metric === "usd" ? formatUsd(value) : formatCount(value);
 
 /** The form's starting values: the budget being edited, a provider's free tier, or an overall monthly cap. */
 function initialDraft(
@@ -79,22 +76,18 @@ function BudgetTable({ budgets, now }: { budgets: readonly Budget[]; now: Date }
       </TableHeader>
       <TableBody>
         {budgets.map((b) => {
-          const share = b.limit === 0 ? 100 : (b.used / b.limit) * 100;
           const label = budgetLabel(b);
           return (
             <TableRow key={b.id} data-testid="budget-row">
               <TableCell className="font-medium">{label}</TableCell>
               <TableCell>
-                <div className="space-y-1">
-                  <Progress
-                    value={share}
-                    label={`${label}: ${Math.round(share)}% used`}
-                    tone={share >= 100 ? "danger" : b.soft_exceeded ? "warning" : "default"}
-                  />
-                  <span className="text-xs tabular-nums text-muted-foreground">
-                    {amount(b.metric, b.used)} of {amount(b.metric, b.limit)}
-                  </span>
-                </div>
+                <UsageMeter
+                  label={label}
+                  metric={b.metric}
+                  used={b.used}
+                  limit={b.limit}
+                  warning={b.soft_exceeded}
+                />
               </TableCell>
               <TableCell className="text-right tabular-nums">{amount(b.metric, b.remaining)}</TableCell>
               <TableCell>
