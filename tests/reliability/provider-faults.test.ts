@@ -177,14 +177,22 @@ describe.runIf(target)(`provider faults through webSearch on ${target?.name}`, (
   it("keeps memory flat through repeated 5 MB bodies (F1: RSS + < 20 MB)", async () => {
     fake.setScenario(FAULTY, { fault: "huge", hugeBytes: 5 * 1024 * 1024 });
     for (let i = 0; i < 3; i++) await timedSearch(`warm-up ${i}`);
+    const rssAfterRound = async (round: number) => {
+      for (let i = 0; i < 12; i++) {
+        const { result } = await timedSearch(`huge ${round}-${i}`);
+        expect(result.providers_failed.map((f) => f.reason)).toEqual(["too_large"]);
+      }
+      collectGarbage();
+      return process.memoryUsage().rss;
+    };
     collectGarbage();
     const before = process.memoryUsage().rss;
-    for (let i = 0; i < 12; i++) {
-      const { result } = await timedSearch(`huge ${i}`);
-      expect(result.providers_failed.map((f) => f.reason)).toEqual(["too_large"]);
-    }
-    collectGarbage();
-    const grownMb = (process.memoryUsage().rss - before) / 2 ** 20;
+    const first = await rssAfterRound(1);
+    const second = await rssAfterRound(2);
+    // A body kept per call would grow both rounds by about 60 MB; the allocator growing its arenas once
+    // (which other test files in the same worker make more or less likely) shows in one round only.
+    const grownMb = Math.min(first - before, second - first) / 2 ** 20;
+    console.log(`F1: RSS grew ${grownMb.toFixed(1)} MB over 12 rounds of 5 MB bodies`);
     expect(grownMb).toBeLessThan(20);
   }, 60_000);
 
