@@ -157,7 +157,12 @@ test.describe("tool calls", () => {
   test("budget_status returns budgets as text and structured content", async () => {
     const result = await (await client()).callTool({ name: "budget_status", arguments: {} });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({ budgets: [], providers: expect.any(Array), alerts: [] });
+    expect(result.structuredContent).toEqual({
+      budgets: [],
+      operator_quotas: [],
+      providers: expect.any(Array),
+      alerts: [],
+    });
     expect(textOf(result)).toContain("Budgets:");
   });
 
