@@ -1,7 +1,8 @@
 /**
  * Next.js calls this once per server instance. With an OTLP endpoint configured, tool calls and
  * requests are exported through OpenTelemetry (@vercel/otel reads the standard OTEL_* variables);
- * then the Node-only background work starts (lib/services/background.ts).
+ * then the configuration is checked (a missing shared secret stops the start) and the Node-only
+ * background work starts (lib/services/background.ts).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -9,6 +10,8 @@ export async function register() {
     const { registerOTel } = await import("@vercel/otel");
     registerOTel({ serviceName: process.env.OTEL_SERVICE_NAME ?? "searchmux" });
   }
+  const { checkServerStart } = await import("./lib/server-start");
+  await checkServerStart();
   const { startBackgroundTasks } = await import("./lib/services/background");
   await startBackgroundTasks();
 }

@@ -2,13 +2,19 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { CLIENT_SITE_ADDRESS, clientSiteFiles } from "./tests/e2e/support/client-site";
 import { FAKES_ORIGIN } from "./tests/e2e/support/fake-providers";
+import { createLocalCa } from "./tests/reliability/support/local-ca";
 import { fakeProviderEnv } from "./tests/support/provider-env";
 
 const port = Number(process.env.E2E_PORT ?? 3199);
 // Created once: the config is evaluated again in each worker, which reads the server's data directory
 // (to seed tenants and tokens) through this variable. The global teardown removes it.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "smx-e2e-"));
+// oauth.spec's clients publish their metadata documents on an HTTPS site at CLIENT_SITE_ADDRESS, with a
+// throwaway authority the server trusts; only that address is exempt from the SSRF guard (127.0.0.1 stays
+// refused, as mcp.spec checks). Created once too; the global teardown removes it.
+process.env.E2E_CLIENT_SITE_DIR ??= path.dirname(createLocalCa(CLIENT_SITE_ADDRESS).caFile);
 const baseURL = `http://localhost:${port}`;
 
 // End-to-end runs the zero-configuration product: `next build && next start`, embedded database in a
@@ -67,6 +73,8 @@ export default defineConfig({
         // The development sign-in's user operates the deployment (the Admin pages).
         SEARCHMUX_OPERATOR_EMAILS: "dev@searchmux.local",
         ...fakeProviderEnv(FAKES_ORIGIN),
+        NODE_EXTRA_CA_CERTS: clientSiteFiles().caFile,
+        SEARCHMUX_FETCH_ALLOWLIST: CLIENT_SITE_ADDRESS,
       },
     },
   ],

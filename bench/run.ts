@@ -3,6 +3,8 @@
  *
  *   npm run bench                                   a fresh `next start` (builds when stale) on a fresh database
  *   npm run bench -- --duration=10 --connections=50 --only=cached-rest,fanout
+ *   DATABASE_URL=… REDIS_URL=… npm run bench -- --rtt=2   2 ms of network distance to PostgreSQL and Redis
+ *   npm run bench -- --label=embedded              results in bench/results/<date>-embedded.json
  *   npm run bench -- --print-env --fake-port=3398   environment for a server to benchmark in place …
  *   npm run bench -- --server=http://127.0.0.1:3000 --fake-port=3398   … and the run against it
  *
@@ -13,9 +15,9 @@
  */
 import os from "node:os";
 import { SCOPES } from "@/lib/services/context";
+import { measuredRoundTripMs } from "@/tests/reliability/support/delay-relay";
 import type { LoadCall } from "@/tests/reliability/support/load";
 import { mcpHeaders, toolCallBody } from "@/tests/reliability/support/mcp";
-import { FIVE_PROVIDERS } from "@/tests/reliability/support/server-env";
 import { seedTenant } from "@/tests/reliability/support/tenant";
 import { testPlatform } from "@/tests/support/platform";
 import { admissions } from "./scenarios/admissions";
@@ -26,6 +28,7 @@ import { fusion } from "./scenarios/fusion";
 import { throughput } from "./scenarios/http-throughput";
 import { hungProvider } from "./scenarios/hung-provider";
 import type { ScenarioId, ScenarioResult } from "./scenarios/scenario";
+import { soak } from "./scenarios/soak";
 import { attachedServerEnv, attachTo, type BenchTarget, ownServer } from "./support/bench-target";
 import { booleanFlag, numberFlag, stringFlag } from "./support/flags";
 import { machine, printTable, writeResults } from "./support/report";
@@ -39,12 +42,16 @@ const config = {
   fetchRuns: numberFlag("fetch-runs", 60),
   fusionRuns: 2_000,
   admissions: { attempts: 1_000, cap: 900, concurrency: 50 },
+  soakSeconds: numberFlag("soak", 600),
 };
 const only = stringFlag("only")?.split(",");
+const relayRttMs = stringFlag("rtt") === undefined ? undefined : numberFlag("rtt", 2);
+/** NODE_OPTIONS of the bench's own server, e.g. heap limits to compare (--node-options="--max-old-space-size=256"). */
+const nodeOptions = stringFlag("node-options");
 const wanted = (id: ScenarioId) => !only || only.includes(id);
 
-function cachedSearchCalls(token: string): { rest: LoadCall; mcp: LoadCall } {
-  const args = { query: "bench cached query", providers: [...FIVE_PROVIDERS] };
+function cachedSearchCalls(token: string, providers: readonly string[]): { rest: LoadCall; mcp: LoadCall } {
+  const args = { query: "bench cached query", providers };
   return {
     rest: {
       kind: "search",
@@ -77,15 +84,34 @@ async function warmCache(target: BenchTarget, call: LoadCall): Promise<void> {
 }
 
 async function run(target: BenchTarget): Promise<ScenarioResult[]> {
-  const { token } = await seedTenant(testPlatform(target.db), { name: "bench", scopes: [...SCOPES] });
-  const cached = cachedSearchCalls(token);
+  // A budget on every provider, as a workspace that spends free tiers first has: each call is admitted.
+  const budgets = target.providers.map((provider) => ({
+    provider,
+    metric: "requests" as const,
+    period: "month" as const,
+    limit: 100_000_000,
+  }));
+  const { token } = await seedTenant(testPlatform(target.db), {
+    name: "bench",
+    scopes: [...SCOPES],
+    budgets,
+  });
+  const cached = cachedSearchCalls(token, target.providers);
   await warmCache(target, cached.rest);
   const http = { connections: config.connections, durationSeconds: config.durationSeconds };
   const results: ScenarioResult[] = [];
   const step = async <T extends ScenarioResult | undefined>(id: ScenarioId, work: () => Promise<T>) => {
     if (!wanted(id)) return undefined;
     console.log(`… ${id}`);
+    target.relays?.database.resetRoundTrips();
+    target.relays?.redis?.resetRoundTrips();
     const result = await work();
+    if (result && target.relays && result.rssOf === "server" && result.samples > 0) {
+      result.roundTripsPerCall = {
+        database: target.relays.database.roundTrips() / result.samples,
+        kv: (target.relays.redis?.roundTrips() ?? 0) / result.samples,
+      };
+    }
     if (result) results.push(result);
     return result;
   };
@@ -129,6 +155,7 @@ async function run(target: BenchTarget): Promise<ScenarioResult[]> {
   await step("fetch-engine", () => fetchEngineOnly(target, config.fetchRuns, fetched));
   await step("fusion", () => fusion(config.fusionRuns));
   await step("admissions", () => admissions(target, config.admissions));
+  await step("soak", () => soak(target, token, config.soakSeconds));
   return results;
 }
 
@@ -147,16 +174,26 @@ async function main(): Promise<void> {
   }
 
   const loadAtStart = os.loadavg()[0] ?? 0;
-  const target = server ? await attachTo(server, fakePort, databaseUrl) : await ownServer();
+  if (server && relayRttMs !== undefined) throw new Error("--rtt needs the bench's own server");
+  const target = server
+    ? await attachTo(server, fakePort, databaseUrl)
+    : await ownServer({ relayRttMs, nodeOptions });
   try {
     const results = await run(target);
     const about = machine(loadAtStart);
     printTable(results, about);
-    const file = writeResults(results, about, {
+    const measuredRtt = target.relays?.redis ? await measuredRoundTripMs(target.relays.redis) : undefined;
+    if (measuredRtt !== undefined)
+      console.log(`relay round trip measured through Redis: p50 ${measuredRtt.toFixed(2)} ms`);
+    const settings = {
       ...config,
       database: target.databaseName,
+      relayRttMs: relayRttMs ?? 0,
+      relayRttMeasuredMs: measuredRtt,
+      nodeOptions: nodeOptions ?? "",
       server: server ?? "own",
-    });
+    };
+    const file = writeResults(results, about, settings, stringFlag("label"));
     console.log(`wrote ${file}`);
   } finally {
     await target.close();

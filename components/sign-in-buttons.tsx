@@ -1,6 +1,7 @@
 "use client";
 
 import { signIn } from "next-auth/react";
+import { Button } from "@/components/ui/button";
 
 export interface SignInOption {
   id: string;
@@ -11,14 +12,9 @@ export function SignInButtons({ options, callbackUrl }: { options: SignInOption[
   return (
     <div className="flex flex-col gap-3">
       {options.map((option) => (
-        <button
-          key={option.id}
-          type="button"
-          onClick={() => signIn(option.id, { callbackUrl })}
-          className="rounded-md border border-zinc-300 px-4 py-2 text-left hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900"
-        >
+        <Button key={option.id} size="lg" onClick={() => signIn(option.id, { callbackUrl })}>
           {option.label}
-        </button>
+        </Button>
       ))}
     </div>
   );

@@ -38,12 +38,23 @@ export type DatabaseDriver = "embedded" | "pg" | "neon";
 
 export interface Config {
   production: boolean;
-  database: { driver: DatabaseDriver; url?: string; neonWsProxy?: string };
+  database: {
+    driver: DatabaseDriver;
+    url?: string;
+    neonWsProxy?: string;
+    /**
+     * A database other processes may reach too (DATABASE_URL): every instance and the CLI must then share
+     * the secrets the embedded setup generates per data directory (lib/deploy-check.ts).
+     */
+    shared: boolean;
+  };
   dataDir: string;
   auth: {
     secret?: string;
     url?: string;
     devLogin: boolean;
+    /** AUTH_DEV_LOGIN is set but refused: production (`npm start`) without AUTH_DEV_LOGIN_ALLOW_PRODUCTION. */
+    devLoginNeedsProductionOverride: boolean;
     github?: { clientId: string; clientSecret: string };
     google?: { clientId: string; clientSecret: string };
   };
@@ -60,6 +71,8 @@ export interface Config {
   trustedProxies: TrustedProxies;
   /** Validated here at start; verbs read tenantLimits(ctx.env), so each platform (and test) has its own. */
   limits: TenantLimits;
+  /** On Vercel or AWS Lambda: the platform may freeze the process once a response is sent. */
+  serverless: boolean;
 }
 
 /** Neon hosts are recognised by name; SEARCHMUX_DB_DRIVER=neon forces the driver for proxies and tests. */
@@ -158,12 +171,14 @@ export function tenantLimits(env: Readonly<Record<string, string | undefined>> =
 export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
   const e = envSchema.parse(env);
   const production = e.NODE_ENV === "production";
+  const driver = pickDriver(e.DATABASE_URL, e.SEARCHMUX_DB_DRIVER);
   return {
     production,
     database: {
-      driver: pickDriver(e.DATABASE_URL, e.SEARCHMUX_DB_DRIVER),
+      driver,
       url: e.DATABASE_URL,
       neonWsProxy: e.SEARCHMUX_NEON_WS_PROXY,
+      shared: driver !== "embedded",
     },
     dataDir: path.resolve(/*turbopackIgnore: true*/ e.SEARCHMUX_DATA_DIR ?? ".data"),
     auth: {
@@ -171,6 +186,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       url: e.AUTH_URL,
       // The development sign-in never runs in production unless explicitly allowed.
       devLogin: e.AUTH_DEV_LOGIN && (!production || e.AUTH_DEV_LOGIN_ALLOW_PRODUCTION),
+      devLoginNeedsProductionOverride: e.AUTH_DEV_LOGIN && production && !e.AUTH_DEV_LOGIN_ALLOW_PRODUCTION,
       github: pair(e.GITHUB_ID, e.GITHUB_SECRET),
       google: pair(e.GOOGLE_ID, e.GOOGLE_SECRET),
     },
@@ -185,7 +201,79 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     limits: tenantLimits(env),
     allowedHosts: allowedHosts(env),
     trustedProxies: trustedProxies(env),
+    serverless: Boolean(env.VERCEL?.trim() || env.AWS_LAMBDA_FUNCTION_NAME?.trim()),
   };
+}
+
+/**
+ * When exactly one variable of a pair that only works together is set (blank counts as unset): a message
+ * naming the missing one. Such a pair is otherwise ignored, which hides the mistake.
+ */
+export function halfPair(
+  env: Readonly<Record<string, string | undefined>>,
+  [first, second]: readonly [string, string],
+  what: string,
+): string | undefined {
+  const isSet = (name: string) => Boolean(env[name]?.trim());
+  if (isSet(first) === isSet(second)) return undefined;
+  const [set, missing] = isSet(first) ? [first, second] : [second, first];
+  return `${missing} is missing: ${set} is set, and ${what} needs both (or neither)`;
+}
+
+/** Where the KV store lives (see kvStore). */
+export type KvStoreConfig =
+  | { kind: "upstash"; url: string; token: string }
+  | { kind: "redis"; url: string }
+  /** In this process, within `maxBytes` (SEARCHMUX_MEMORY_KV_MB). */
+  | { kind: "memory"; maxBytes: number };
+
+/**
+ * The in-memory KV's default budget: ~300 fetched pages or thousands of searches. With the 256 MB heap of
+ * npm start the server stays under 400 MB however much distinct traffic it serves (bench soak).
+ */
+export const DEFAULT_MEMORY_KV_MB = 32;
+
+/**
+ * The in-memory KV's budget from SEARCHMUX_MEMORY_KV_MB (megabytes, a positive number), else the
+ * default; anything else is a configuration error rather than an unbounded store.
+ */
+export function memoryKvBytes(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env.SEARCHMUX_MEMORY_KV_MB?.trim();
+  if (!raw) return DEFAULT_MEMORY_KV_MB * 1024 * 1024;
+  const megabytes = Number(raw);
+  if (!Number.isFinite(megabytes) || megabytes <= 0) {
+    throw new Error(`SEARCHMUX_MEMORY_KV_MB must be a positive number of megabytes, not '${raw}'`);
+  }
+  return Math.floor(megabytes * 1024 * 1024);
+}
+
+/**
+ * Upstash's REST credentials under their two names, in order of precedence: Vercel's Upstash (formerly
+ * Vercel KV) integration sets KV_REST_API_*, Upstash's own integration and console UPSTASH_REDIS_REST_*.
+ * A project with both normally points them at one database; the first pair wins.
+ */
+const UPSTASH_PAIRS = [
+  { url: "KV_REST_API_URL", token: "KV_REST_API_TOKEN" },
+  { url: "UPSTASH_REDIS_REST_URL", token: "UPSTASH_REDIS_REST_TOKEN" },
+] as const;
+
+/**
+ * Upstash over REST when a pair is set (before REDIS_URL: Vercel's integration sets REDIS_URL too, and a
+ * serverless function cannot keep a TCP connection), else Redis at REDIS_URL, else in memory. Blank values
+ * count as unset. Half of a pair is an error naming the missing variable, not a silent fallback to a store
+ * the other instances do not share.
+ */
+export function kvStore(env: Readonly<Record<string, string | undefined>> = process.env): KvStoreConfig {
+  const value = (name: string) => env[name]?.trim() || undefined;
+  for (const { url, token } of UPSTASH_PAIRS) {
+    const half = halfPair(env, [url, token], "the Upstash store");
+    if (half) throw new Error(half);
+  }
+  const pairs = UPSTASH_PAIRS.map((names) => ({ url: value(names.url), token: value(names.token) }));
+  const upstash = pairs.find((pair) => pair.url && pair.token);
+  if (upstash?.url && upstash.token) return { kind: "upstash", url: upstash.url, token: upstash.token };
+  const redisUrl = value("REDIS_URL");
+  return redisUrl ? { kind: "redis", url: redisUrl } : { kind: "memory", maxBytes: memoryKvBytes(env) };
 }
 
 let cached: Config | undefined;

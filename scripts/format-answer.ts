@@ -1,4 +1,5 @@
 import type { AnswerResult } from "@/lib/engine/answer/run-answer";
+import { plural } from "@/lib/wording";
 
 /** Human-readable answer output for the CLI: each answer with its sources, then agreement and failures. */
 export function formatAnswerResult(result: AnswerResult): string {
@@ -11,15 +12,15 @@ export function formatAnswerResult(result: AnswerResult): string {
   const shared = result.agreement.shared_citations;
   lines.push(
     shared.length > 0
-      ? `agreement: ${shared.length} source(s) cited by several answers\n${shared
+      ? `agreement: ${plural(shared.length, "source")} cited by several answers\n${shared
           .map((s) => `  ${s.url} — ${s.providers.join(", ")}`)
           .join("\n")}`
-      : `agreement: no source cited by more than one of ${result.agreement.answers} answer(s)`,
+      : `agreement: no source cited by more than one of ${plural(result.agreement.answers, "answer")}`,
   );
   const failed = result.providers_failed.map(
     (f) => `${f.provider}: ${f.reason}${f.status ? ` ${f.status}` : ""}`,
   );
   if (failed.length > 0) lines.push(`providers failed: ${failed.join(", ")}`);
-  lines.push(`${result.answers.length} answer(s) in ${result.duration_ms} ms`);
+  lines.push(`${plural(result.answers.length, "answer")} in ${result.duration_ms} ms`);
   return lines.join("\n");
 }

@@ -1,4 +1,5 @@
 import type { FetchResult } from "@/lib/engine/fetch/run-fetch";
+import { plural } from "@/lib/wording";
 
 /** Human-readable fetch output for the CLI: a header with title, URL and provider, the content, then step outcomes. */
 export function formatFetchResult(result: FetchResult): string {
@@ -7,7 +8,7 @@ export function formatFetchResult(result: FetchResult): string {
     metadata.byline && `by ${metadata.byline}`,
     metadata.published && `published ${metadata.published}`,
     metadata.language && `lang ${metadata.language}`,
-    metadata.pages !== undefined && `${metadata.pages} pages`,
+    metadata.pages !== undefined && plural(metadata.pages, "page"),
   ].filter(Boolean);
   const lines = [`# ${result.title || "(untitled)"}`, result.final_url];
   if (facts.length > 0) lines.push(facts.join(" · "));

@@ -1,4 +1,5 @@
 import type { PaperSearchResult } from "@/lib/engine/papers/run-paper-search";
+import { plural } from "@/lib/wording";
 
 /** Human-readable paper search output for the CLI: numbered papers with ids and links, then provider outcomes. */
 export function formatPaperResult(result: PaperSearchResult): string {
@@ -10,7 +11,7 @@ export function formatPaperResult(result: PaperSearchResult): string {
       p.doi && `doi:${p.doi}`,
       p.arxiv_id && `arXiv:${p.arxiv_id}`,
       p.pmid && `PMID:${p.pmid}`,
-      p.citation_count !== null && `${p.citation_count} citations`,
+      p.citation_count !== null && plural(p.citation_count, "citation"),
     ].filter(Boolean);
     const sources = p.sources.map((s) => `${s.provider}#${s.rank}`).join(" ");
     return [
@@ -30,6 +31,6 @@ export function formatPaperResult(result: PaperSearchResult): string {
   );
   lines.push("", `providers ok: ${ok.join(", ") || "none"}`);
   if (failed.length > 0) lines.push(`providers failed: ${failed.join(", ")}`);
-  lines.push(`${result.results.length} papers in ${result.duration_ms} ms`);
+  lines.push(`${plural(result.results.length, "paper")} in ${result.duration_ms} ms`);
   return lines.join("\n");
 }

@@ -1,4 +1,5 @@
 import type { SearchResult } from "@/lib/engine/search/run-search";
+import { plural } from "@/lib/wording";
 
 /** Human-readable search output for the CLI: numbered results with URLs, then provider outcomes. */
 export function formatSearchResult(result: SearchResult): string {
@@ -12,6 +13,6 @@ export function formatSearchResult(result: SearchResult): string {
   );
   lines.push("", `providers ok: ${ok.join(", ") || "none"}`);
   if (failed.length > 0) lines.push(`providers failed: ${failed.join(", ")}`);
-  lines.push(`${result.results.length} results in ${result.duration_ms} ms`);
+  lines.push(`${plural(result.results.length, "result")} in ${result.duration_ms} ms`);
   return lines.join("\n");
 }

@@ -3,6 +3,7 @@
  * (the embedded database is shared through its server process; Postgres is shared anyway).
  * Every command calls the same service verbs as MCP, REST and the dashboard, as the operator.
  */
+import "./preflight";
 import { parseArgs } from "node:util";
 import { closeDatabase } from "@/lib/db";
 import { flushPendingWrites } from "@/lib/services/platform";

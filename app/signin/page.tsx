@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
 import { SignInButtons, type SignInOption } from "@/components/sign-in-buttons";
+import { SignInSetup } from "@/components/sign-in-setup";
 import { SiteHeader } from "@/components/site-header";
 import { landingPath } from "@/lib/auth/landing-path";
 import { DEV_PROVIDER_ID, SITE_URL } from "@/lib/auth/options";
@@ -25,19 +26,22 @@ export default async function SignInPage({
   const target = landingPath((await searchParams).callbackUrl, SITE_URL);
   if (await currentSession()) redirect(target);
   const options = signInOptions();
+  const { production, auth, allowedHosts } = config();
   return (
     <>
       <SiteHeader />
-      <main className="mx-auto max-w-sm px-6 py-16">
+      <main className="mx-auto max-w-lg px-6 py-16">
         <h1 className="text-2xl font-semibold">Sign in to Searchmux</h1>
         <div className="mt-8">
           {options.length > 0 ? (
             <SignInButtons options={options} callbackUrl={target} />
           ) : (
-            <p className="text-sm text-zinc-600 dark:text-zinc-400">
-              No sign-in method is configured. Set GITHUB_ID and GITHUB_SECRET, or GOOGLE_ID and
-              GOOGLE_SECRET, or AUTH_DEV_LOGIN=1 for local development.
-            </p>
+            <SignInSetup
+              siteUrl={SITE_URL}
+              hosts={allowedHosts.map(({ name, port }) => (port ? `${name}:${port}` : name))}
+              production={production}
+              devLoginNeedsProductionOverride={auth.devLoginNeedsProductionOverride}
+            />
           )}
         </div>
       </main>

@@ -1,17 +1,18 @@
 /**
- * The search engine alone in process (no HTTP API, database, cache or trace): five real adapters against
- * the fake providers at 200 ms. Each provider call is timed around its adapter; the figure is runSearch
+ * The search engine alone in process (no HTTP API, database, cache or trace): the target's real
+ * adapters against a plain-HTTP fake server of this process at 200 ms (TLS is the adapters' cost, timed
+ * with them, and this process does not trust the bench's authority). Each provider call is timed around its adapter; the figure is runSearch
  * wall time minus the slowest of them — the engine's own cost (validation, operators, scheduling,
  * post-filters, fusion, snippet collapse). Set against the REST fan-out figure it shows what the service
  * and transport layers add.
  */
 
-import type { BenchTarget } from "@/bench/support/bench-target";
+import { type BenchTarget, setProviderLatency } from "@/bench/support/bench-target";
 import { ownPeakRss, timedCalls } from "@/bench/support/timed-calls";
 import type { ProviderEntry } from "@/lib/engine/search/call-provider";
 import { runSearch } from "@/lib/engine/search/run-search";
 import type { SearchProvider } from "@/lib/engine/search/types";
-import { FIVE_PROVIDERS } from "@/tests/reliability/support/server-env";
+import { startFakeProviders } from "@/tests/fakes/provider-server";
 import { percentiles } from "@/tests/reliability/support/stats";
 import { fakeEntry } from "@/tests/unit/search/fake-entries";
 import type { ScenarioResult } from "./scenario";
@@ -36,10 +37,12 @@ export async function engineFanout(
   options: { queries: number; concurrency: number },
   api?: ScenarioResult,
 ): Promise<ScenarioResult> {
+  const fake = await startFakeProviders();
+  setProviderLatency(fake, target.providers);
   const search = async (n: number) => {
     const providerMs: number[] = [];
-    const entries: ProviderEntry[] = FIVE_PROVIDERS.map((id) => {
-      const entry = fakeEntry(target.fake, id);
+    const entries: ProviderEntry[] = target.providers.map((id) => {
+      const entry = fakeEntry(fake, id);
       return { ...entry, provider: timedProvider(entry.provider, (ms) => providerMs.push(ms)) };
     });
     const started = performance.now();
@@ -53,7 +56,7 @@ export async function engineFanout(
   await timedCalls(20, options.concurrency, search);
   const { result: run, peakMb } = await ownPeakRss(() =>
     timedCalls(options.queries, options.concurrency, search),
-  );
+  ).finally(() => fake.close());
   const ok = run.results.filter((r) => r.value.ok);
   const latencyMs = percentiles(ok.map((r) => r.value.overhead));
   return {

@@ -45,5 +45,8 @@ export async function throughput(
     peakRssMb: peakMb,
     rssOf: "server",
     ratio,
+    throughputVsBaseline: baseline?.requestsPerSecond
+      ? report.requestsPerSecond / baseline.requestsPerSecond
+      : undefined,
   };
 }

@@ -1,5 +1,5 @@
 /**
- * One provider of five never answers: how long after `timeout_ms` does the search come back? Calls run
+ * One provider of the fan-out never answers: how long after `timeout_ms` does the search come back? Calls run
  * one at a time and the hung provider rotates, so no provider fails often enough in a row to trip its
  * circuit breaker (which would skip it and hide the hang). The figure is latency minus timeout_ms.
  */
@@ -7,7 +7,6 @@
 import { type BenchTarget, PROVIDER_LATENCY_MS } from "@/bench/support/bench-target";
 import { timedCalls } from "@/bench/support/timed-calls";
 import { peakRssDuring } from "@/tests/reliability/support/process-memory";
-import { FIVE_PROVIDERS } from "@/tests/reliability/support/server-env";
 import { percentiles } from "@/tests/reliability/support/stats";
 import type { ScenarioResult } from "./scenario";
 
@@ -25,7 +24,7 @@ export async function hungProvider(
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   const { result: run, peakMb } = await peakRssDuring(target.pid, () =>
     timedCalls(calls, 1, async (i) => {
-      const hung = FIVE_PROVIDERS[i % FIVE_PROVIDERS.length] ?? "brave";
+      const hung = target.providers[i % target.providers.length] ?? "brave";
       target.fake.setScenario(hung, { fault: "hang" });
       try {
         const response = await fetch(`${target.url}/api/v1/search`, {
@@ -33,7 +32,7 @@ export async function hungProvider(
           headers,
           body: JSON.stringify({
             query: `hung bench ${i} ${Date.now()}`,
-            providers: FIVE_PROVIDERS,
+            providers: target.providers,
             no_cache: true,
             timeout_ms: HUNG_TIMEOUT_MS,
           }),
@@ -51,7 +50,7 @@ export async function hungProvider(
   const ok = run.results.filter((r) => r.value);
   return {
     id: "hung-provider",
-    title: "one provider of five hanging",
+    title: `one provider of ${target.providers.length} hanging`,
     figure: `latency above timeout_ms = ${HUNG_TIMEOUT_MS} ms, one at a time`,
     latencyMs: percentiles(ok.map((r) => r.ms - HUNG_TIMEOUT_MS)),
     samples: ok.length,

@@ -19,7 +19,16 @@ export interface ScenarioResult {
   rssOf: "server" | "bench";
   /** A ratio to a baseline of the same run, e.g. "0.62× health req/s". */
   ratio?: string;
+  /** Soak: RSS growth from the second quarter of the run to the last, in percent. */
+  rssGrowthPercent?: number;
+  /** Requests per second as a multiple of the baseline's (GET /api/health) in the same run. */
+  throughputVsBaseline?: number;
   notes?: string;
+  /**
+   * Round trips per call the server made to the database and to KV (with --rtt: counted by the delay
+   * relays in front of them; work after the response, such as trace writes, included).
+   */
+  roundTripsPerCall?: { database: number; kv: number };
 }
 
 export type ScenarioId =
@@ -34,4 +43,5 @@ export type ScenarioId =
   | "fetch"
   | "fetch-engine"
   | "fusion"
-  | "admissions";
+  | "admissions"
+  | "soak";

@@ -7,11 +7,11 @@
  */
 import { tmpdir } from "node:os";
 import { createDatabase, type Database } from "@/lib/db/client";
-import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { type FakeProviderId, type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 import { article } from "@/tests/reliability/support/article";
 import { pidListeningOn } from "@/tests/reliability/support/process-memory";
-import { FIVE_PROVIDERS, serverEnv } from "@/tests/reliability/support/server-env";
-import { startStack } from "@/tests/reliability/support/stack";
+import { FIVE_PROVIDERS, serverEnv, TEN_PROVIDERS } from "@/tests/reliability/support/server-env";
+import { type StackRelays, startStack } from "@/tests/reliability/support/stack";
 import { startSite } from "@/tests/unit/fetch/site-server";
 import { startForwarder } from "./forwarder";
 
@@ -26,19 +26,44 @@ export interface BenchTarget {
   /** The 500 KB article. */
   pageUrl: string;
   databaseUrl: string;
+  /** The search providers a fan-out asks, each answering in PROVIDER_LATENCY_MS. */
+  providers: readonly FakeProviderId[];
+  /** Whether the fake providers speak HTTPS. */
+  tls: boolean;
   /** "postgres", "embedded" (PGlite) or "attached". */
   databaseName: string;
   db: Database;
+  /** With a network distance (--rtt): the relays in front of the database and KV, counting round trips. */
+  relays?: StackRelays;
   close(): Promise<void>;
 }
 
-function setProviderLatency(fake: FakeProviders): void {
-  for (const id of FIVE_PROVIDERS) fake.setScenario(id, { latencyMs: PROVIDER_LATENCY_MS });
+export function setProviderLatency(fake: FakeProviders, providers: readonly string[]): void {
+  for (const id of providers) fake.setScenario(id, { latencyMs: PROVIDER_LATENCY_MS });
 }
 
-/** A fresh production server on a fresh database (PostgreSQL with DATABASE_URL, else embedded). */
-export async function ownServer(): Promise<BenchTarget> {
-  const stack = await startStack({ providerLatencyMs: PROVIDER_LATENCY_MS, pages: 1, pageBytes: PAGE_BYTES });
+/**
+ * A fresh production server on a fresh database (PostgreSQL with DATABASE_URL, else embedded), ten fake
+ * providers over HTTPS, and `relayRttMs` of network distance to its database and KV when given.
+ */
+export async function ownServer({
+  relayRttMs,
+  nodeOptions,
+}: {
+  relayRttMs?: number;
+  nodeOptions?: string;
+} = {}): Promise<BenchTarget> {
+  const stack = await startStack({
+    providerLatencyMs: PROVIDER_LATENCY_MS,
+    pages: 1,
+    pageBytes: PAGE_BYTES,
+    relayRttMs,
+    nodeOptions,
+    providers: TEN_PROVIDERS,
+    fakeTls: true,
+    // Zero configuration is what a new user runs: without REDIS_URL the server keeps KV in memory.
+    memoryKv: !process.env.REDIS_URL?.trim(),
+  });
   const [server] = stack.servers;
   if (!server) throw new Error("no server started");
   return {
@@ -47,8 +72,11 @@ export async function ownServer(): Promise<BenchTarget> {
     fake: stack.fake,
     pageUrl: stack.pageUrl(0),
     databaseUrl: stack.database.url,
+    providers: TEN_PROVIDERS,
+    tls: true,
     databaseName: stack.databaseName === "pglite" ? "embedded" : "postgres",
     db: stack.database.db,
+    relays: stack.relays,
     close: () => stack.close(),
   };
 }
@@ -67,7 +95,7 @@ export async function attachTo(url: string, fakePort: number, databaseUrl: strin
   const pid = pidListeningOn(Number(new URL(url).port));
   if (pid === undefined) throw new Error(`no process listens on ${url}`);
   const fake = await startFakeProviders();
-  setProviderLatency(fake);
+  setProviderLatency(fake, FIVE_PROVIDERS);
   const forwarder = await startForwarder(fakePort, fake.url);
   const site = await startSite({ "/article": { body: article(PAGE_BYTES) } });
   const db = await createDatabase({ driver: "pg", url: databaseUrl, dataDir: tmpdir(), poolSize: 4 });
@@ -77,6 +105,8 @@ export async function attachTo(url: string, fakePort: number, databaseUrl: strin
     fake,
     pageUrl: `${site.url}/article`,
     databaseUrl,
+    providers: FIVE_PROVIDERS,
+    tls: false,
     databaseName: "attached",
     db,
     async close() {

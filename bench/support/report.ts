@@ -34,7 +34,17 @@ const targetText = (checks: TargetCheck[]) =>
   checks.map((c) => `${c.label}: ${c.met ? "met" : "MISSED"}`).join("; ") || "–";
 
 export function printTable(results: readonly ScenarioResult[], about: Machine): void {
-  const header = ["scenario", "p50 ms", "p95 ms", "p99 ms", "req/s", "errors", "peak RSS MB", "targets"];
+  const header = [
+    "scenario",
+    "p50 ms",
+    "p95 ms",
+    "p99 ms",
+    "req/s",
+    "errors",
+    "peak RSS MB",
+    "round trips/call db+kv",
+    "targets",
+  ];
   const rows = results.map((r) => [
     r.title,
     ms(r.latencyMs.p50),
@@ -43,6 +53,9 @@ export function printTable(results: readonly ScenarioResult[], about: Machine): 
     r.requestsPerSecond === undefined ? "–" : r.requestsPerSecond.toFixed(0),
     String(r.errors),
     r.peakRssMb === undefined ? "–" : `${r.peakRssMb.toFixed(0)} (${r.rssOf})`,
+    r.roundTripsPerCall
+      ? `${r.roundTripsPerCall.database.toFixed(1)} + ${r.roundTripsPerCall.kv.toFixed(1)}`
+      : "–",
     targetText(checkTargets(r)),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
@@ -65,10 +78,16 @@ export function printTable(results: readonly ScenarioResult[], about: Machine): 
   );
 }
 
-export function writeResults(results: readonly ScenarioResult[], about: Machine, config: object): string {
+/** Writes bench/results/<date>[-<label>].json: a label keeps the runs of one day apart (database modes). */
+export function writeResults(
+  results: readonly ScenarioResult[],
+  about: Machine,
+  config: object,
+  label?: string,
+): string {
   const dir = path.join(import.meta.dirname, "..", "results");
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${new Date().toISOString().slice(0, 10)}.json`);
+  const file = path.join(dir, `${new Date().toISOString().slice(0, 10)}${label ? `-${label}` : ""}.json`);
   const report = {
     date: new Date().toISOString(),
     machine: about,

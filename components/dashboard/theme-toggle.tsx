@@ -4,6 +4,8 @@ import { Monitor, Moon, Sun } from "lucide-react";
 import { useTheme } from "next-themes";
 import { DropdownMenu } from "radix-ui";
 import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { popoverClasses } from "@/components/ui/select";
 
 const THEMES = [
   { value: "light", label: "Light", icon: Sun },
@@ -22,11 +24,7 @@ export function ThemeToggle() {
         </Button>
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={4}
-          className="z-50 min-w-32 rounded-md border bg-card p-1 shadow-md"
-        >
+        <DropdownMenu.Content align="end" sideOffset={4} className={cn(popoverClasses, "min-w-32 p-1")}>
           <DropdownMenu.RadioGroup value={theme} onValueChange={setTheme}>
             {THEMES.map(({ value, label, icon: Icon }) => (
               <DropdownMenu.RadioItem

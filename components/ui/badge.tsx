@@ -26,5 +26,6 @@ export function Badge({
   tone,
   ...props
 }: ComponentProps<"span"> & VariantProps<typeof badgeVariants>) {
-  return <span className={cn(badgeVariants({ tone }), className)} {...props} />;
+  // data-tone: which tone a badge has, for tests and styles that ask.
+  return <span data-tone={tone ?? "neutral"} className={cn(badgeVariants({ tone }), className)} {...props} />;
 }

@@ -1,16 +1,17 @@
 import { cn } from "./cn";
 import { CopyButton } from "./copy-button";
 
-/** A copyable snippet: the text as-is in a scrollable block with a copy button. */
+/**
+ * A copyable snippet: the text as-is, wrapped where a line is too long (so a whole command stays in
+ * view and selectable on a phone), with its copy button beside it rather than over it.
+ */
 export function CodeBlock({ code, label, className }: { code: string; label: string; className?: string }) {
   return (
-    <div className={cn("relative rounded-md border bg-muted/50", className)}>
-      <pre className="overflow-x-auto p-3 pr-24 font-mono text-xs leading-relaxed whitespace-pre">
+    <div className={cn("flex items-start gap-2 rounded-md border bg-muted/50 p-1.5", className)}>
+      <pre className="min-w-0 flex-1 p-1.5 font-mono text-xs leading-relaxed whitespace-pre-wrap wrap-anywhere">
         <code>{code}</code>
       </pre>
-      <div className="absolute top-2 right-2">
-        <CopyButton value={code} label={`Copy ${label}`} />
-      </div>
+      <CopyButton value={code} label={`Copy ${label}`} />
     </div>
   );
 }

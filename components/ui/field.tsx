@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { cn } from "./cn";
 import { Label } from "./label";
 
-interface FieldProps {
+export interface FieldProps {
   /** The control's id; the label, hint and error are tied to it. */
   id: string;
   label: ReactNode;

@@ -6,10 +6,19 @@ import type { ComponentProps } from "react";
 import { cn } from "./cn";
 import { inputClasses } from "./input";
 
+/** The floating panel of a select or a menu. */
+export const popoverClasses = "z-50 rounded-md border bg-card shadow-md";
+
 export interface SelectOption {
   value: string;
   label: string;
 }
+
+/** Options from `[value, label]` pairs, or from values that are their own labels. */
+export const selectOptions = (entries: ReadonlyArray<string | readonly [string, string]>): SelectOption[] =>
+  entries.map((entry) =>
+    typeof entry === "string" ? { value: entry, label: entry } : { value: entry[0], label: entry[1] },
+  );
 
 interface SelectProps extends Omit<ComponentProps<typeof SelectPrimitive.Root>, "children"> {
   id?: string;
@@ -53,7 +62,10 @@ export function Select({
         <SelectPrimitive.Content
           position="popper"
           sideOffset={4}
-          className="z-50 max-h-(--radix-select-content-available-height) min-w-(--radix-select-trigger-width) overflow-hidden rounded-md border bg-card shadow-md"
+          className={cn(
+            popoverClasses,
+            "max-h-(--radix-select-content-available-height) min-w-(--radix-select-trigger-width) overflow-hidden",
+          )}
         >
           <SelectPrimitive.Viewport className="p-1">
             {options.map((option) => (

@@ -6,19 +6,15 @@ export const MAX_BODY_BYTES = 256 * 1024;
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /**
- * Reads a JSON object body with a byte cap, checked while streaming (nothing past it is kept). `T` is
- * what the receiving verb declares; the verb validates the fields with its zod schema, so nothing is
- * trusted here beyond the body being an object.
+ * Reads a body with a byte cap, checked while streaming (nothing past it is kept): 413 beyond it, 400
+ * without a body.
  */
-export async function readJsonBody<T extends object = Record<string, unknown>>(
-  request: Request,
-  maxBytes = MAX_BODY_BYTES,
-): Promise<T> {
+export async function readBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Buffer> {
   const tooLarge = () => new ServiceError("payload_too_large", `request body over ${maxBytes} bytes`);
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > DRAIN_LIMIT_BYTES) throw tooLarge();
   const reader = request.body?.getReader();
-  if (!reader) throw new ServiceError("invalid_input", "a JSON body is required");
+  if (!reader) throw new ServiceError("invalid_input", "a request body is required");
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -34,9 +30,22 @@ export async function readJsonBody<T extends object = Record<string, unknown>>(
     if (size <= maxBytes) chunks.push(value);
   }
   if (size > maxBytes || declared > maxBytes) throw tooLarge();
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads a JSON object body with a byte cap (readBody). `T` is what the receiving verb declares; the verb
+ * validates the fields with its zod schema, so nothing is trusted here beyond the body being an object.
+ */
+export async function readJsonBody<T extends object = Record<string, unknown>>(
+  request: Request,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<T> {
+  if (!request.body) throw new ServiceError("invalid_input", "a JSON body is required");
+  const raw = await readBody(request, maxBytes);
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    body = JSON.parse(raw.toString("utf8"));
   } catch {
     throw new ServiceError("invalid_input", "the body is not valid JSON");
   }

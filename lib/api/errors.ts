@@ -4,12 +4,17 @@
 import { ZodError } from "zod";
 import { log } from "@/lib/observability/logger";
 import { ServiceError, type ServiceErrorCode } from "@/lib/services/errors";
+import { invalidInputError } from "@/lib/services/input-issues";
 
-const STATUS: Readonly<Record<ServiceErrorCode, number>> = {
+/** A verb's codes, and the one only HTTP has: a method the route does not serve. */
+export type ApiErrorCode = ServiceErrorCode | "method_not_allowed";
+
+const STATUS: Readonly<Record<ApiErrorCode, number>> = {
   invalid_input: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
   rate_limited: 429,
@@ -19,7 +24,7 @@ const STATUS: Readonly<Record<ServiceErrorCode, number>> = {
 };
 
 export function errorResponse(
-  code: ServiceErrorCode,
+  code: ApiErrorCode,
   message: string,
   details?: unknown,
   headers?: HeadersInit,
@@ -30,11 +35,9 @@ export function errorResponse(
 
 /** Maps anything a handler throws; unexpected errors become a 500 without internals. */
 export function toErrorResponse(error: unknown, requestId: string): Response {
-  if (error instanceof ServiceError) return errorResponse(error.code, error.message, error.details);
-  if (error instanceof ZodError) {
-    const details = error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }));
-    return errorResponse("invalid_input", "invalid input", details);
-  }
+  // The engine's own schema checks throw zod's error (a verb's parseInput has already converted it).
+  const known = error instanceof ZodError ? invalidInputError(error.issues) : error;
+  if (known instanceof ServiceError) return errorResponse(known.code, known.message, known.details);
   log().error({ err: error, request_id: requestId }, "request failed");
   return Response.json(
     { error: { code: "internal", message: `internal error (request ${requestId})` } },

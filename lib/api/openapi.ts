@@ -5,17 +5,45 @@
  */
 import { z } from "zod";
 import type { AllowedHost } from "@/lib/config";
+import { deleteBudgetInput } from "@/lib/services/budgets/delete-budget";
 import { setBudgetInput } from "@/lib/services/budgets/set-budget";
 import type { Scope } from "@/lib/services/context";
+import { deleteKeyInput } from "@/lib/services/keys/delete-key";
 import { setKeyInput } from "@/lib/services/keys/set-key";
+import { deleteLensInput } from "@/lib/services/lenses/delete-lens";
 import { setLensInput } from "@/lib/services/lenses/set-lens";
 import { createTokenInput } from "@/lib/services/tokens/create-token";
+import { revokeTokenInput } from "@/lib/services/tokens/revoke-token";
 import { listTracesInput } from "@/lib/services/traces/list-traces";
+import { usageHistoryInput } from "@/lib/services/usage/usage-history";
 import { lensListResponse, lensResponse } from "@/lib/tools/responses";
 import { TOOLS } from "@/lib/tools/table";
 import type { Tool } from "@/lib/tools/tool";
 import packageJson from "@/package.json";
 import { foreignHostReason } from "./allowed-host";
+import {
+  budgetDeleteResponse,
+  budgetListResponse,
+  budgetSetResponse,
+  healthResponse,
+  keyDeleteResponse,
+  keyListResponse,
+  keySetResponse,
+  lensDeleteResponse,
+  openObject,
+  openWebUiSearchBody,
+  openWebUiSearchResponse,
+  providerStatusResponse,
+  researcherBody,
+  researcherQuery,
+  researcherResponse,
+  tokenCreatedResponse,
+  tokenListResponse,
+  tokenRevokeResponse,
+  traceListResponse,
+  traceResponse,
+  usageHistoryResponse,
+} from "./route-schemas";
 
 type Method = "get" | "post" | "put" | "delete";
 
@@ -28,11 +56,15 @@ export interface Operation {
   /** Scope the token needs; `null` for routes without authentication. */
   scope: Scope | "any" | null;
   body?: z.ZodType;
-  query?: Record<string, string>;
-  response?: z.ZodType;
+  /** The query string: one parameter per field, with the field's schema. */
+  query?: z.ZodObject;
+  /** What a successful call answers (as JSON). */
+  response: z.ZodType;
+  /** The success status, when not 200. */
+  created?: true;
+  /** Failures whose body is not the Error schema: their status and schema (health's 503). */
+  failures?: Record<string, z.ZodType>;
 }
-
-const open = { type: "object", additionalProperties: true } as const;
 
 /** Every route that is not a tool's. */
 const ROUTE_OPERATIONS: readonly Operation[] = [
@@ -42,7 +74,8 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "usageHistory",
     summary: "Requests, spend, tool calls and cache hits per UTC day (oldest first, no gaps)",
     scope: "any",
-    query: { days: "how many days back, 1–90 (default 30)" },
+    query: usageHistoryInput,
+    response: usageHistoryResponse,
   },
   {
     method: "get",
@@ -51,6 +84,7 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     summary:
       "Every provider: tools it serves now, whose key pays and its verdict, budgets left, breaker, success rate and p50/p95",
     scope: "any",
+    response: providerStatusResponse,
   },
   {
     method: "get",
@@ -58,6 +92,7 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "listBudgets",
     summary: "The workspace's budgets",
     scope: "admin",
+    response: budgetListResponse,
   },
   {
     method: "put",
@@ -66,6 +101,7 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     summary: "Create or replace the budget for (provider, metric, period)",
     scope: "admin",
     body: setBudgetInput,
+    response: budgetSetResponse,
   },
   {
     method: "delete",
@@ -73,7 +109,8 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "deleteBudget",
     summary: "Delete a budget",
     scope: "admin",
-    query: { id: "budget id" },
+    query: deleteBudgetInput,
+    response: budgetDeleteResponse,
   },
   {
     method: "get",
@@ -81,6 +118,7 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "listKeys",
     summary: "Stored provider keys (last 4 characters only)",
     scope: "admin",
+    response: keyListResponse,
   },
   {
     method: "put",
@@ -89,6 +127,7 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     summary: "Store or replace a provider key (encrypted at rest)",
     scope: "admin",
     body: setKeyInput,
+    response: keySetResponse,
   },
   {
     method: "delete",
@@ -96,7 +135,8 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "deleteKey",
     summary: "Delete a provider key",
     scope: "admin",
-    query: { provider: "provider id" },
+    query: deleteKeyInput,
+    response: keyDeleteResponse,
   },
   {
     method: "get",
@@ -121,7 +161,8 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "deleteLens",
     summary: "Delete a workspace lens (a built-in lens it replaced comes back)",
     scope: "admin",
-    query: { name: "lens name" },
+    query: deleteLensInput,
+    response: lensDeleteResponse,
   },
   {
     method: "get",
@@ -129,6 +170,7 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "listTokens",
     summary: "The workspace's API tokens (never the secrets)",
     scope: "admin",
+    response: tokenListResponse,
   },
   {
     method: "post",
@@ -137,6 +179,8 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     summary: "Create a token; the secret is in the response once",
     scope: "admin",
     body: createTokenInput,
+    response: tokenCreatedResponse,
+    created: true,
   },
   {
     method: "delete",
@@ -144,7 +188,8 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "revokeToken",
     summary: "Revoke a token (refused everywhere at once)",
     scope: "admin",
-    query: { id: "token id" },
+    query: revokeTokenInput,
+    response: tokenRevokeResponse,
   },
   {
     method: "get",
@@ -152,7 +197,8 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "listTraces",
     summary: "Traces, newest first (admins: all; other tokens: their own)",
     scope: "any",
-    query: Object.fromEntries(Object.keys(listTracesInput.shape).map((k) => [k, `${k} filter`])),
+    query: listTracesInput,
+    response: traceListResponse,
   },
   {
     method: "get",
@@ -160,6 +206,7 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "getTrace",
     summary: "One trace with its spans",
     scope: "any",
+    response: traceResponse,
   },
   {
     method: "post",
@@ -167,6 +214,7 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "mcp",
     summary: "MCP (Streamable HTTP, stateless): JSON-RPC over POST; token needs the mcp scope",
     scope: "mcp",
+    response: openObject,
   },
   {
     method: "get",
@@ -175,7 +223,8 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     summary:
       "GPT-Researcher custom retriever: ?query= → [{href, body, url, raw_content}]; token also as ?api_key=",
     scope: "search",
-    query: { query: "search query", max_results: "results", api_key: "token (alternative to the header)" },
+    query: researcherQuery,
+    response: researcherResponse,
   },
   {
     method: "post",
@@ -183,6 +232,8 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "researcherRetrievePost",
     summary: "GPT-Researcher custom retriever, JSON body {query, max_results}",
     scope: "search",
+    body: researcherBody,
+    response: researcherResponse,
   },
   {
     method: "post",
@@ -190,6 +241,8 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "openWebUiSearch",
     summary: "Open WebUI external web search: {query, count} → [{link, title, snippet}]",
     scope: "search",
+    body: openWebUiSearchBody,
+    response: openWebUiSearchResponse,
   },
   {
     method: "get",
@@ -197,6 +250,8 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "health",
     summary: "Liveness of database, KV and providers (no authentication)",
     scope: null,
+    response: healthResponse,
+    failures: { "503": healthResponse },
   },
   {
     method: "get",
@@ -204,26 +259,19 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "openApiDocument",
     summary: "This document",
     scope: null,
+    response: openObject,
   },
 ];
 
 /** A tool's operation: its REST route, scope, input (body or query) and response, from the table. */
 function toolOperation({ rest, scope, inputSchema, outputSchema }: Tool): Operation {
-  const input =
-    rest.method === "post"
-      ? { body: inputSchema }
-      : {
-          query: Object.fromEntries(
-            Object.entries(inputSchema.shape).map(([name, field]) => [name, field.description ?? name]),
-          ),
-        };
   return {
     method: rest.method,
     path: rest.path,
     operationId: rest.operationId,
     summary: rest.summary,
     scope: scope ?? "any",
-    ...input,
+    ...(rest.method === "post" ? { body: inputSchema } : { query: inputSchema }),
     response: outputSchema,
   };
 }
@@ -231,14 +279,14 @@ function toolOperation({ rest, scope, inputSchema, outputSchema }: Tool): Operat
 /** Every operation: the tools' first, in the table's order. */
 export const OPERATIONS: readonly Operation[] = [...TOOLS.map(toolOperation), ...ROUTE_OPERATIONS];
 
-const schema = (type: z.ZodType, io: "input" | "output") => {
-  const { $schema: _, ...json } = z.toJSONSchema(type, { io, unrepresentable: "any" }) as Record<
-    string,
-    unknown
-  >;
+type JsonSchema = Record<string, unknown>;
+
+const schema = (type: z.ZodType, io: "input" | "output"): JsonSchema => {
+  const { $schema: _, ...json } = z.toJSONSchema(type, { io, unrepresentable: "any" }) as JsonSchema;
   return json;
 };
 
+/** A token route's failures, all with the Error body. */
 const ERRORS: Record<string, string> = {
   "400": "Invalid input (also unknown fields)",
   "401": "Missing, invalid, expired or revoked token",
@@ -251,18 +299,42 @@ const ERRORS: Record<string, string> = {
   "503": "No provider available",
 };
 
+const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+
+/** The query string's fields as parameters, each with its field's schema and description. */
+function queryParameters(query: z.ZodObject) {
+  const object = schema(query, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(object.properties ?? {}).map(([name, { description, ...field }]) => ({
+    name,
+    in: "query",
+    required: object.required?.includes(name) ?? false,
+    ...(typeof description === "string" ? { description } : {}),
+    schema: field,
+  }));
+}
+
 function operationObject(op: Operation) {
   const parameters = [
     ...(op.path.includes("{id}")
-      ? [{ name: "id", in: "path", required: true, schema: { type: "string" } }]
+      ? [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }]
       : []),
-    ...Object.entries(op.query ?? {}).map(([name, description]) => ({
-      name,
-      in: "query",
-      description,
-      schema: { type: "string" },
-    })),
+    ...(op.query ? queryParameters(op.query) : []),
   ];
+  const errors =
+    op.scope === null
+      ? {}
+      : Object.fromEntries(
+          Object.entries(ERRORS).map(([status, description]) => [
+            status,
+            { description, content: errorContent },
+          ]),
+        );
+  const failures = Object.fromEntries(
+    Object.entries(op.failures ?? {}).map(([status, body]) => [
+      status,
+      { description: "Failed", content: { "application/json": { schema: schema(body, "output") } } },
+    ]),
+  );
   return {
     operationId: op.operationId,
     summary: op.summary,
@@ -279,21 +351,16 @@ function operationObject(op: Operation) {
         }
       : {}),
     responses: {
-      "200": {
-        description: "OK",
-        content: { "application/json": { schema: op.response ? schema(op.response, "output") : open } },
+      [op.created ? "201" : "200"]: {
+        description: op.created ? "Created" : "OK",
+        content: { "application/json": { schema: schema(op.response, "output") } },
       },
-      ...(op.scope === null
-        ? {}
-        : Object.fromEntries(
-            Object.entries(ERRORS).map(([status, description]) => [
-              status,
-              {
-                description,
-                content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-              },
-            ]),
-          )),
+      ...errors,
+      ...failures,
+      default: {
+        description: "Any other failure (500: an internal error, with its request id)",
+        content: errorContent,
+      },
     },
   };
 }

@@ -1,15 +1,23 @@
 /**
- * Transport: the REST route of a tool of the table (lib/tools/table.ts) — its path, its scope (any token
- * when it has none), its input from the JSON body (POST) or the query string (GET), its verb, its
- * response. A tool's route file is `export const POST = toolRoute(tools.<name>)`.
+ * Transport: the REST routes of the tool table (lib/tools/table.ts). One dynamic route file,
+ * app/api/v1/[tool]/route.ts, serves every entry at its path: its method, its scope (any token when it has
+ * none), its input from the JSON body (POST) or the query string (GET), its verb, its response. A path
+ * segment no entry has is a 404, another method a 405.
  */
 import type { z } from "zod";
 import type { Tool } from "@/lib/tools/tool";
 import { readJsonBody } from "./body";
+import { type MethodHandlers, resolvedRouteMethods } from "./route-methods";
 import { withToken } from "./with-token";
 
+/** The tools' dynamic route segment. */
+export const TOOL_ROUTE_PREFIX = "/api/v1/";
+
+export type ToolRouteParams = { tool: string };
+
+/** The route of one entry; the metric label is the entry's path, never the dynamic template. */
 export function toolRoute<I extends z.ZodObject, O extends z.ZodObject>(tool: Tool<string, I, O>) {
-  return withToken(
+  return withToken<ToolRouteParams>(
     async (request, { ctx }) => {
       // Untrusted as it arrives: the verb validates it with its own schema.
       const input =
@@ -21,4 +29,15 @@ export function toolRoute<I extends z.ZodObject, O extends z.ZodObject>(tool: To
     },
     { route: tool.rest.path, scope: tool.scope ?? undefined },
   );
+}
+
+/** The exports of the tools' dynamic route: each entry's handler under its segment and method. */
+export function toolRoutes(entries: readonly Tool[]) {
+  const bySegment = new Map<string, MethodHandlers<ToolRouteParams>>(
+    entries.map((tool) => [
+      tool.rest.path.slice(TOOL_ROUTE_PREFIX.length),
+      { [tool.rest.method === "post" ? "POST" : "GET"]: toolRoute(tool) },
+    ]),
+  );
+  return resolvedRouteMethods<ToolRouteParams>(({ tool }) => bySegment.get(tool));
 }

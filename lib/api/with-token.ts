@@ -2,10 +2,11 @@
  * Transport: the one wrapper every token-authenticated route goes through (REST, MCP, compatibility
  * endpoints). In order: authenticate the token (401 with WWW-Authenticate; 429 when the client address
  * is over the failed-authentication limit, which never refuses a token that verifies), apply the
- * per-token rate limit (429 with Retry-After and RateLimit headers), check the route's scope (403), run
- * the handler, and map whatever it throws to `{error: {code, message}}`.
+ * per-token rate limit (429 with Retry-After and RateLimit headers), check the route's scope (403), record
+ * the token's use, run the handler, and map whatever it throws to `{error: {code, message}}`.
  */
 import { randomUUID } from "node:crypto";
+import { config } from "@/lib/config";
 import { observeRequest, type RouteTemplate } from "@/lib/observability/http-metrics";
 import { inRequestScope, type RequestScope } from "@/lib/observability/request-scope";
 import type { Scope, TenantContext } from "@/lib/services/context";
@@ -14,7 +15,7 @@ import { limitToken } from "@/lib/services/rate-limit/limits";
 import type { RateLimitDecision } from "@/lib/services/rate-limit/sliding-window";
 import { shuttingDown } from "@/lib/services/shutdown";
 import { authenticateToken } from "@/lib/services/tokens/authenticate-token";
-import type { VerifiedToken } from "@/lib/services/tokens/verify-token";
+import { recordTokenUse, type VerifiedToken } from "@/lib/services/tokens/verify-token";
 import type { Surface } from "@/lib/services/traces/trace-sink";
 import { afterResponse } from "./after-response";
 import { clientAddress } from "./client-address";
@@ -34,10 +35,31 @@ export interface WithTokenOptions<P> {
   scope?: Scope;
   /** Where the token comes from; `Authorization: Bearer` by default. */
   tokenFrom?: (request: Request, params: P) => string | null;
-  /** Extra headers on a 401 (MCP adds its resource metadata). */
-  unauthorizedHeaders?: Record<string, string>;
+  /** The WWW-Authenticate challenge of a 401 or a missing scope's 403 (MCP names its resource metadata). */
+  challenge?: (refusal: TokenRefusal) => string;
+  /**
+   * The resource (RFC 8707) the route serves: a token issued for another one (an OAuth access token's
+   * audience) is refused. Tokens without an audience are accepted everywhere.
+   */
+  resource?: (request: Request) => string;
   /** Recorded on the call's traces; REST unless the route says otherwise. */
   surface?: Surface;
+}
+
+/** Why a request was refused, for its challenge (RFC 6750 §3). */
+export interface TokenRefusal {
+  /** Absent when no token was presented. */
+  error?: "invalid_token" | "insufficient_scope";
+  /** The scopes that would do (with insufficient_scope: the token's and the one the route needs). */
+  scope?: string;
+}
+
+/** RFC 6750's challenge: the realm, and the error with its scope when a token was refused. */
+export function defaultChallenge({ error, scope }: TokenRefusal): string {
+  const params = ['realm="searchmux"'];
+  if (error) params.push(`error="${error}"`);
+  if (error === "insufficient_scope" && scope) params.push(`scope="${scope}"`);
+  return `Bearer ${params.join(", ")}`;
 }
 
 export const bearerToken = (request: Request): string | null =>
@@ -75,19 +97,23 @@ export function withToken<P = Record<string, never>>(
             : "too many failed authentications from this address";
         return errorResponse("rate_limited", message, undefined, { "retry-after": String(auth.retryAfter) });
       }
+      const challenge = options.challenge ?? defaultChallenge;
       if ("refused" in auth) {
         return errorResponse(
           "unauthorized",
           raw ? "invalid, expired or revoked token" : "an API token is required",
           undefined,
-          {
-            "www-authenticate": 'Bearer realm="searchmux"',
-            ...options.unauthorizedHeaders,
-          },
+          { "www-authenticate": challenge(raw ? { error: "invalid_token" } : {}) },
         );
       }
       const { token } = auth;
-      const limit = await limitToken(base, token);
+      if (options.resource && token.audience && token.audience !== options.resource(request)) {
+        return errorResponse("unauthorized", "this token was issued for another resource", undefined, {
+          "www-authenticate": challenge({ error: "invalid_token" }),
+        });
+      }
+      // Counted with the token check when the check could (a token this process saw verify).
+      const limit = auth.limit ?? (await limitToken(base, token));
       const limitHeaders = rateLimitHeaders(limit);
       if (!limit.ok) {
         return errorResponse(
@@ -101,23 +127,41 @@ export function withToken<P = Record<string, never>>(
         );
       }
       if (options.scope && !token.scopes.includes(options.scope)) {
-        return errorResponse(
-          "forbidden",
-          `this token lacks the '${options.scope}' scope`,
-          undefined,
-          limitHeaders,
-        );
+        return errorResponse("forbidden", `this token lacks the '${options.scope}' scope`, undefined, {
+          ...limitHeaders,
+          "www-authenticate": challenge({
+            error: "insufficient_scope",
+            scope: [...token.scopes, options.scope].join(" "),
+          }),
+        });
       }
+      // Authorized: only now does the token count as used. A request refused above (rate limit, scope)
+      // leaves "last used" alone, so a leaked token hammering the API or an agent calling what it may not
+      // does not look like a token in use; whatever the handler then answers (an exhausted budget, bad
+      // input), the token did its job.
+      recordTokenUse(base, token.tokenId);
       scope.tenantId = token.tenantId;
       const ctx: TenantContext = {
         ...base,
-        actor: { kind: "token", tokenId: token.tokenId, tokenName: token.name },
+        // A verdict cached before tokens carried their creator has none: its calls go unattributed.
+        actor: {
+          kind: "token",
+          tokenId: token.tokenId,
+          tokenName: token.name,
+          userId: token.createdBy ?? null,
+        },
         tenantId: token.tenantId,
         scopes: token.scopes,
         surface: options.surface ?? "rest",
       };
-      // The call's trace (success or failure) is written once the response is on its way.
-      afterResponse(pendingWritesSettled);
+      // The call's trace and usage are written once the response is on its way. A serverless platform
+      // may freeze the function after the response, and `next start` exits on SIGTERM once the after()
+      // tasks of the requests in flight end, so then the request is kept (after()) until they are
+      // written; otherwise a long-running server writes them in the background, as waiting would hold
+      // every request's context for as long as the writer lags behind the traffic.
+      afterResponse(async () => {
+        if (config().serverless || shuttingDown()) await pendingWritesSettled();
+      });
       const response = await handler(request, { ctx, token, requestId, params });
       for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
       return response;

@@ -14,3 +14,6 @@ export function formNumber(form: FormData, name: string): number | undefined {
 export function formList(form: FormData, name: string): string[] {
   return form.getAll(name).filter((v): v is string => typeof v === "string" && v !== "");
 }
+
+/** A checkbox: on when the form carries it (an unchecked box sends nothing). */
+export const formFlag = (form: FormData, name: string): boolean => form.has(name);

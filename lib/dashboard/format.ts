@@ -10,22 +10,23 @@ const compact = new Intl.NumberFormat(LOCALE, { notation: "compact", maximumFrac
 export const formatCount = (n: number) => integer.format(n);
 export const formatCompact = (n: number) => compact.format(n);
 
-/** Dollars with cents, and sub-cent amounts with enough digits to be non-zero. */
-export function formatUsd(usd: number): string {
-  const digits = usd !== 0 && Math.abs(usd) < 0.01 ? 4 : 2;
-  return new Intl.NumberFormat(LOCALE, {
+/** Dollars with exactly `digits` decimal places. */
+const usdWith = (usd: number, digits: number) =>
+  new Intl.NumberFormat(LOCALE, {
     style: "currency",
     currency: "USD",
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   }).format(usd);
-}
 
-/** Dollars for chart axes: three significant digits, so $0.015 and $0.02 stay apart. */
-export const formatUsdTick = (usd: number) =>
-  new Intl.NumberFormat(LOCALE, { style: "currency", currency: "USD", maximumSignificantDigits: 3 }).format(
-    usd,
-  );
+/** Dollars with cents, and sub-cent amounts with enough digits to be non-zero. */
+export const formatUsd = (usd: number) => usdWith(usd, usd !== 0 && Math.abs(usd) < 0.01 ? 4 : 2);
+
+/** Decimal places of a number as written: 0.005 has 3, 2.5 has 1. */
+const decimals = (n: number) => String(n).split(".")[1]?.length ?? 0;
+
+/** Dollars for a chart axis whose ticks are `step` apart: every tick with as many cents digits as the step needs. */
+export const formatUsdTick = (usd: number, step: number) => usdWith(usd, Math.max(2, decimals(step)));
 
 export const formatPercent = (ratio: number) =>
   new Intl.NumberFormat(LOCALE, { style: "percent", maximumFractionDigits: 0 }).format(ratio);

@@ -6,8 +6,8 @@ import { PROVIDER_LINKS, type ProviderLink } from "./provider-links";
 type StatusEntry = Awaited<ReturnType<typeof providerStatus>>["providers"][number];
 type StoredKey = Awaited<ReturnType<typeof listKeys>>[number];
 
-/** Whose key a call would use, in the words the keys page shows. */
-export type KeyState = "your_key" | "operator_key" | "keyless" | "missing" | "not_configured";
+/** Whose key a call would use, in the words the keys page shows; `no_key`: it would need one. */
+export type KeyState = "your_key" | "operator_key" | "keyless" | "no_key" | "not_configured";
 
 export interface ProviderRow {
   id: string;
@@ -25,19 +25,25 @@ export interface ProviderRow {
 function keyState(entry: StatusEntry): KeyState {
   if (entry.unavailable_reason === "no_base_url") return "not_configured";
   return (
-    { tenant: "your_key", operator: "operator_key", not_needed: "keyless", missing: "missing" } as const
+    { tenant: "your_key", operator: "operator_key", not_needed: "keyless", missing: "no_key" } as const
   )[entry.key_source];
 }
 
 const ORDER: Record<KeyState, number> = {
   your_key: 0,
   operator_key: 1,
-  missing: 2,
-  keyless: 3,
+  keyless: 2,
+  no_key: 3,
   not_configured: 4,
 };
 
-/** Every provider with its key state, stored key and sign-up link; own keys first, keyless last. */
+/** States in which a call can use the provider now. */
+const USABLE: ReadonlySet<KeyState> = new Set(["your_key", "operator_key", "keyless"]);
+
+/**
+ * Every provider with its key state, stored key and sign-up link: the ones calls can use first (own keys,
+ * the operator's, keyless), then those waiting for a key, then those the operator has not set up.
+ */
 export function providerRows(
   statuses: readonly StatusEntry[],
   catalog: ReadonlyMap<string, CatalogEntry>,
@@ -56,4 +62,20 @@ export function providerRows(
       link: PROVIDER_LINKS[entry.provider] ?? null,
     }))
     .sort((a, b) => ORDER[a.state] - ORDER[b.state] || a.name.localeCompare(b.name));
+}
+
+/**
+ * The kinds of provider none of which can be used now, each with the providers a key would enable: what
+ * a workspace needs to add (every other provider without a key is optional).
+ */
+export function kindsWithoutProvider(
+  rows: readonly ProviderRow[],
+): Array<{ kind: ProviderKind; needsKeyOf: ProviderRow[] }> {
+  const kinds = [...new Set(rows.flatMap((row) => row.kinds))];
+  return kinds
+    .filter((kind) => !rows.some((row) => row.kinds.includes(kind) && USABLE.has(row.state)))
+    .map((kind) => ({
+      kind,
+      needsKeyOf: rows.filter((row) => row.kinds.includes(kind) && row.state === "no_key"),
+    }));
 }

@@ -16,6 +16,7 @@ export const traceFilters = z.object({
     .optional()
     .catch(undefined),
   q: listTracesInput.shape.q.catch(undefined),
+  mine: listTracesInput.shape.mine.catch(undefined),
   cursor: listTracesInput.shape.cursor.catch(undefined),
 });
 export type TraceFilters = z.output<typeof traceFilters>;

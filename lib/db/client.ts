@@ -17,6 +17,7 @@ import ws from "ws";
 import type { DatabaseDriver } from "@/lib/config";
 import { log } from "@/lib/observability/logger";
 import { embeddedDatabaseUrl } from "./embedded";
+import { pendingAfter } from "./migrations";
 import * as schema from "./schema";
 
 type Schema = typeof schema;
@@ -28,8 +29,15 @@ export interface Database {
   withTenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** A transaction as `searchmux_system`, for the few cross-tenant operations (sign-in, token lookup). */
   withSystem<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * One statement in a transaction of its own: one round trip, where withTenant needs four (begin, role,
+   * the work, commit). Only for a database function that sets its own role and tenant (admit_calls).
+   */
+  callFunction<T>(query: SQL): Promise<T[]>;
   /** Applies pending migrations as the connecting (owner) role. */
   migrate(): Promise<void>;
+  /** Tags of the migrations this build has and the database lacks (one query, as the connecting role). */
+  pendingMigrations(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
   /** True once close() was called: nothing can be written any more. */
@@ -119,7 +127,22 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       return asRole("searchmux_app", tenantId, fn);
     },
     withSystem: (fn) => asRole("searchmux_system", "", fn),
+    async callFunction<T>(query: SQL) {
+      return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+    },
     migrate,
+    async pendingMigrations() {
+      const rows = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+      // A database never migrated has no such table: that is an answer, not an error.
+      const [table] = await rows<{ present: boolean }>(
+        sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
+      );
+      if (!table?.present) return pendingAfter(null);
+      const [applied] = await rows<{ latest: string | null }>(
+        sql`select max(created_at)::text as latest from drizzle.__drizzle_migrations`,
+      );
+      return pendingAfter(applied?.latest ? Number(applied.latest) : null);
+    },
     async ping() {
       await db.execute(sql`select 1`);
     },

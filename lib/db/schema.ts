@@ -177,10 +177,15 @@ export const apiTokens = pgTable(
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** An OAuth access token: the grant (connected app) that issued it; null for tokens people create. */
+    grantId: uuid("grant_id").references((): AnyPgColumn => oauthGrants.id, { onDelete: "cascade" }),
+    /** The resource (RFC 8707) an OAuth access token is for; null for tokens people create. */
+    audience: text("audience"),
   },
   (t) => [
     uniqueIndex("api_tokens_hash_idx").on(t.tokenHash),
     index("api_tokens_tenant_idx").on(t.tenantId, t.createdAt),
+    index("api_tokens_grant_idx").on(t.grantId),
     ...tenantPolicies(t.tenantId),
   ],
 );
@@ -324,6 +329,8 @@ export const invitations = pgTable(
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    /** Revoked by an admin, or with its inviter's removal or demotion: the link no longer works. */
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -357,6 +364,108 @@ export const lenses = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
+// OAuth (MCP authorization): Searchmux is its own authorization server. A grant is one connected app
+// (a client a member approved for a workspace); its access tokens are api_tokens rows (grant_id,
+// audience), its refresh tokens rotate, and presenting a rotated one revokes the grant.
+
+export const oauthClientKind = pgEnum("oauth_client_kind", ["registered", "metadata_document"]);
+
+/**
+ * OAuth clients: registered (RFC 7591; id `smxc_…`) or known by a Client ID Metadata Document (id = the
+ * document's HTTPS URL; the row caches the document). Nobody's: the system role only.
+ */
+export const oauthClients = pgTable(
+  "oauth_clients",
+  {
+    id: text("id").primaryKey(),
+    kind: oauthClientKind("kind").notNull(),
+    name: text("name").notNull(),
+    clientUri: text("client_uri"),
+    redirectUris: text("redirect_uris").array().notNull(),
+    /** `none` (a public client) or how a registered confidential client authenticates at the token endpoint. */
+    tokenEndpointAuthMethod: text("token_endpoint_auth_method").notNull(),
+    /** SHA-256 of a registered confidential client's secret, hex. */
+    secretHash: text("secret_hash"),
+    createdAt: createdAt(),
+    /**
+     * Registered: forgotten (deleted) after this unless used again (each authorization moves it on).
+     * Metadata document: when the cached document must be fetched again.
+     */
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("oauth_clients_kind_expiry_idx").on(t.kind, t.expiresAt), systemAccess],
+);
+
+/** A connected app: what a member approved for a client in one workspace. */
+export const oauthGrants = pgTable(
+  "oauth_grants",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: "cascade" }),
+    /** The member who approved it; their tokens answer to them (api_tokens.created_by). */
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    scopes: text("scopes").array().notNull(),
+    /** The resource (RFC 8707) its access tokens are for: their audience. */
+    resource: text("resource").notNull(),
+    createdAt: createdAt(),
+    /** The latest use of its access tokens that were since deleted (expired ones go at each refresh). */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("oauth_grants_tenant_idx").on(t.tenantId, t.createdAt), ...tenantPolicies(t.tenantId)],
+);
+
+/** Authorization codes: single use, short-lived, bound to the client, redirect URI and PKCE challenge. */
+export const oauthCodes = pgTable(
+  "oauth_codes",
+  {
+    /** SHA-256 of the code, hex. */
+    codeHash: text("code_hash").primaryKey(),
+    tenantId: tenantRef(),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    redirectUri: text("redirect_uri").notNull(),
+    /** PKCE S256 challenge (RFC 7636). */
+    codeChallenge: text("code_challenge").notNull(),
+    scopes: text("scopes").array().notNull(),
+    resource: text("resource").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    /** The grant its exchange created: exchanging the code again revokes it. */
+    grantId: uuid("grant_id").references(() => oauthGrants.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("oauth_codes_expiry_idx").on(t.expiresAt), ...tenantPolicies(t.tenantId)],
+);
+
+/** Refresh tokens, one family per grant: each is exchanged once for a new pair (rotation). */
+export const oauthRefreshTokens = pgTable(
+  "oauth_refresh_tokens",
+  {
+    /** SHA-256 of the token, hex. */
+    tokenHash: text("token_hash").primaryKey(),
+    tenantId: tenantRef(),
+    grantId: uuid("grant_id")
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** Set when exchanged: presenting it again is reuse, which revokes the grant. */
+    rotatedAt: timestamp("rotated_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("oauth_refresh_tokens_grant_idx").on(t.tenantId, t.grantId), ...tenantPolicies(t.tenantId)],
+);
+
+// ---------------------------------------------------------------------------------------------
 // Traces
 
 export const traceSurface = pgEnum("trace_surface", ["mcp", "rest", "playground", "cli"]);
@@ -382,6 +491,8 @@ export const traces = pgTable(
     tokenId: uuid("token_id").references(() => apiTokens.id, { onDelete: "set null" }),
     /** The token's name at the time of the call (never the secret). */
     tokenName: text("token_name"),
+    /** The member who made the call: the signed-in user, or the creator of the token used. */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     status: traceStatus("status").notNull(),
     durationMs: integer("duration_ms").notNull(),
     cacheHit: boolean("cache_hit").notNull().default(false),
@@ -393,7 +504,11 @@ export const traces = pgTable(
     error: text("error"),
     createdAt: createdAt(),
   },
-  (t) => [index("traces_tenant_created_idx").on(t.tenantId, t.createdAt), ...tenantPolicies(t.tenantId)],
+  (t) => [
+    index("traces_tenant_created_idx").on(t.tenantId, t.createdAt),
+    index("traces_tenant_user_created_idx").on(t.tenantId, t.userId, t.createdAt),
+    ...tenantPolicies(t.tenantId),
+  ],
 );
 
 export const traceSpans = pgTable(

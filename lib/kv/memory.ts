@@ -1,12 +1,16 @@
 /**
  * In-memory KV, the zero-configuration default: one process only, gone on restart. Follows Redis
  * semantics (types, TTL rounding, error messages) so behaviour does not change when a real store is
- * configured. Expired keys vanish on access and in a periodic sweep, so memory stays bounded.
- * Platform layer: imports only lib/kv.
+ * configured. Expired keys vanish on access and in a periodic sweep; live keys are held within a byte
+ * budget, least recently used evicted first (Redis's `maxmemory` with `allkeys-lru`), so a stream of
+ * distinct cached results cannot grow the process without bound. Evictions are counted in metrics.
+ * Platform layer: imports only lib/kv, lib/config and lib/observability.
  */
+import { DEFAULT_MEMORY_KV_MB } from "@/lib/config";
 import type { KvCommand, KvOutcome, KvReply } from "@/lib/kv/commands";
 import { kvFromDriver } from "@/lib/kv/driver";
 import type { Kv } from "@/lib/kv/types";
+import { metrics } from "@/lib/observability/metrics";
 
 type Entry =
   | { type: "string"; value: string; expiresAt: number | null }
@@ -18,15 +22,43 @@ const OVERFLOW = "ERR increment or decrement would overflow";
 /** Redis's integer syntax: no sign on zero, no leading zeros, no whitespace. */
 const INTEGER_PATTERN = /^(0|-?[1-9][0-9]*)$/;
 const SWEEP_INTERVAL_MS = 30_000;
+/** What an entry costs beyond its characters: the Map slot, the entry object, string headers. */
+const ENTRY_OVERHEAD = 96;
+const MEMBER_OVERHEAD = 48;
+export interface MemoryStoreOptions {
+  /** Budget for keys and values, counted as characters plus a fixed overhead per entry and member. */
+  maxBytes?: number;
+  now?: () => number;
+  /** Told of each live key evicted to stay within the budget. */
+  onEvict?: (key: string) => void;
+}
 
 export class MemoryStore {
+  /** In recency order: a Map iterates in insertion order and every use re-inserts the key. */
   private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  private readonly maxBytes: number;
+  private readonly now: () => number;
+  private readonly onEvict: (key: string) => void;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor({
+    maxBytes = Number.POSITIVE_INFINITY,
+    now = Date.now,
+    onEvict = () => {},
+  }: MemoryStoreOptions = {}) {
+    this.maxBytes = maxBytes;
+    this.now = now;
+    this.onEvict = onEvict;
+  }
 
   /** Keys held, including expired ones the sweep has not reached yet. */
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The budget's measure of what is held. */
+  get usedBytes(): number {
+    return this.bytes;
   }
 
   /** Runs one command; throws Redis's error message when Redis would answer with an error. */
@@ -60,18 +92,19 @@ export class MemoryStore {
   sweep(): void {
     const now = this.now();
     for (const [key, entry] of this.entries) {
-      if (isExpired(entry, now)) this.entries.delete(key);
+      if (isExpired(entry, now)) this.remove(key);
     }
   }
 
   clear(): void {
     this.entries.clear();
+    this.bytes = 0;
   }
 
   private set(key: string, value: string, ttlSeconds: number | undefined, onlyIfAbsent: boolean): boolean {
     if (onlyIfAbsent && this.liveEntry(key)) return false;
     const expiresAt = ttlSeconds === undefined ? null : this.now() + ttlSeconds * 1000;
-    this.entries.set(key, { type: "string", value, expiresAt });
+    this.put(key, { type: "string", value, expiresAt });
     return true;
   }
 
@@ -81,7 +114,7 @@ export class MemoryStore {
     const next = current + by;
     if (!Number.isSafeInteger(next)) throw new Error(OVERFLOW);
     // INCR keeps an existing expiry.
-    this.entries.set(key, { type: "string", value: String(next), expiresAt: entry?.expiresAt ?? null });
+    this.put(key, { type: "string", value: String(next), expiresAt: entry?.expiresAt ?? null });
     return next;
   }
 
@@ -89,7 +122,7 @@ export class MemoryStore {
     let removed = 0;
     // A repeated key counts once: the second lookup finds it gone, as in Redis.
     for (const key of keys) {
-      if (this.liveEntry(key) && this.entries.delete(key)) removed++;
+      if (this.liveEntry(key) && this.remove(key)) removed++;
     }
     return removed;
   }
@@ -107,7 +140,12 @@ export class MemoryStore {
     const entry = existing ?? { type: "zset" as const, members: new Map<string, number>(), expiresAt: null };
     const added = entry.members.has(member) ? 0 : 1;
     entry.members.set(member, score);
-    this.entries.set(key, entry);
+    if (existing) {
+      if (added) this.bytes += member.length + MEMBER_OVERHEAD;
+      this.evictBeyondBudget(key);
+    } else {
+      this.put(key, entry);
+    }
     return added;
   }
 
@@ -116,21 +154,64 @@ export class MemoryStore {
     if (!entry) return 0;
     let removed = 0;
     for (const [member, score] of entry.members) {
-      if (score >= min && score <= max && entry.members.delete(member)) removed++;
+      if (score >= min && score <= max && entry.members.delete(member)) {
+        removed++;
+        this.bytes -= member.length + MEMBER_OVERHEAD;
+      }
     }
     // Redis deletes a sorted set once it is empty.
-    if (entry.members.size === 0) this.entries.delete(key);
+    if (entry.members.size === 0) this.remove(key);
     return removed;
   }
 
-  /** The entry unless it has expired, in which case it is removed (lazy expiry). */
+  /** The entry unless it has expired, in which case it is removed (lazy expiry); a use makes it the newest. */
   private liveEntry(key: string): Entry | undefined {
     const entry = this.entries.get(key);
-    if (entry && isExpired(entry, this.now())) {
-      this.entries.delete(key);
+    if (entry === undefined) return undefined;
+    if (isExpired(entry, this.now())) {
+      this.remove(key);
       return undefined;
     }
+    this.entries.delete(key);
+    this.entries.set(key, entry);
     return entry;
+  }
+
+  /** Stores `entry` as the newest key, then evicts the least recently used others beyond the budget. */
+  private put(key: string, entry: Entry): void {
+    this.remove(key);
+    this.entries.set(key, entry);
+    this.bytes += entrySize(key, entry);
+    this.evictBeyondBudget(key);
+  }
+
+  private remove(key: string): boolean {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return false;
+    this.entries.delete(key);
+    this.bytes -= entrySize(key, entry);
+    return true;
+  }
+
+  /**
+   * Oldest first, never the key just written unless it alone exceeds the budget: then it goes (Redis
+   * would refuse the write; a cache that keeps nothing gives the same answer without an error).
+   */
+  private evictBeyondBudget(justWritten: string): void {
+    if (this.bytes <= this.maxBytes) return;
+    const written = this.entries.get(justWritten);
+    if (written !== undefined && entrySize(justWritten, written) > this.maxBytes) {
+      this.remove(justWritten);
+      this.onEvict(justWritten);
+      return;
+    }
+    const now = this.now();
+    for (const [key, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) return;
+      if (key === justWritten) continue;
+      this.remove(key);
+      if (!isExpired(entry, now)) this.onEvict(key);
+    }
   }
 
   private stringEntry(key: string): Extract<Entry, { type: "string" }> | undefined {
@@ -146,6 +227,13 @@ export class MemoryStore {
   }
 }
 
+function entrySize(key: string, entry: Entry): number {
+  if (entry.type === "string") return ENTRY_OVERHEAD + key.length + entry.value.length;
+  let size = ENTRY_OVERHEAD + key.length;
+  for (const member of entry.members.keys()) size += member.length + MEMBER_OVERHEAD;
+  return size;
+}
+
 function isExpired(entry: Entry, now: number): boolean {
   return entry.expiresAt !== null && entry.expiresAt <= now;
 }
@@ -156,8 +244,13 @@ function parseInteger(value: string): number {
   return parsed;
 }
 
-export function createMemoryKv(): Kv {
-  const store = new MemoryStore();
+export function createMemoryKv({
+  maxBytes = DEFAULT_MEMORY_KV_MB * 1024 * 1024,
+}: {
+  maxBytes?: number;
+} = {}): Kv {
+  const evictions = metrics().kvEvictions;
+  const store = new MemoryStore({ maxBytes, onEvict: () => evictions.inc() });
   const sweeper = setInterval(() => store.sweep(), SWEEP_INTERVAL_MS);
   // The sweep must never keep a CLI or test process alive.
   sweeper.unref();

@@ -1,6 +1,7 @@
 /**
- * Upstash Redis over REST (`KV_REST_API_URL` + `KV_REST_API_TOKEN`, the variables a Vercel KV /
- * Upstash store injects), through `@upstash/redis` — the client `@vercel/kv` wraps.
+ * Upstash Redis over REST (`KV_REST_API_URL` + `KV_REST_API_TOKEN` from Vercel's integration, or
+ * `UPSTASH_REDIS_REST_URL` + `UPSTASH_REDIS_REST_TOKEN` from Upstash's; `kvStore` in lib/config.ts picks
+ * the pair), through `@upstash/redis` — the client `@vercel/kv` wraps.
  * Platform layer: may import drivers and lib/kv; never services or engine.
  */
 import { Redis } from "@upstash/redis";

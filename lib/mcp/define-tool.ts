@@ -8,6 +8,7 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { Scope, TenantContext } from "@/lib/services/context";
+import { UNTRUSTED_NOTE } from "@/lib/tools/format";
 import type { Tool, ToolCall } from "@/lib/tools/tool";
 import { withProgress } from "./progress";
 import { toolErrorFrom } from "./tool-errors";
@@ -47,10 +48,19 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
         (onProgress) => run(input, { signal: extra.signal, onProgress }),
         { heartbeat: spec.slow === true },
       );
-      return { content: [{ type: "text", text: format(output) }], structuredContent: output };
+      return { content: textContent(format(output)), structuredContent: output };
     } catch (error) {
       return toolErrorFrom(error, spec.name);
     }
+  }
+  /**
+   * The readable text, then (for tools that bring back web content) the untrusted-content note as a block of
+   * its own. More than one block also keeps @langchain/mcp-adapters 1.x from pasting structuredContent into
+   * the model's copy of the text (docs/decisions.md, "What MCP clients show the model").
+   */
+  function textContent(text: string): CallToolResult["content"] {
+    const note = spec.openWorld ? [{ type: "text" as const, text: UNTRUSTED_NOTE }] : [];
+    return [{ type: "text", text }, ...note];
   }
   function registerRunner(server: McpServer, run: ToolRunner<I, O>, format = spec.format): void {
     // Widened so the SDK's callback type does not depend on this function's type parameter.

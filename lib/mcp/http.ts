@@ -1,6 +1,7 @@
 /**
  * MCP over Streamable HTTP, stateless: every POST gets its own server and transport, authenticated by
- * withToken (the token needs the `mcp` scope, whether it comes as a Bearer header or in the URL). No
+ * withToken (the token needs the `mcp` scope, whether it comes as a Bearer header or in the URL; an OAuth
+ * access token must have been issued for this endpoint, see resource-metadata.ts). No
  * session ids are issued, so GET (a standalone SSE stream) and DELETE (ending a session) answer 405, and a
  * request carrying a session id answers 404 as an unknown session would. Responses stream as SSE so slow
  * calls can send progress and keep-alive frames; each carries exactly one JSON-RPC response.
@@ -12,7 +13,7 @@ import { type TokenRequest, withToken } from "@/lib/api/with-token";
 import { config } from "@/lib/config";
 import type { RouteTemplate } from "@/lib/observability/http-metrics";
 import { foreignRequestReason } from "./request-guard";
-import { bearerChallenge } from "./resource-metadata";
+import { bearerChallenge, mcpResource } from "./resource-metadata";
 import { createMcpServer } from "./server";
 
 type RouteContext<P> = { params: Promise<P> };
@@ -58,7 +59,8 @@ export function mcpPost<P>(
       scope: "mcp",
       surface: "mcp",
       tokenFrom,
-      unauthorizedHeaders: { "www-authenticate": bearerChallenge(request, publicUrl) },
+      challenge: (refusal) => bearerChallenge(request, publicUrl, refusal),
+      resource: () => mcpResource(request, publicUrl),
     });
     return authenticated(request, route);
   };

@@ -1,27 +1,50 @@
 /**
- * MCP authorization (RFC 9728 protected resource metadata): a 401 points clients at a document that
- * describes this resource. Searchmux tokens are issued in the dashboard or by the CLI, so the document
- * names no authorization server; clients that cannot do OAuth use the Bearer token they were given.
+ * MCP authorization, the protected resource's side (RFC 9728): a 401 names this resource's metadata
+ * document and the scopes to ask for, and the document names Searchmux itself as the authorization server
+ * (lib/api/oauth). OAuth access tokens are bound to the resource they were issued for (RFC 8707): this
+ * endpoint's canonical URL, `<public origin>/api/mcp`.
  */
-import { SCOPES } from "@/lib/services/context";
 
-export const RESOURCE_METADATA_PATH = "/api/mcp/oauth-protected-resource";
+import { publicOrigin } from "@/lib/api/oauth/metadata";
+import type { TokenRefusal } from "@/lib/api/with-token";
+import { DEFAULT_TOKEN_SCOPES } from "@/lib/services/context";
 
-/** The origin clients reach us on: AUTH_URL when configured (behind proxies), else the request's. */
-const publicOrigin = (request: Request, publicUrl: string | undefined) =>
-  new URL(publicUrl ?? request.url).origin;
+export const MCP_PATH = "/api/mcp";
+/** RFC 9728 §3.1: the well-known location, with the resource's path appended. */
+export const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
 
-export function bearerChallenge(request: Request, publicUrl: string | undefined): string {
-  return `Bearer realm="searchmux", resource_metadata="${publicOrigin(request, publicUrl)}${RESOURCE_METADATA_PATH}"`;
+/** What an MCP client asks for: MCP itself and every tool's scope (never admin). */
+const MCP_SCOPES = ["mcp", ...DEFAULT_TOKEN_SCOPES.filter((scope) => scope !== "mcp")].join(" ");
+
+/** The MCP endpoint's canonical URL on the site at `origin`: what OAuth access tokens are bound to. */
+export const mcpResourceOf = (origin: string) => `${origin}${MCP_PATH}`;
+
+export const mcpResource = (request: Request, publicUrl: string | undefined) =>
+  mcpResourceOf(publicOrigin(request, publicUrl));
+
+/** The challenge of a refused MCP request (RFC 6750 §3 with RFC 9728 §5.1's resource_metadata). */
+export function bearerChallenge(
+  request: Request,
+  publicUrl: string | undefined,
+  { error, scope }: TokenRefusal,
+): string {
+  const params = [
+    'realm="searchmux"',
+    `resource_metadata="${publicOrigin(request, publicUrl)}${RESOURCE_METADATA_PATH}"`,
+    `scope="${error === "insufficient_scope" && scope ? scope : MCP_SCOPES}"`,
+  ];
+  if (error) params.push(`error="${error}"`);
+  return `Bearer ${params.join(", ")}`;
 }
 
 export function resourceMetadata(request: Request, publicUrl: string | undefined) {
   const origin = publicOrigin(request, publicUrl);
   return {
-    resource: `${origin}/api/mcp`,
+    resource: mcpResourceOf(origin),
+    authorization_servers: [origin],
+    scopes_supported: MCP_SCOPES.split(" "),
+    bearer_methods_supported: ["header"],
     resource_name: "Searchmux MCP",
     resource_documentation: `${origin}/`,
-    bearer_methods_supported: ["header"],
-    scopes_supported: [...SCOPES],
   };
 }

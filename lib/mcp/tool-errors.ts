@@ -5,8 +5,10 @@
  */
 import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ZodError } from "zod";
 import { log } from "@/lib/observability/logger";
 import { ServiceError, type ServiceErrorCode } from "@/lib/services/errors";
+import { invalidInputError } from "@/lib/services/input-issues";
 
 /** What the model can do next, by error class. */
 const NEXT_STEP: Readonly<Record<ServiceErrorCode, string>> = {
@@ -30,8 +32,10 @@ export function toolError(message: string): CallToolResult {
 }
 
 export function toolErrorFrom(error: unknown, tool: string): CallToolResult {
-  if (error instanceof ServiceError) {
-    return toolError(`${tool} failed (${error.code}): ${error.message}. ${NEXT_STEP[error.code]}`);
+  // The engine's own schema checks throw zod's error; it reads as the verbs' invalid_input does.
+  const known = error instanceof ZodError ? invalidInputError(error.issues) : error;
+  if (known instanceof ServiceError) {
+    return toolError(`${tool} failed (${known.code}): ${known.message}. ${NEXT_STEP[known.code]}`);
   }
   const reference = randomUUID();
   log().error({ err: error, tool, reference }, "mcp tool failed");

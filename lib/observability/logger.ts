@@ -6,6 +6,7 @@
  */
 import pino, { type DestinationStream, type Logger } from "pino";
 import { config } from "@/lib/config";
+import { metrics } from "./metrics";
 import { redactText, redactValue } from "./redact";
 import { currentRequestScope } from "./request-scope";
 
@@ -20,8 +21,23 @@ function redactArgument(arg: unknown): unknown {
   return redactValue(arg);
 }
 
-/** Buffered, asynchronous stdout: a log line must not cost a request a write syscall. pino flushes it on exit. */
-const stdout = () => pino.destination({ dest: 1, sync: false, minLength: 4096 });
+/** What the stdout buffer may hold while stdout does not drain (a blocked pipe); beyond it lines are dropped. */
+const MAX_BUFFERED_LOG_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Buffered, asynchronous stdout: a log line must not cost a request a write syscall. pino flushes it on
+ * exit. The buffer is bounded: a reader that stops draining costs log lines (counted), never memory.
+ */
+function stdout(): DestinationStream {
+  const destination = pino.destination({
+    dest: 1,
+    sync: false,
+    minLength: 4096,
+    maxLength: MAX_BUFFERED_LOG_BYTES,
+  });
+  destination.on("drop", () => metrics().dropped.inc({ queue: "logs" }));
+  return destination;
+}
 
 export function createLogger(destination: DestinationStream = stdout(), level = config().logLevel): Logger {
   return pino(

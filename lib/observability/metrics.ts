@@ -1,6 +1,6 @@
 /**
  * Prometheus metrics of this process (each instance is scraped on its own): tool calls, provider calls,
- * cache lookups, budget refusals, HTTP requests and breaker states, plus Node's default process metrics
+ * cache lookups, budget refusals, HTTP requests, breaker states, KV evictions and dropped queue records, plus Node's default process metrics
  * (RSS, heap, event-loop lag). Served by /api/metrics behind the operator token.
  *
  * Every label value comes from a fixed set, never from what a client sent: route templates, statuses,
@@ -66,6 +66,17 @@ function createMetrics() {
       help: "Latency of token-authenticated HTTP requests",
       labelNames: ["route"] as const,
       buckets: SECONDS,
+      registers,
+    }),
+    kvEvictions: new Counter({
+      name: "searchmux_kv_evictions_total",
+      help: "Live keys the in-memory KV evicted to stay within SEARCHMUX_MEMORY_KV_MB",
+      registers,
+    }),
+    dropped: new Counter({
+      name: "searchmux_dropped_total",
+      help: "Records dropped because their in-process queue was full (traces, usage)",
+      labelNames: ["queue"] as const,
       registers,
     }),
     openBreakers: new Gauge({

@@ -2,9 +2,15 @@ import type { Tx } from "@/lib/db";
 import { auditLog } from "@/lib/db/schema";
 import type { Actor } from "./context";
 
+/** An OAuth client acting on its own grant (exchanging a code, refreshing, revoking), not a person. */
+export interface OAuthClientActor {
+  kind: "oauth_client";
+  clientId: string;
+}
+
 export interface AuditEntry {
   tenantId: string;
-  actor: Actor;
+  actor: Actor | OAuthClientActor;
   /** `<area>.<verb>`, e.g. `token.create`. */
   action: string;
   targetType: string;
@@ -22,6 +28,10 @@ export async function writeAudit(tx: Tx, entry: AuditEntry): Promise<void> {
     action: entry.action,
     targetType: entry.targetType,
     targetId: entry.targetId,
-    details: { actor: entry.actor.kind, ...entry.details },
+    details: {
+      actor: entry.actor.kind,
+      ...(entry.actor.kind === "oauth_client" ? { client: entry.actor.clientId } : {}),
+      ...entry.details,
+    },
   });
 }

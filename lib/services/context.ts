@@ -3,6 +3,8 @@
  * handlers, server actions and the CLI all call the same verbs. Services may import the engine and the
  * platform (db, kv, http, config, log), never Next.js request objects.
  */
+
+import type { z } from "zod";
 import type { Database } from "@/lib/db";
 import type { Kv } from "@/lib/kv";
 import type { UsageSink } from "./budgets/usage-sink";
@@ -18,9 +20,16 @@ export const DEFAULT_TOKEN_SCOPES: Scope[] = ["search", "fetch", "answer", "pape
 
 export type Actor =
   | { kind: "user"; userId: string }
-  | { kind: "token"; tokenId: string; tokenName: string }
+  /** `userId`: the member the token answers to (its creator); null for the operator's tokens. */
+  | { kind: "token"; tokenId: string; tokenName: string; userId: string | null }
   /** The operator CLI, acting with full rights on the data it can reach. */
   | { kind: "operator" };
+
+/** The member behind a call: the signed-in user, or the creator of the token used; null for the operator. */
+export function actingUserId(actor: Actor): string | null {
+  if (actor.kind === "user") return actor.userId;
+  return actor.kind === "token" ? actor.userId : null;
+}
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -52,6 +61,12 @@ export interface TenantContext extends Platform {
 /** Context of the few cross-tenant operations (sign-in, tenant creation, token verification). */
 export interface SystemContext extends Platform {
   actor: Actor;
+}
+
+/** What a verb takes: `verb({ ctx, input })`, the input as callers may write it (before its schema parses it). */
+export interface VerbArgs<C, S extends z.ZodType> {
+  ctx: C;
+  input: z.input<S>;
 }
 
 export function assertScope(ctx: TenantContext, scope: Scope): void {

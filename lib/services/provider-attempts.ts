@@ -52,6 +52,9 @@ const NOT_BILLED: ReadonlySet<string> = new Set<FailureReason>([
   "not_configured",
 ]);
 
+/** Whether a provider bills an attempt that failed for `reason` (an attempt that answered is billed). */
+export const isBilledFailure = (reason: string): boolean => !NOT_BILLED.has(reason);
+
 interface Reservation {
   id: string;
   costMicros: number;
@@ -169,10 +172,18 @@ export function attemptLedger(
       if (!reservation.outcome || (failure && NOT_BILLED.has(failure.reason))) refunded.push(reservation.id);
       else kept.set(providerId, reservation.costMicros);
     }
-    await closeReservations(ctx, {
+    const closed = closeReservations(ctx, {
       kept: [...kept.keys()].map((id) => (reservations.get(id) as Reservation).id),
       refunded,
-    });
+    }).catch((error: unknown) =>
+      log().error(error, "closing reservations failed; the sweep will refund them"),
+    );
+    // A refund frees budget the caller's next call may need (a retry after a refused key), so the call
+    // answers once it is made. Settling kept charges changes no remaining budget (they were reserved at
+    // admission), so that runs off the response path: readers of usage wait for it (UsageSink.track),
+    // and the sweep refunds whatever a failure here leaves reserved.
+    if (refunded.length > 0) await closed;
+    else ctx.usage.track(closed);
     return kept;
   }
 

@@ -127,7 +127,8 @@ export async function runToolCall<P extends ProviderRegistration, R extends Tool
       { succeeded: spec.succeeded(outcome), providers_failed: outcome.providers_failed },
       ledger.exhausted,
     );
-    if (!outcome.partial) await writeCached(ctx.kv, cacheKey, outcome, cacheTtlSeconds(ctx.env));
+    // After the answer, like closing the reservations (writeCached never throws).
+    if (!outcome.partial) ctx.usage.track(writeCached(ctx.kv, cacheKey, outcome, cacheTtlSeconds(ctx.env)));
     recordCallTrace(ctx, trace, {
       status: outcome.partial ? "partial" : "ok",
       cacheHit: false,

@@ -1,20 +1,10 @@
 import { z } from "zod";
-import { ServiceError } from "./errors";
+import { invalidInputError } from "./input-issues";
 
-/** Validates a verb's input; failures become `invalid_input` with the issues as details. */
+/** Validates a verb's input; failures become `invalid_input` naming each field, with the issues as details. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const parsed = schema.safeParse(input);
-  if (!parsed.success) {
-    const details = parsed.error.issues.map((issue) => ({
-      path: issue.path.join("."),
-      message: issue.message,
-    }));
-    throw new ServiceError(
-      "invalid_input",
-      details.map((d) => `${d.path || "input"}: ${d.message}`).join("; "),
-      details,
-    );
-  }
+  if (!parsed.success) throw invalidInputError(parsed.error.issues);
   return parsed.data;
 }
 

@@ -145,15 +145,21 @@ export const budgetStatusResponse = z.object({
   budgets: z.array(
     z.object({
       id: z.string().optional().describe("Only with the admin scope"),
+      name: z.string().describe('Provider, metric and period, e.g. "brave · requests · month"'),
       provider: z.string().describe("A provider id, or * for all providers together"),
       metric: z.enum(["requests", "usd"]),
       period,
+      anchor_day: z
+        .number()
+        .int()
+        .nullable()
+        .describe("Day of the month a monthly period starts on (UTC); null for day and lifetime"),
       limit: z.number(),
       soft: z.number().nullable().optional().describe("Only with the admin scope"),
       used: z.number(),
       remaining: z.number(),
       soft_exceeded: z.boolean(),
-      resets_at: z.string().nullable(),
+      resets_at: z.string().nullable().describe("When the current period ends (UTC); null for lifetime"),
     }),
   ),
   operator_quotas: z
@@ -182,7 +188,15 @@ export const budgetStatusResponse = z.object({
     }),
   ),
   alerts: z
-    .array(z.object({ budget_id: z.string(), kind: z.string(), period: z.string(), at: z.string() }))
+    .array(
+      z.object({
+        budget_id: z.string(),
+        budget: z.string().describe("The budget's name"),
+        kind: z.string(),
+        period: z.string(),
+        at: z.string(),
+      }),
+    )
     .describe("Recent soft-limit and exhaustion alerts; empty without the admin scope"),
 });
 export type BudgetStatusResponse = z.infer<typeof budgetStatusResponse>;

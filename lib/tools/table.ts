@@ -1,9 +1,9 @@
 /**
  * The tool table: one entry per tool, the one source of every transport. MCP registers the entries
- * (lib/mcp/tools.ts), each REST route is one line over its entry (lib/api/tool-route.ts), the OpenAPI
+ * (lib/mcp/tools.ts), one dynamic REST route serves each at its path (lib/api/tool-route.ts), the OpenAPI
  * document describes them with their schemas (lib/api/openapi.ts), the dashboard playground offers them
  * (lib/dashboard/playground-run.ts) and the CLI builds a command from each (scripts/cli/tool-commands.ts).
- * Adding a tool: its verb in lib/services, one entry here, its route file (lib/README.md).
+ * Adding a tool: its verb in lib/services and one entry here (lib/README.md).
  */
 import { z } from "zod";
 import { answer, answerToolInput } from "@/lib/services/answer/answer";

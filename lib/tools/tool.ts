@@ -5,7 +5,6 @@
  */
 import type { z } from "zod";
 import type { ProviderSpan } from "@/lib/engine/shared/types";
-import type { RouteTemplate } from "@/lib/observability/http-metrics";
 import type { Scope, TenantContext } from "@/lib/services/context";
 import type { OnProgress } from "@/lib/services/provider-attempts";
 
@@ -29,8 +28,11 @@ export interface ToolRun<Response> {
 export interface RestRoute {
   /** `post` takes the input as the JSON body, `get` as the query string. */
   method: "get" | "post";
-  /** The route file is app<path>/route.ts; also the request metric's label. */
-  path: RouteTemplate;
+  /**
+   * `/api/v1/<segment>`, served by the tools' dynamic route (app/api/v1/[tool]/route.ts) unless a route
+   * file of that path exists; also the request metric's label.
+   */
+  path: `/api/v1/${string}`;
   summary: string;
   operationId: string;
 }

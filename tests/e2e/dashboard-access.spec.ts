@@ -1,7 +1,9 @@
 /**
- * Members and admins: an admin invites someone, who accepts the link signed in as the invited address;
- * as a member they use the workspace (playground, provider status) but get no admin page, and an admin
+ * Members and admins: an admin invites someone, sees the invitation pending until it is accepted, and
+ * revokes another; the invitee accepts the link signed in as the invited address. As a member they use the
+ * workspace (playground, provider status, their own traces and tokens) but get no admin page, and an admin
  * form left open in their browser is refused by the server. The operator pages are the operator's alone.
+ * The playground is rate-limited like a token.
  */
 import { type BrowserContext, expect, test } from "@playwright/test";
 import { screenshot, signInAsDeveloper, watchConsole } from "./support/dashboard";
@@ -34,11 +36,12 @@ test("an admin invites a member, who accepts the link once, signed in as the inv
   await page.getByRole("link", { name: "Team" }).click();
   await page.getByLabel("Email", { exact: true }).fill("not-an-email");
   await page.getByRole("button", { name: "Invite" }).click();
-  await expect(page.getByText("Invalid email address")).toBeVisible();
+  await expect(page.getByText("must be an email address")).toBeVisible();
   await page.getByLabel("Email", { exact: true }).fill(invitee.email);
   await page.getByRole("button", { name: "Invite" }).click();
   inviteLink = (await page.getByTestId("invite-link").locator("code").textContent()) ?? "";
   expect(inviteLink).toMatch(/\/invite\/[\w-]{16,}$/);
+  await expect(page.getByTestId("invitation-row").filter({ hasText: invitee.email })).toContainText("member");
   await screenshot(page, "team-invited");
 
   const signedOut = await browser.newContext();
@@ -68,6 +71,8 @@ test("an admin invites a member, who accepts the link once, signed in as the inv
 
   await page.reload();
   await expect(page.getByTestId("member-row").filter({ hasText: invitee.email })).toContainText("Member");
+  // Accepted: no longer pending.
+  await expect(page.getByTestId("invitation-row").filter({ hasText: invitee.email })).toHaveCount(0);
 
   // A key of the workspace's own, for the member's playground run below.
   await page.goto("/dashboard/keys?kind=search");
@@ -91,14 +96,11 @@ test("a member uses the workspace but sees no admin page", async ({ browser }) =
 
   for (const [path, notice] of [
     ["/dashboard/budgets", "Budgets are managed by admins"],
-    ["/dashboard/traces", "Traces are visible to admins"],
     ["/dashboard/admin", "For the operator of this deployment"],
-    ["/dashboard/connect", "Tokens are managed by admins"],
   ] as const) {
     await page.goto(path);
     await expect(page.getByText(notice)).toBeVisible();
   }
-  await expect(page.getByTestId("mcp-url")).toBeVisible();
 
   await page.goto("/dashboard/keys");
   await expect(page.getByTestId("provider-exa")).toContainText("your key");
@@ -115,9 +117,70 @@ test("a member uses the workspace but sees no admin page", async ({ browser }) =
   await expect(page.getByTestId("search-result").first().getByTestId("provider-badge")).toHaveText([
     "exa #1",
   ]);
-  await expect(page.getByText("Traces are visible to admins.")).toBeVisible();
+  // Their own call's trace is theirs to read, and says who made it.
+  await page.getByRole("link", { name: "Open trace" }).click();
+  await expect(page.getByTestId("trace-by")).toHaveText(`by ${invitee.name}`);
+  await page.goto("/dashboard/traces");
+  await expect(page.getByTestId("trace-row")).toHaveCount(1);
+  await expect(page.getByTestId("trace-row").getByTestId("trace-by")).toHaveText(`by ${invitee.name}`);
+  await expect(page.getByLabel("Made by")).toHaveCount(0);
+  await screenshot(page, "member-traces");
   consoleErrors.expectNone();
   await context.close();
+});
+
+test("a member creates, sees and revokes tokens of their own, within their role; admins see whose", async ({
+  browser,
+  page,
+}) => {
+  const context = await memberContext(browser);
+  const member = await context.newPage();
+  const consoleErrors = watchConsole(member);
+  await member.goto("/dashboard/connect");
+  await expect(member.getByTestId("mcp-url")).toBeVisible();
+  // The admin scope is not theirs to give.
+  await expect(member.getByLabel(/^admin/)).toHaveCount(0);
+  await member.getByLabel("Name", { exact: true }).fill("mia-laptop");
+  await member.getByRole("button", { name: "Create token" }).click();
+  const dialog = member.getByRole("dialog", { name: "Token “mia-laptop” created" });
+  await expect(dialog.getByTestId("new-token")).toContainText("smx_");
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(member.getByTestId("token-row")).toHaveCount(1);
+  await expect(member.getByTestId("token-row")).toContainText("mia-laptop");
+  await screenshot(member, "member-tokens");
+
+  await signInAsDeveloper(page);
+  await page.goto("/dashboard/connect");
+  const theirs = page.getByTestId("token-row").filter({ hasText: "mia-laptop" });
+  await expect(theirs).toContainText(invitee.name);
+
+  await member.reload();
+  await member.getByRole("button", { name: "Revoke mia-laptop" }).click();
+  await member.getByRole("button", { name: "Revoke token" }).click();
+  await expect(member.getByTestId("token-row")).toContainText("revoked");
+  consoleErrors.expectNone();
+  await context.close();
+});
+
+test("an admin revokes a pending invitation, and its link stops working", async ({ page, browser }) => {
+  await signInAsDeveloper(page);
+  await page.goto("/dashboard/team");
+  await page.getByLabel("Email", { exact: true }).fill(invitee.email);
+  await page.getByRole("button", { name: "Invite" }).click();
+  const link = (await page.getByTestId("invite-link").locator("code").textContent()) ?? "";
+  const row = page.getByTestId("invitation-row").filter({ hasText: invitee.email });
+  await expect(row).toHaveCount(1);
+  await row.getByRole("button", { name: `Revoke the invitation of ${invitee.email}` }).click();
+  await page.getByRole("button", { name: "Revoke invitation" }).click();
+  await expect(row).toHaveCount(0);
+
+  const own = await browser.newContext();
+  await signInAs(own, invitee, invitee.tenantId, "owner");
+  const guest = await own.newPage();
+  await guest.goto(link);
+  await guest.getByRole("button", { name: "Accept invitation" }).click();
+  await expect(guest.getByText(/This link is invalid, already used or expired/)).toBeVisible();
+  await own.close();
 });
 
 test("an admin form left open after losing admin rights is refused by the server", async ({
@@ -127,14 +190,16 @@ test("an admin form left open after losing admin rights is refused by the server
   await signInAsDeveloper(page);
   await page.goto("/dashboard/connect");
   await page.getByLabel("Name", { exact: true }).fill("should-not-exist");
+  await page.getByLabel(/^admin/).check();
   // The same browser is now signed in as the member: the open form's action runs with their rights.
   await signInAs(context, invitee, workspaceId, "member");
   await page.getByRole("button", { name: "Create token" }).click();
-  await expect(page.getByText("Only workspace owners and admins can do this.")).toBeVisible();
+  await expect(page.getByText("your role does not include: admin")).toBeVisible();
   await expect(page.getByRole("dialog")).toHaveCount(0);
 
   await page.goto("/dashboard/connect");
-  await expect(page.getByText("Tokens are managed by admins")).toBeVisible();
+  await expect(page.getByLabel(/^admin/)).toHaveCount(0);
+  await expect(page.getByTestId("token-row").filter({ hasText: "should-not-exist" })).toHaveCount(0);
 });
 
 test("the playground endpoint refuses a signed-out caller and another site's page", async ({
@@ -153,4 +218,40 @@ test("the playground endpoint refuses a signed-out caller and another site's pag
     data: { tool: "shell", input: {} },
   });
   expect(invalid.status()).toBe(400);
+});
+
+test("Settings set the rate limit and the grounded-snippets default; the playground is held to that limit", async ({
+  browser,
+}) => {
+  // The invitee's own workspace, so the low limit touches no other test.
+  const context = await browser.newContext();
+  await signInAs(context, invitee, invitee.tenantId, "owner");
+  // No console watch: the refused run is a 429 the browser logs.
+  const page = await context.newPage();
+  await page.goto("/dashboard/settings");
+  const grounded = page.getByRole("checkbox", { name: "Grounded snippets by default" });
+  await expect(grounded).not.toBeChecked();
+  await page.getByLabel("Requests per minute per token").fill("2");
+  await grounded.check();
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("searches write grounded snippets")).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("checkbox", { name: "Grounded snippets by default" })).toBeChecked();
+
+  const run = () =>
+    page.request.post("/dashboard/playground/run", {
+      data: { tool: "web_search", input: { query: "rate limited" } },
+    });
+  expect((await run()).status()).toBe(200);
+  expect((await run()).status()).toBe(200);
+  const refused = await run();
+  expect(refused.status()).toBe(429);
+  expect(Number(refused.headers()["retry-after"])).toBeGreaterThanOrEqual(1);
+  expect((await refused.json()).error.code).toBe("rate_limited");
+
+  await page.goto("/dashboard/playground");
+  await page.getByLabel("Query", { exact: true }).fill("one too many");
+  await page.getByRole("button", { name: "Run" }).click();
+  await expect(page.getByText(/Rate limit of 2 runs a minute reached; try again in \d+ s\./)).toBeVisible();
+  await context.close();
 });

@@ -193,7 +193,17 @@ test.describe("tool calls", () => {
     );
     const status = await mcp.callTool({ name: "budget_status", arguments: {} });
     expect(status.structuredContent).toMatchObject({
-      budgets: [{ provider: "*", metric: "requests", period: "day", limit: 0, remaining: 0 }],
+      budgets: [
+        {
+          name: "all providers · requests · day",
+          provider: "*",
+          metric: "requests",
+          period: "day",
+          anchor_day: null,
+          limit: 0,
+          remaining: 0,
+        },
+      ],
     });
   });
 
@@ -271,16 +281,18 @@ test.describe("tool calls", () => {
 });
 
 test.describe("authentication", () => {
-  const challenge = `Bearer realm="searchmux", resource_metadata="${BASE_URL}/api/mcp/oauth-protected-resource"`;
+  /** RFC 9728's challenge: where the metadata is, the scopes to ask for, and why a presented token failed. */
+  const challenge = (error?: string) =>
+    `Bearer realm="searchmux", resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource/api/mcp", scope="mcp search fetch answer papers"${error ? `, error="${error}"` : ""}`;
 
-  for (const [label, headers] of [
-    ["missing", {}],
-    ["malformed", { authorization: "Bearer smx_not_a_real_token" }],
+  for (const [label, headers, error] of [
+    ["missing", {}, undefined],
+    ["malformed", { authorization: "Bearer smx_not_a_real_token" }, "invalid_token"],
   ] as const) {
     test(`a ${label} token gets 401 with the resource metadata challenge`, async () => {
       const reply = await postRaw(initializeRequest(LATEST_PROTOCOL_VERSION), { ...headers, ...freshIp() });
       expect(reply.status).toBe(401);
-      expect(reply.headers.get("www-authenticate")).toBe(challenge);
+      expect(reply.headers.get("www-authenticate")).toBe(challenge(error));
     });
   }
 
@@ -291,7 +303,7 @@ test.describe("authentication", () => {
         ...freshIp(),
       });
       expect(reply.status).toBe(401);
-      expect(reply.headers.get("www-authenticate")).toBe(challenge);
+      expect(reply.headers.get("www-authenticate")).toBe(challenge("invalid_token"));
     });
   }
 
@@ -306,6 +318,7 @@ test.describe("authentication", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
       resource: `${BASE_URL}/api/mcp`,
+      authorization_servers: [BASE_URL],
       bearer_methods_supported: ["header"],
     });
   });

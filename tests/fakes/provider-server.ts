@@ -37,6 +37,7 @@
  */
 import { once } from "node:events";
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 
 export const FAKE_PROVIDER_IDS = [
@@ -399,9 +400,15 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
   },
 };
 
+export interface FakeServerOptions {
+  /** Serve HTTPS with this certificate (for 127.0.0.1) instead of plain HTTP. */
+  tls?: { key: string; cert: string };
+}
+
 /** Starts the fake server with every search wire plus `extraWires` (keyed by provider id = path prefix). */
 export async function startFakeProviders(
   extraWires: Readonly<Record<string, FakeWire>> = {},
+  options: FakeServerOptions = {},
 ): Promise<FakeProviders> {
   const wires: Readonly<Record<string, FakeWire>> = { ...SEARCH_WIRES, ...extraWires };
   const scenarios = new Map<string, FakeScenario>();
@@ -421,9 +428,10 @@ export async function startFakeProviders(
       timers.add(timer);
     });
 
-  const server = http.createServer((req, res) => {
+  const listener: http.RequestListener = (req, res) => {
     void handle(req, res).catch(() => res.destroy());
-  });
+  };
+  const server = options.tls ? https.createServer(options.tls, listener) : http.createServer(listener);
   server.on("connection", (socket) => {
     sockets.add(socket);
     connectionIds.set(socket, ++nextConnection);
@@ -534,7 +542,7 @@ export async function startFakeProviders(
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `${options.tls ? "https" : "http"}://127.0.0.1:${port}`;
 
   return {
     url: origin,

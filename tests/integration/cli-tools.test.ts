@@ -69,7 +69,7 @@ describe("npm run smx -- tool <name>", () => {
     const { code, stdout } = await smx("tool", "budget_status", "--tenant", tenant, "--input", "{}");
     expect(code).toBe(0);
     expect(stdout).toContain("Budgets:");
-    expect(stdout).toMatch(/- wikipedia: 1 requests today/);
+    expect(stdout).toMatch(/- wikipedia: 1 request today/);
   }, 30_000);
 
   it("refuses input the tool's schema rejects, naming the field", async () => {

@@ -14,14 +14,14 @@ const run = promisify(execFile);
 const dataDir = mkdtempSync(path.join(tmpdir(), "smx-cli-"));
 const env = { ...process.env, SEARCHMUX_DATA_DIR: dataDir, DATABASE_URL: "" };
 
+/** `database` is the line the CLI starts stderr with (which database it uses), `stderr` the rest. */
 async function smx(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run("node_modules/.bin/tsx", ["scripts/smx.ts", ...args], { env });
-    return { code: 0, stdout: stdout.trim(), stderr: stderr.trim() };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout.trim(), stderr: failed.stderr.trim() };
-  }
+  const outcome = await run("node_modules/.bin/tsx", ["scripts/smx.ts", ...args], { env }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  );
+  const [database = "", ...rest] = outcome.stderr.trim().split("\n");
+  return { code: outcome.code, stdout: outcome.stdout.trim(), database, stderr: rest.join("\n") };
 }
 
 describe("operator CLI on the embedded database, while another process uses it", () => {
@@ -37,7 +37,7 @@ describe("operator CLI on the embedded database, while another process uses it",
 
   it("creates a tenant and a token that the running app sees", async () => {
     const tenant = await smx("tenant", "create", "--name", "demo");
-    expect(tenant).toMatchObject({ code: 0 });
+    expect(tenant).toMatchObject({ code: 0, database: `database: embedded at ${dataDir}`, stderr: "" });
     expect(tenant.stdout).toMatch(/^[0-9a-f-]{36}$/);
 
     const token = await smx(

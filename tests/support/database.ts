@@ -53,20 +53,35 @@ const pglite: DatabaseTarget = {
   },
 };
 
+export interface EmptyDatabase {
+  /** Its name, and its URL: `adminUrl`'s server and credentials. */
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A new database, not migrated, on the server of `adminUrl` (whose role may create databases). */
+export async function emptyPostgresDatabase(adminUrl: string): Promise<EmptyDatabase> {
+  const name = `smx_test_${randomBytes(6).toString("hex")}`;
+  const asAdmin = (statement: string) => withRawClient(adminUrl, (client) => client.query(statement));
+  await asAdmin(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    drop: async () => void (await asAdmin(`drop database if exists ${name} with (force)`)),
+  };
+}
+
 function postgres(adminUrl: string): DatabaseTarget {
   return {
     name: "postgres",
     async create(options) {
-      const name = `smx_test_${randomBytes(6).toString("hex")}`;
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
+      const empty = await emptyPostgresDatabase(adminUrl);
       const db = await createDatabase({
         driver: options?.driver ?? "pg",
-        url: url.toString(),
+        url: empty.url,
         dataDir: tmpdir(),
         neonWsProxy: options?.neonWsProxy,
         poolSize: options?.poolSize ?? 4,
@@ -74,13 +89,10 @@ function postgres(adminUrl: string): DatabaseTarget {
       await db.migrate();
       return {
         db,
-        url: url.toString(),
+        url: empty.url,
         async cleanup() {
           await db.close();
-          const dropper = new pg.Client({ connectionString: adminUrl });
-          await dropper.connect();
-          await dropper.query(`drop database if exists ${name} with (force)`);
-          await dropper.end();
+          await empty.drop();
         },
       };
     },

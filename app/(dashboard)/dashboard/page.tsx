@@ -1,20 +1,21 @@
 import { Activity, CalendarDays, DatabaseZap, DollarSign, Gauge, Wallet } from "lucide-react";
 import Link from "next/link";
-import { BreakerBadge } from "@/components/dashboard/breaker-badge";
 import { OperatorQuotas } from "@/components/dashboard/budgets/operator-quotas";
-import { ChartCard } from "@/components/dashboard/chart-card";
 import { Chart } from "@/components/dashboard/charts/chart";
+import { SpendChart } from "@/components/dashboard/charts/spend-chart";
 import { FirstRunChecklist } from "@/components/dashboard/first-run-checklist";
 import { PageHeader } from "@/components/dashboard/page-header";
 import {
   countColumn,
   durationColumn,
-  type ProviderColumn,
   ProviderHealthTable,
   successColumn,
 } from "@/components/dashboard/provider-health-table";
 import { ProviderLatencyChart } from "@/components/dashboard/provider-latency-chart";
+import { ProviderStatusBadge } from "@/components/dashboard/provider-status-badge";
+import { SectionCard } from "@/components/dashboard/section-card";
 import { StatCard } from "@/components/dashboard/stat-card";
+import type { Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { budgetShortLabel } from "@/lib/dashboard/budgets";
 import { firstRunSteps } from "@/lib/dashboard/checklist";
@@ -26,15 +27,16 @@ import { providerStatus } from "@/lib/services/providers/provider-status";
 import { getTenant } from "@/lib/services/tenants/get-tenant";
 import { listTokens } from "@/lib/services/tokens/list-tokens";
 import { usageHistory } from "@/lib/services/usage/usage-history";
+import { plural } from "@/lib/wording";
 
 /** Enough days to cover the whole current month as well as the 30-day charts. */
 const HISTORY_DAYS = 31;
 
 type ProviderRow = Awaited<ReturnType<typeof providerStatus>>["providers"][number];
 
-const HEALTH_COLUMNS: ProviderColumn<ProviderRow>[] = [
+const HEALTH_COLUMNS: Column<ProviderRow>[] = [
   { header: "Tools", className: "text-muted-foreground", cell: (p) => p.tools.join(", ") },
-  { header: "Status", cell: (p) => <BreakerBadge state={p.breaker} /> },
+  { header: "Status", cell: (p) => <ProviderStatusBadge state={p.status} /> },
   countColumn("Calls", (p) => p.health?.calls ?? 0),
   successColumn((p) => p.health?.success_rate ?? null),
   durationColumn("p50", (p) => p.health?.p50_ms ?? null),
@@ -52,12 +54,7 @@ export default async function OverviewPage() {
   ]);
   const now = ctx.now();
   const usage = summarizeUsage(history.days, now);
-  const lastThirty = history.days.slice(-30).map((day) => ({
-    date: day.date,
-    fromProviders: day.calls - day.cache_hits,
-    fromCache: day.cache_hits,
-    usd: day.usd,
-  }));
+  const lastThirty = history.days.slice(-30);
   const active = status.providers.filter((p) => p.available);
   const measured = active.flatMap((p) => (p.health ? [{ ...p.health, name: p.name }] : []));
   const steps = firstRunSteps(
@@ -81,15 +78,18 @@ export default async function OverviewPage() {
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <StatCard
           icon={Activity}
-          label="Searches today"
+          label="Tool calls today"
           value={formatCount(usage.callsToday)}
-          hint="Tool calls, UTC day"
+          hint={
+            usage.toolsToday.map((t) => `${formatCount(t.calls)} ${t.tool}`).join(" · ") ||
+            "Every tool, UTC day"
+          }
         />
         <StatCard
           icon={CalendarDays}
-          label="This month"
+          label="Tool calls this month"
           value={formatCount(usage.callsThisMonth)}
-          hint={`${formatCount(usage.requestsThisMonth)} provider requests`}
+          hint={`${plural(usage.requestsThisMonth, "provider request")} (what budgets count)`}
         />
         <StatCard
           icon={DatabaseZap}
@@ -108,11 +108,15 @@ export default async function OverviewPage() {
       <OperatorQuotas quotas={budgets.operator_quotas} now={now} />
 
       <div className="grid gap-4 lg:grid-cols-2">
-        <ChartCard title="Tool calls, last 30 days" description="Answered by providers or from the cache.">
+        <SectionCard title="Tool calls, last 30 days" description="Answered by providers or from the cache.">
           <Chart
             kind="bar"
             label="Tool calls per day, last 30 days"
-            data={lastThirty}
+            data={lastThirty.map((day) => ({
+              date: day.date,
+              fromProviders: day.calls - day.cache_hits,
+              fromCache: day.cache_hits,
+            }))}
             category="date"
             categoryFormat="day"
             format="count"
@@ -121,19 +125,11 @@ export default async function OverviewPage() {
               { key: "fromCache", label: "From cache", color: 4, stack: "calls" },
             ]}
           />
-        </ChartCard>
-        <ChartCard title="Spend, last 30 days" description="What provider calls cost per UTC day.">
-          <Chart
-            kind="area"
-            label="Spend per day in US dollars, last 30 days"
-            data={lastThirty}
-            category="date"
-            categoryFormat="day"
-            format="usd"
-            series={[{ key: "usd", label: "Spend", color: 2 }]}
-          />
-        </ChartCard>
-        <ChartCard
+        </SectionCard>
+        <SectionCard title="Spend, last 30 days" description="What provider calls cost per UTC day.">
+          <SpendChart days={lastThirty} />
+        </SectionCard>
+        <SectionCard
           title="Spend vs budgets"
           description="How much of each budget its current period has used."
         >
@@ -166,8 +162,8 @@ export default async function OverviewPage() {
               ]}
             />
           )}
-        </ChartCard>
-        <ChartCard
+        </SectionCard>
+        <SectionCard
           title="Provider latency, last 24 hours"
           description="Median (p50) and slow-call (p95) response times."
         >
@@ -184,15 +180,15 @@ export default async function OverviewPage() {
               </EmptyState>
             }
           />
-        </ChartCard>
+        </SectionCard>
       </div>
 
-      <ChartCard
+      <SectionCard
         title="Provider health"
-        description={`${active.length} providers are available to this workspace; success rates cover the last 24 hours.`}
+        description={`Available to this workspace: ${plural(active.length, "provider")}. Success rates cover the last 24 hours.`}
       >
         <ProviderHealthTable rows={active} columns={HEALTH_COLUMNS} />
-      </ChartCard>
+      </SectionCard>
     </div>
   );
 }

@@ -1,4 +1,6 @@
 import { NextResponse } from "next/server";
+import { routeMethods } from "@/lib/api/route-methods";
+import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { getKv } from "@/lib/kv";
 import { checkHealth } from "@/lib/services/health/check-health";
@@ -6,14 +8,22 @@ import packageJson from "@/package.json";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/health (no auth): 200 while the database answers, 503 when it does not. */
-export async function GET() {
-  const health = await checkHealth({
-    ctx: { db: getDatabase, kv: getKv },
-    input: { version: packageJson.version },
-  });
-  return NextResponse.json(health, {
-    status: health.db === "ok" ? 200 : 503,
-    headers: { "cache-control": "no-store" },
-  });
-}
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  /**
+   * GET /api/health (no auth): 503 only when this instance cannot serve (the database does not answer or
+   * is not migrated). "degraded" (KV unreachable or in memory beside a shared database, no keyless search
+   * provider) stays 200 on purpose: load balancers and orchestrators take a non-2xx as "replace this
+   * instance", and every instance of the deployment shares the cause, so they would all be pulled or
+   * restarted in a loop for something a restart does not fix. Monitoring reads `status` and `reason`.
+   */
+  async GET() {
+    const health = await checkHealth({
+      ctx: { db: getDatabase, kv: getKv },
+      input: { version: packageJson.version, sharedDatabase: config().database.shared },
+    });
+    return NextResponse.json(health, {
+      status: health.status === "error" ? 503 : 200,
+      headers: { "cache-control": "no-store" },
+    });
+  },
+});

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { toErrorResponse } from "@/lib/api/errors";
+import { routeMethods } from "@/lib/api/route-methods";
 import { bearerToken } from "@/lib/api/with-token";
 import { config } from "@/lib/config";
 import { metricsText } from "@/lib/services/health/metrics-text";
@@ -7,15 +8,17 @@ import { platform } from "@/lib/services/platform";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/metrics — Prometheus text for the operator (Bearer SEARCHMUX_OPERATOR_TOKEN); 404 when unset. */
-export async function GET(request: Request) {
-  try {
-    const { contentType, body } = await metricsText({
-      ctx: await platform(),
-      input: { token: bearerToken(request), operatorToken: config().operator.token },
-    });
-    return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store" } });
-  } catch (error) {
-    return toErrorResponse(error, randomUUID());
-  }
-}
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  /** GET /api/metrics — Prometheus text for the operator (Bearer SEARCHMUX_OPERATOR_TOKEN); 404 when unset. */
+  async GET(request: Request) {
+    try {
+      const { contentType, body } = await metricsText({
+        ctx: await platform(),
+        input: { token: bearerToken(request), operatorToken: config().operator.token },
+      });
+      return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store" } });
+    } catch (error) {
+      return toErrorResponse(error, randomUUID());
+    }
+  },
+});

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { SiteHeader } from "@/components/site-header";
+import { CodeText } from "@/components/ui/code-text";
 import { OPERATIONS, openApiDocument } from "@/lib/api/openapi";
 
 export const metadata: Metadata = { title: "Searchmux API" };
@@ -48,7 +49,9 @@ export default function ApiDocsPage() {
                     {op.scope === null ? "no token" : `scope: ${op.scope}`}
                   </span>
                 </div>
-                <p className="mt-2 text-sm">{op.summary}</p>
+                <p className="mt-2 text-sm">
+                  <CodeText>{op.summary}</CodeText>
+                </p>
                 {detail?.requestBody ? (
                   <details className="mt-2 text-sm">
                     <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">

@@ -1,11 +1,11 @@
 "use client";
 
-import { useState } from "react";
-import { Field } from "@/components/ui/field";
-import { FormMessage } from "@/components/ui/form-message";
-import { Input } from "@/components/ui/input";
-import { Select } from "@/components/ui/select";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { type ChangeEvent, type ComponentProps, useState } from "react";
+import { FormFields } from "@/components/ui/form-fields";
+import { FormFooter } from "@/components/ui/form-footer";
+import type { SelectOption } from "@/components/ui/select";
+import { SelectField } from "@/components/ui/select-field";
+import { TextField } from "@/components/ui/text-field";
 import { useFormAction } from "@/components/ui/use-form-action";
 import { setBudgetAction } from "@/lib/dashboard/actions/budgets";
 
@@ -33,6 +33,9 @@ const PERIODS = [
   { value: "lifetime", label: "Lifetime" },
 ];
 
+/** A decimal amount: the hard or the soft limit. */
+const AmountField = (props: ComponentProps<typeof TextField>) => <TextField inputMode="decimal" {...props} />;
+
 /**
  * Creates or replaces the budget for a provider, metric and period. Choosing a provider with a free tier
  * fills in that free tier as a request budget, the usual first limit.
@@ -46,8 +49,19 @@ export function BudgetForm({
 }) {
   const { state, pending, form } = useFormAction(setBudgetAction);
   const [draft, setDraft] = useState(initial);
-  const errors = state.fieldErrors ?? {};
   const change = (patch: Partial<BudgetDraft>) => setDraft((current) => ({ ...current, ...patch }));
+  /** A limit input bound to its field of the draft. */
+  const amount = (key: "limit" | "soft") => ({
+    name: key,
+    value: draft[key],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => change({ [key]: event.target.value }),
+  });
+  /** A select bound to its field of the draft (the options' values are the field's own). */
+  const choice = (
+    key: "provider" | "metric" | "period",
+    options: readonly SelectOption[],
+    onValueChange = (value: string) => change({ [key]: value }),
+  ) => ({ name: key, options, value: draft[key], onValueChange });
 
   function chooseProvider(provider: string) {
     const tier = providers.find((p) => p.value === provider)?.freeTier;
@@ -66,97 +80,46 @@ export function BudgetForm({
 
   return (
     <form {...form} className="grid gap-4" id="budget-form">
-      <div className="grid gap-4 sm:grid-cols-3">
-        <Field
-          id="budget-provider"
-          label="Provider"
-          error={errors.provider}
-          hint="Free tiers fill in their own limit."
-        >
-          {(control) => (
-            <Select
-              {...control}
-              name="provider"
-              options={providers}
-              value={draft.provider}
-              onValueChange={chooseProvider}
+      <FormFields idPrefix="budget" errors={state.fieldErrors ?? {}}>
+        <div className="grid gap-4 sm:grid-cols-3">
+          <SelectField
+            label="Provider"
+            hint="Free tiers fill in their own limit."
+            {...choice("provider", providers, chooseProvider)}
+          />
+          <SelectField label="Counts" {...choice("metric", METRICS)} />
+          <SelectField label="Period" {...choice("period", PERIODS)} />
+        </div>
+        <div className="grid gap-4 sm:grid-cols-3">
+          <AmountField
+            label="Hard limit"
+            hint={
+              draft.metric === "usd"
+                ? "Dollars; calls beyond it are refused."
+                : "Calls beyond it are refused."
+            }
+            {...amount("limit")}
+            required
+          />
+          <AmountField
+            label="Soft limit (optional)"
+            hint="Raises an alert, refuses nothing."
+            {...amount("soft")}
+          />
+          {draft.period === "month" ? (
+            <TextField
+              label="Month starts on day"
+              hint="1–31; your billing day."
+              name="anchorDay"
+              inputMode="numeric"
+              defaultValue="1"
             />
-          )}
-        </Field>
-        <Field id="budget-metric" label="Counts" error={errors.metric}>
-          {(control) => (
-            <Select
-              {...control}
-              name="metric"
-              options={METRICS}
-              value={draft.metric}
-              onValueChange={(metric) => change({ metric: metric as BudgetDraft["metric"] })}
-            />
-          )}
-        </Field>
-        <Field id="budget-period" label="Period" error={errors.period}>
-          {(control) => (
-            <Select
-              {...control}
-              name="period"
-              options={PERIODS}
-              value={draft.period}
-              onValueChange={(period) => change({ period: period as BudgetDraft["period"] })}
-            />
-          )}
-        </Field>
-      </div>
-      <div className="grid gap-4 sm:grid-cols-3">
-        <Field
-          id="budget-limit"
-          label="Hard limit"
-          error={errors.limit}
-          hint={
-            draft.metric === "usd" ? "Dollars; calls beyond it are refused." : "Calls beyond it are refused."
-          }
-        >
-          {(control) => (
-            <Input
-              {...control}
-              name="limit"
-              inputMode="decimal"
-              value={draft.limit}
-              onChange={(event) => change({ limit: event.target.value })}
-              required
-            />
-          )}
-        </Field>
-        <Field
-          id="budget-soft"
-          label="Soft limit (optional)"
-          error={errors.soft}
-          hint="Raises an alert, refuses nothing."
-        >
-          {(control) => (
-            <Input
-              {...control}
-              name="soft"
-              inputMode="decimal"
-              value={draft.soft}
-              onChange={(event) => change({ soft: event.target.value })}
-            />
-          )}
-        </Field>
-        {draft.period === "month" ? (
-          <Field
-            id="budget-anchor"
-            label="Month starts on day"
-            error={errors.anchorDay}
-            hint="1–31; your billing day."
-          >
-            {(control) => <Input {...control} name="anchorDay" inputMode="numeric" defaultValue="1" />}
-          </Field>
-        ) : null}
-      </div>
-      <div className="flex flex-wrap items-center gap-3">
-        <SubmitButton pending={pending}>Save budget</SubmitButton>
-        <FormMessage state={state} />
-      </div>
+          ) : null}
+        </div>
+      </FormFields>
+      <FormFooter pending={pending} state={state}>
+        Save budget
+      </FormFooter>
     </form>
   );
 }

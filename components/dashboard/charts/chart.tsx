@@ -13,6 +13,7 @@ import {
   YAxis,
 } from "recharts";
 import type { ChartSeries } from "@/lib/dashboard/chart-series";
+import { chartMax, dayTicks, niceTicks } from "@/lib/dashboard/chart-ticks";
 import {
   formatCompact,
   formatCount,
@@ -33,7 +34,7 @@ interface ChartProps {
   data: Row[];
   /** The key of each row's category (x axis, or y axis when horizontal). */
   category: string;
-  /** "day" formats ISO dates as "Nov 22". */
+  /** "day" formats ISO dates as "Nov 22" and labels one a week, ending on the latest. */
   categoryFormat?: "day" | "text";
   series: ChartSeries[];
   format: ValueFormat;
@@ -49,11 +50,11 @@ const FORMATTERS: Record<ValueFormat, (value: number) => string> = {
   ms: formatDuration,
   percent: formatPercent,
 };
-/** Axis ticks: short, and with enough precision that neighbouring ticks never read the same. */
-const TICKS: Record<ValueFormat, (value: number) => string> = {
+/** Axis ticks `step` apart (round values, see niceTicks): short, with the same precision on every tick. */
+const TICKS: Record<ValueFormat, (value: number, step: number) => string> = {
   count: formatCompact,
   usd: formatUsdTick,
-  ms: (ms) => (ms >= 1000 ? `${ms / 1000}s` : `${ms}ms`),
+  ms: (ms) => (ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`),
   percent: formatPercent,
 };
 
@@ -75,14 +76,35 @@ export function Chart({
 }: ChartProps) {
   const value = FORMATTERS[format];
   const categoryText = (raw: unknown) => (categoryFormat === "day" ? formatDay(String(raw)) : String(raw));
-  const whole = format === "count";
-  const valueAxis = <YAxis {...axis} width={64} tickFormatter={TICKS[format]} allowDecimals={!whole} />;
-  const categoryAxis = <XAxis {...axis} dataKey={category} tickFormatter={categoryText} minTickGap={16} />;
+  const ticks = niceTicks(Math.max(chartMax(data, series), reference?.value ?? 0), {
+    integer: format === "count",
+  });
+  const values = {
+    ...axis,
+    ticks,
+    domain: [0, ticks.at(-1) ?? 1],
+    interval: 0,
+    tickFormatter: (tick: number) => TICKS[format](tick, ticks[1] ?? 1),
+  } as const;
+  const valueAxis = <YAxis {...values} width={64} />;
+  const categoryAxis =
+    categoryFormat === "day" ? (
+      <XAxis
+        {...axis}
+        dataKey={category}
+        tickFormatter={categoryText}
+        ticks={dayTicks(data.map((row) => String(row[category])))}
+        interval={0}
+      />
+    ) : (
+      <XAxis {...axis} dataKey={category} tickFormatter={categoryText} minTickGap={16} />
+    );
   const common = {
     data,
     responsive: true,
     style: { width: "100%", height },
-    margin: { top: 8, right: 8, bottom: 0, left: 0 },
+    // Room on the right for the last tick label, centred on the last category or value.
+    margin: { top: 8, right: 24, bottom: 0, left: 0 },
     accessibilityLayer: true,
   };
   const decorations = (
@@ -144,7 +166,7 @@ export function Chart({
           {decorations}
           {horizontal ? (
             <>
-              <XAxis {...axis} type="number" tickFormatter={TICKS[format]} allowDecimals={!whole} />
+              <XAxis {...values} type="number" />
               <YAxis {...axis} type="category" dataKey={category} width={150} tickFormatter={categoryText} />
             </>
           ) : (

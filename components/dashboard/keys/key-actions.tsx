@@ -1,9 +1,9 @@
 "use client";
 
-import { FlaskConical, Trash2 } from "lucide-react";
-import { useCallback, useState, useTransition } from "react";
+import { FlaskConical } from "lucide-react";
+import { useCallback, useId, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { ConfirmAction } from "@/components/ui/confirm-action";
+import { DestructiveAction } from "@/components/ui/destructive-action";
 import { FormMessage } from "@/components/ui/form-message";
 import { type ActionState, IDLE } from "@/lib/dashboard/action-state";
 import { KeyDialog } from "./key-dialog";
@@ -16,11 +16,15 @@ interface KeyActionsProps {
   remove: () => Promise<ActionState>;
 }
 
-/** Add / replace, test and delete the workspace's key for one provider, with the last outcome below. */
+/**
+ * Add / replace, test and delete the workspace's key for one provider. Below: that a test is a real,
+ * budgeted request, and the last outcome (a test's says what it spent).
+ */
 export function KeyActions({ providerName, hasKey, save, test, remove }: KeyActionsProps) {
   const [outcome, setOutcome] = useState<ActionState>(IDLE);
   const [testing, startTest] = useTransition();
   const onSaved = useCallback((state: ActionState) => setOutcome(state), []);
+  const testNoteId = useId();
 
   return (
     <div className="flex flex-col items-end gap-1">
@@ -34,21 +38,14 @@ export function KeyActions({ providerName, hasKey, save, test, remove }: KeyActi
               disabled={testing}
               aria-busy={testing}
               aria-label={`Test ${providerName} key`}
+              aria-describedby={testNoteId}
               onClick={() => startTest(async () => setOutcome(await test()))}
             >
               <FlaskConical aria-hidden /> {testing ? "Testing…" : "Test"}
             </Button>
-            <ConfirmAction
-              trigger={
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  className="text-destructive"
-                  aria-label={`Delete ${providerName} key`}
-                >
-                  <Trash2 aria-hidden /> Delete
-                </Button>
-              }
+            <DestructiveAction
+              text="Delete"
+              label={`Delete ${providerName} key`}
               title={`Delete your ${providerName} key?`}
               description="Calls fall back to the operator's key if there is one, otherwise this provider stops being used. Budgets stay as they are."
               confirmLabel="Delete key"
@@ -57,6 +54,11 @@ export function KeyActions({ providerName, hasKey, save, test, remove }: KeyActi
           </>
         ) : null}
       </div>
+      {hasKey ? (
+        <p id={testNoteId} className="max-w-64 text-right text-xs text-muted-foreground">
+          Test sends one real request to {providerName}; it counts against its budget.
+        </p>
+      ) : null}
       <FormMessage state={outcome} className="max-w-64 text-right text-xs" />
     </div>
   );

@@ -1,7 +1,13 @@
 import { Badge } from "@/components/ui/badge";
+import { ExternalLink } from "@/components/ui/external-link";
 import { formatDuration } from "@/lib/dashboard/format";
 import type { AnswerResponse } from "@/lib/tools/responses";
 import { Markdown } from "./markdown";
+
+/** A cited page by its title (its URL when it has none). */
+const Citation = ({ citation }: { citation: { url: string; title: string } }) => (
+  <ExternalLink href={citation.url}>{citation.title || citation.url}</ExternalLink>
+);
 
 /** Every provider's answer side by side with its citations, and the pages several answers cite. */
 export function AnswerResults({ response }: { response: AnswerResponse }) {
@@ -20,7 +26,7 @@ export function AnswerResults({ response }: { response: AnswerResponse }) {
               </Badge>
               <span className="font-mono text-xs text-muted-foreground">{a.model}</span>
               <span className="ml-auto text-xs text-muted-foreground tabular-nums">
-                {formatDuration(a.duration_ms)}
+                answered in {formatDuration(a.duration_ms)}
               </span>
             </header>
             <Markdown>{a.answer}</Markdown>
@@ -28,14 +34,7 @@ export function AnswerResults({ response }: { response: AnswerResponse }) {
               <ol className="list-decimal space-y-1 border-t pt-2 pl-5 text-xs">
                 {a.citations.map((c) => (
                   <li key={c.url} className="break-all">
-                    <a
-                      href={c.url}
-                      target="_blank"
-                      rel="noreferrer noopener"
-                      className="text-primary hover:underline"
-                    >
-                      {c.title || c.url}
-                    </a>
+                    <Citation citation={c} />
                   </li>
                 ))}
               </ol>
@@ -49,14 +48,7 @@ export function AnswerResults({ response }: { response: AnswerResponse }) {
           <ul className="space-y-1 text-sm">
             {response.agreement.shared_citations.map((c) => (
               <li key={c.url} className="flex flex-wrap items-center gap-2">
-                <a
-                  href={c.url}
-                  target="_blank"
-                  rel="noreferrer noopener"
-                  className="text-primary hover:underline"
-                >
-                  {c.title || c.url}
-                </a>
+                <Citation citation={c} />
                 <span className="text-xs text-muted-foreground">{c.providers.join(", ")}</span>
               </li>
             ))}

@@ -1,6 +1,7 @@
 import { Badge } from "@/components/ui/badge";
-import { formatCount } from "@/lib/dashboard/format";
+import { ExternalLink } from "@/components/ui/external-link";
 import type { FetchResponse } from "@/lib/tools/responses";
+import { plural } from "@/lib/wording";
 import { Markdown } from "./markdown";
 
 /** The fetched page: where it came from, and its content rendered (Markdown) or as-is (text, HTML source). */
@@ -10,17 +11,12 @@ export function FetchResult({ response }: { response: FetchResponse }) {
     <article className="space-y-3">
       <header className="space-y-1">
         <h3 className="text-lg font-semibold">{response.title || response.final_url}</h3>
-        <a
-          href={response.final_url}
-          target="_blank"
-          rel="noreferrer noopener"
-          className="block truncate font-mono text-xs text-primary hover:underline"
-        >
+        <ExternalLink href={response.final_url} className="block truncate font-mono text-xs">
           {response.final_url}
-        </a>
+        </ExternalLink>
         <div className="flex flex-wrap gap-1.5">
           <Badge tone="primary">via {response.provider}</Badge>
-          <Badge tone="outline">{formatCount(metadata.total_chars)} characters</Badge>
+          <Badge tone="outline">{plural(metadata.total_chars, "character")}</Badge>
           {metadata.truncated ? <Badge tone="warning">truncated</Badge> : null}
           {response.providers_failed.map((f) => (
             <Badge key={f.provider} tone="danger">

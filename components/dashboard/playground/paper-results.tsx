@@ -1,6 +1,7 @@
 import { Badge } from "@/components/ui/badge";
-import { formatCount } from "@/lib/dashboard/format";
+import { ExternalLink } from "@/components/ui/external-link";
 import type { PaperSearchResponse } from "@/lib/tools/responses";
+import { plural } from "@/lib/wording";
 import { SourceBadges } from "./source-badges";
 
 type Paper = PaperSearchResponse["results"][number];
@@ -22,14 +23,7 @@ function PaperLinks({ paper }: { paper: Paper }) {
     <ul className="flex flex-wrap gap-x-3 gap-y-1 text-xs">
       {links.map((link) => (
         <li key={link.href}>
-          <a
-            href={link.href}
-            target="_blank"
-            rel="noreferrer noopener"
-            className="text-primary hover:underline"
-          >
-            {link.label}
-          </a>
+          <ExternalLink href={link.href}>{link.label}</ExternalLink>
         </li>
       ))}
     </ul>
@@ -47,18 +41,7 @@ export function PaperResults({ response }: { response: PaperSearchResponse }) {
           data-testid="paper"
         >
           <h3 className="font-medium">
-            {paper.url ? (
-              <a
-                href={paper.url}
-                target="_blank"
-                rel="noreferrer noopener"
-                className="text-primary hover:underline"
-              >
-                {paper.title}
-              </a>
-            ) : (
-              paper.title
-            )}
+            {paper.url ? <ExternalLink href={paper.url}>{paper.title}</ExternalLink> : paper.title}
           </h3>
           <p className="text-sm text-muted-foreground">
             {authorLine(paper.authors)}
@@ -69,7 +52,7 @@ export function PaperResults({ response }: { response: PaperSearchResponse }) {
             <SourceBadges sources={paper.sources} />
             {paper.open_access ? <Badge tone="success">open access</Badge> : null}
             {paper.citation_count !== null ? (
-              <Badge tone="outline">{formatCount(paper.citation_count)} citations</Badge>
+              <Badge tone="outline">{plural(paper.citation_count, "citation")}</Badge>
             ) : null}
           </div>
           <PaperLinks paper={paper} />

@@ -76,22 +76,22 @@ function Results({ result }: { result: PlaygroundResult }) {
   }
 }
 
+/**
+ * A run states one duration: the clock ticks while it runs, and once it is done the summary above the
+ * results gives the call's own (server-measured) time, so this title gives none.
+ */
 function progressTitle(state: RunState): string {
   const elapsed = formatDuration(state.elapsedMs);
   if (state.status === "running") return `Providers · running… ${elapsed}`;
-  return state.status === "done"
-    ? `Providers · finished in ${elapsed}`
-    : `Providers · failed after ${elapsed}`;
+  return state.status === "done" ? "Providers · done" : `Providers · failed after ${elapsed}`;
 }
 
 /** Pick a tool and its options, run it, watch the providers finish, then read the fused results. */
 export function Playground({
   tools,
-  canSeeTraces,
 }: {
   /** The table's tools the playground offers, in its order. */
   tools: readonly PlaygroundToolOption[];
-  canSeeTraces: boolean;
 }) {
   const [tool, setTool] = useState<PlaygroundTool>(tools[0]?.name ?? "web_search");
   const { state, run } = usePlaygroundRun();
@@ -166,7 +166,7 @@ export function Playground({
       {state.result ? (
         <Card>
           <CardHeader>
-            <RunSummary result={state.result} canSeeTraces={canSeeTraces} />
+            <RunSummary result={state.result} />
           </CardHeader>
           <CardContent>
             <Results result={state.result} />

@@ -3,17 +3,16 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { formatDuration } from "@/lib/dashboard/format";
 import type { PlaygroundResult } from "@/lib/dashboard/playground-events";
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+import { plural } from "@/lib/wording";
 
 function counts(result: PlaygroundResult): string {
   switch (result.tool) {
     case "web_search":
-      return plural(result.response.results.length, "result", "results");
+      return plural(result.response.results.length, "result");
     case "paper_search":
-      return plural(result.response.results.length, "paper", "papers");
+      return plural(result.response.results.length, "paper");
     case "answer":
-      return plural(result.response.answers.length, "answer", "answers");
+      return plural(result.response.answers.length, "answer");
     case "fetch":
       return "1 page";
     default:
@@ -21,8 +20,8 @@ function counts(result: PlaygroundResult): string {
   }
 }
 
-/** One line above the results: how many, how fast, from cache or not, who failed, and the trace. */
-export function RunSummary({ result, canSeeTraces }: { result: PlaygroundResult; canSeeTraces: boolean }) {
+/** One line above the results: how many, how fast, from cache or not, who failed, and the trace (one's own). */
+export function RunSummary({ result }: { result: PlaygroundResult }) {
   const { response } = result;
   // A tool without a summary of its own may lack any of these.
   const duration = "duration_ms" in response ? response.duration_ms : undefined;
@@ -33,7 +32,12 @@ export function RunSummary({ result, canSeeTraces }: { result: PlaygroundResult;
     <div className="flex flex-wrap items-center gap-2 text-sm">
       <span className="font-medium">{counts(result)}</span>
       {duration !== undefined ? (
-        <span className="text-muted-foreground">in {formatDuration(duration)}</span>
+        <span
+          className="text-muted-foreground"
+          title="The call's time on the server, as its trace records it"
+        >
+          in {formatDuration(duration)}
+        </span>
       ) : null}
       {cacheHit ? <Badge tone="primary">from cache</Badge> : null}
       {failed.map((f) => (
@@ -42,16 +46,12 @@ export function RunSummary({ result, canSeeTraces }: { result: PlaygroundResult;
         </Badge>
       ))}
       {traceId ? (
-        canSeeTraces ? (
-          <Link
-            href={`/dashboard/traces/${traceId}`}
-            className="ml-auto inline-flex items-center gap-1 text-primary hover:underline"
-          >
-            Open trace <ExternalLink className="size-3.5" aria-hidden />
-          </Link>
-        ) : (
-          <span className="ml-auto text-xs text-muted-foreground">Traces are visible to admins.</span>
-        )
+        <Link
+          href={`/dashboard/traces/${traceId}`}
+          className="ml-auto inline-flex items-center gap-1 text-primary hover:underline"
+        >
+          Open trace <ExternalLink className="size-3.5" aria-hidden />
+        </Link>
       ) : null}
     </div>
   );

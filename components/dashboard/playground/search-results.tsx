@@ -1,13 +1,19 @@
 import { Badge } from "@/components/ui/badge";
+import { ExternalLink } from "@/components/ui/external-link";
 import type { SearchResponse } from "@/lib/tools/responses";
 import { Markdown } from "./markdown";
 import { SourceBadges } from "./source-badges";
 
-const SNIPPET_SOURCE = {
-  aggregated: "snippet merged from providers",
-  grounded: "snippet written from the page",
-  fallback: "merged snippet (page unusable for grounding)",
-} as const;
+type Result = SearchResponse["results"][number];
+
+/** Where a result's snippet came from; a snippet only one provider gave is that provider's own. */
+function snippetSource({ snippet_source, sources }: Result): string {
+  if (snippet_source === "grounded") return "snippet written from the page";
+  const single = sources.length === 1 ? sources[0]?.provider : undefined;
+  if (snippet_source === "fallback")
+    return `${single ? `snippet from ${single}` : "merged snippet"} (page unusable for grounding)`;
+  return single ? `snippet from ${single}` : "snippet merged from providers";
+}
 
 /** Fused results in rank order, each with the providers that found it and where its snippet came from. */
 export function SearchResults({ response }: { response: SearchResponse }) {
@@ -20,14 +26,9 @@ export function SearchResults({ response }: { response: SearchResponse }) {
               {index + 1}
             </span>
             <div className="min-w-0 space-y-1.5">
-              <a
-                href={result.url}
-                target="_blank"
-                rel="noreferrer noopener"
-                className="font-medium text-primary hover:underline"
-              >
+              <ExternalLink href={result.url} className="font-medium">
                 {result.title || result.url}
-              </a>
+              </ExternalLink>
               <p className="truncate font-mono text-xs text-muted-foreground">{result.url}</p>
               <p className="text-sm">{result.snippet}</p>
               {result.content !== undefined && (
@@ -43,7 +44,7 @@ export function SearchResults({ response }: { response: SearchResponse }) {
               )}
               <div className="flex flex-wrap items-center gap-2">
                 <SourceBadges sources={result.sources} />
-                <Badge tone="outline">{SNIPPET_SOURCE[result.snippet_source]}</Badge>
+                <Badge tone="outline">{snippetSource(result)}</Badge>
                 <span className="text-xs text-muted-foreground tabular-nums">
                   score {result.score.toFixed(4)}
                 </span>

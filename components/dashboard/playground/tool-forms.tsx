@@ -5,9 +5,11 @@ import { TimeRangeField } from "@/components/dashboard/time-range-field";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Field } from "@/components/ui/field";
-import { Input, inputClasses } from "@/components/ui/input";
+import { FormFields } from "@/components/ui/form-fields";
+import { inputClasses } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Select } from "@/components/ui/select";
+import { SelectField } from "@/components/ui/select-field";
+import { TextField } from "@/components/ui/text-field";
 import { formList, formNumber as number, formText as text } from "@/lib/dashboard/form-data";
 
 export interface ProviderChoice {
@@ -102,15 +104,19 @@ const NoCache = () => <CheckOption name="no_cache" label="Skip the cache" />;
 function FormShell({
   onSubmit,
   running,
+  errors,
   children,
 }: {
   onSubmit: (e: FormEvent<HTMLFormElement>) => void;
   running: boolean;
+  errors: FieldErrors;
   children: ReactNode;
 }) {
   return (
     <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-      {children}
+      <FormFields idPrefix="pg" errors={errors}>
+        {children}
+      </FormFields>
       <div>
         <Button type="submit" disabled={running} aria-busy={running}>
           {running ? "Running…" : "Run"}
@@ -120,94 +126,90 @@ function FormShell({
   );
 }
 
-function QueryField({
+/**
+ * A tool that takes a query and fans out to providers: the query, the provider picker, the tool's own
+ * fields, and "skip the cache"; `build` reads the tool's own fields.
+ */
+function QueryToolForm({
+  providers,
   errors,
-  label = "Query",
+  running,
+  onRun,
+  build,
+  queryLabel = "Query",
   placeholder,
-}: {
-  errors: FieldErrors;
-  label?: string;
+  children,
+}: ToolFormProps & {
+  build: (form: FormData) => Record<string, unknown>;
+  queryLabel?: string;
   placeholder: string;
+  children?: ReactNode;
 }) {
-  return (
-    <Field id="pg-query" label={label} error={errors.query}>
-      {(control) => <Input {...control} name="query" placeholder={placeholder} required autoComplete="off" />}
-    </Field>
-  );
-}
-
-export function WebSearchForm({ providers, errors, running, onRun }: ToolFormProps) {
-  const build = (form: FormData) => ({
+  const input = (form: FormData) => ({
     query: text(form, "query") ?? "",
-    max_results: number(form, "max_results"),
-    mode: option(form, "mode"),
-    time_range: option(form, "time_range"),
-    include_domains: list(form, "include_domains"),
-    exclude_domains: list(form, "exclude_domains"),
-    lens: text(form, "lens"),
-    grounded_snippets: flag(form, "grounded_snippets"),
-    include_content: flag(form, "include_content"),
+    ...build(form),
     providers: picked(form),
     no_cache: flag(form, "no_cache"),
   });
   return (
-    <FormShell onSubmit={submitWith(build, providers, onRun)} running={running}>
-      <QueryField errors={errors} placeholder="rust async runtimes site:github.com" />
+    <FormShell onSubmit={submitWith(input, providers, onRun)} running={running} errors={errors}>
+      <TextField label={queryLabel} name="query" placeholder={placeholder} required autoComplete="off" />
       <ProviderPicker providers={providers} error={errors.providers} />
-      <div className="grid gap-4 sm:grid-cols-3">
-        <Field id="pg-mode" label="Mode" error={errors.mode}>
-          {(control) => (
-            <Select
-              {...control}
-              name="mode"
-              defaultValue="fanout"
-              options={[
-                { value: "fanout", label: "Fan out (all at once)" },
-                { value: "budget", label: "Budget (cheapest first)" },
-                { value: "single", label: "Single (first that answers)" },
-              ]}
-            />
-          )}
-        </Field>
-        <TimeRangeField id="pg-time" label="Time range" error={errors.time_range} />
-        <Field id="pg-max" label="Results" error={errors.max_results}>
-          {(control) => <Input {...control} name="max_results" inputMode="numeric" defaultValue="10" />}
-        </Field>
-      </div>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          id="pg-include"
-          label="Only these domains"
-          hint="Comma-separated."
-          error={errors.include_domains}
-        >
-          {(control) => <Input {...control} name="include_domains" placeholder="docs.rs, github.com" />}
-        </Field>
-        <Field
-          id="pg-exclude"
-          label="Never these domains"
-          hint="Comma-separated."
-          error={errors.exclude_domains}
-        >
-          {(control) => <Input {...control} name="exclude_domains" placeholder="pinterest.com" />}
-        </Field>
-      </div>
-      <Field
-        id="pg-lens"
-        label="Lens"
-        hint="A named domain set: docs, academic, news, forums, code, or one of your workspace's."
-        error={errors.lens}
-      >
-        {(control) => <Input {...control} name="lens" placeholder="docs" autoComplete="off" />}
-      </Field>
-      <div className="flex flex-wrap gap-x-6 gap-y-2">
-        <CheckOption name="grounded_snippets" label="Grounded snippets (read the pages; needs a model)" />
-        <CheckOption name="include_content" label="Include the top pages' content" />
-      </div>
+      {children}
       <NoCache />
     </FormShell>
   );
 }
+
+const MODES = [
+  { value: "fanout", label: "Fan out (all at once)" },
+  { value: "budget", label: "Budget (cheapest first)" },
+  { value: "single", label: "Single (first that answers)" },
+];
+
+const readSearch = (form: FormData) => ({
+  max_results: number(form, "max_results"),
+  mode: option(form, "mode"),
+  time_range: option(form, "time_range"),
+  include_domains: list(form, "include_domains"),
+  exclude_domains: list(form, "exclude_domains"),
+  lens: text(form, "lens"),
+  grounded_snippets: flag(form, "grounded_snippets"),
+  include_content: flag(form, "include_content"),
+});
+
+export function WebSearchForm(props: ToolFormProps) {
+  return (
+    <QueryToolForm {...props} build={readSearch} placeholder="e.g. rust async runtimes">
+      <div className="grid gap-4 sm:grid-cols-3">
+        <SelectField label="Mode" name="mode" defaultValue="fanout" options={MODES} />
+        <TimeRangeField label="Time range" />
+        <TextField label="Results" name="max_results" inputMode="numeric" defaultValue="10" />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField label="Only these domains" name="include_domains" placeholder="e.g. docs.rs, github.com" />
+        <TextField label="Never these domains" name="exclude_domains" placeholder="e.g. pinterest.com" />
+      </div>
+      <TextField
+        label="Lens"
+        hint="A named domain set: docs, academic, news, forums, code, or one of your workspace's."
+        name="lens"
+        placeholder="e.g. docs"
+        autoComplete="off"
+      />
+      <div className="flex flex-wrap gap-x-6 gap-y-2">
+        <CheckOption name="grounded_snippets" label="Grounded snippets (read the pages; needs a model)" />
+        <CheckOption name="include_content" label="Include the top pages' content" />
+      </div>
+    </QueryToolForm>
+  );
+}
+
+const FORMATS = [
+  { value: "markdown", label: "Markdown" },
+  { value: "text", label: "Plain text" },
+  { value: "html", label: "HTML" },
+];
 
 export function FetchForm({ errors, running, onRun }: ToolFormProps) {
   const build = (form: FormData) => ({
@@ -217,97 +219,57 @@ export function FetchForm({ errors, running, onRun }: ToolFormProps) {
   });
   return (
     // The fetch waterfall tries its steps one after another; which ones is not known ahead.
-    <FormShell onSubmit={submitWith(build, [], onRun)} running={running}>
+    <FormShell onSubmit={submitWith(build, [], onRun)} running={running} errors={errors}>
       <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
-        <Field id="pg-url" label="URL" error={errors.url}>
-          {(control) => (
-            <Input {...control} name="url" type="url" placeholder="https://example.com/article" required />
-          )}
-        </Field>
-        <Field id="pg-format" label="Format" error={errors.format}>
-          {(control) => (
-            <Select
-              {...control}
-              name="format"
-              defaultValue="markdown"
-              options={[
-                { value: "markdown", label: "Markdown" },
-                { value: "text", label: "Plain text" },
-                { value: "html", label: "HTML" },
-              ]}
-            />
-          )}
-        </Field>
+        <TextField
+          label="URL"
+          name="url"
+          type="url"
+          placeholder="e.g. https://example.com/article"
+          required
+        />
+        <SelectField label="Format" name="format" defaultValue="markdown" options={FORMATS} />
       </div>
       <NoCache />
     </FormShell>
   );
 }
 
-export function AnswerForm({ providers, errors, running, onRun }: ToolFormProps) {
-  const build = (form: FormData) => ({
-    query: text(form, "query") ?? "",
-    providers: picked(form),
-    no_cache: flag(form, "no_cache"),
-  });
+export function AnswerForm(props: ToolFormProps) {
   return (
-    <FormShell onSubmit={submitWith(build, providers, onRun)} running={running}>
-      <QueryField errors={errors} label="Question" placeholder="Which async runtime does Rust use most?" />
-      <ProviderPicker providers={providers} error={errors.providers} />
-      <NoCache />
-    </FormShell>
+    <QueryToolForm
+      {...props}
+      build={() => ({})}
+      queryLabel="Question"
+      placeholder="e.g. Which async runtime does Rust use most?"
+    />
   );
 }
 
-export function PaperSearchForm({ providers, errors, running, onRun }: ToolFormProps) {
-  const build = (form: FormData) => ({
-    query: text(form, "query") ?? "",
-    sort: option(form, "sort"),
-    year_from: number(form, "year_from"),
-    year_to: number(form, "year_to"),
-    open_access: flag(form, "open_access"),
-    max_results: number(form, "max_results"),
-    providers: picked(form),
-    no_cache: flag(form, "no_cache"),
-  });
+const SORTS = [
+  { value: "relevance", label: "Relevance" },
+  { value: "date", label: "Newest first" },
+];
+
+const readPapers = (form: FormData) => ({
+  sort: option(form, "sort"),
+  year_from: number(form, "year_from"),
+  year_to: number(form, "year_to"),
+  open_access: flag(form, "open_access"),
+  max_results: number(form, "max_results"),
+});
+
+export function PaperSearchForm(props: ToolFormProps) {
   return (
-    <FormShell onSubmit={submitWith(build, providers, onRun)} running={running}>
-      <QueryField errors={errors} placeholder="retrieval augmented generation" />
-      <ProviderPicker providers={providers} error={errors.providers} />
+    <QueryToolForm {...props} build={readPapers} placeholder="e.g. retrieval augmented generation">
       <div className="grid gap-4 sm:grid-cols-4">
-        <Field id="pg-sort" label="Sort" error={errors.sort}>
-          {(control) => (
-            <Select
-              {...control}
-              name="sort"
-              defaultValue="relevance"
-              options={[
-                { value: "relevance", label: "Relevance" },
-                { value: "date", label: "Newest first" },
-              ]}
-            />
-          )}
-        </Field>
-        <Field id="pg-from" label="From year" error={errors.year_from}>
-          {(control) => <Input {...control} name="year_from" inputMode="numeric" placeholder="e.g. 2017" />}
-        </Field>
-        <Field id="pg-to" label="To year" error={errors.year_to}>
-          {(control) => <Input {...control} name="year_to" inputMode="numeric" />}
-        </Field>
-        <Field id="pg-papers-max" label="Results" error={errors.max_results}>
-          {(control) => <Input {...control} name="max_results" inputMode="numeric" defaultValue="10" />}
-        </Field>
+        <SelectField label="Sort" name="sort" defaultValue="relevance" options={SORTS} />
+        <TextField label="From year" name="year_from" inputMode="numeric" placeholder="e.g. 2017" />
+        <TextField label="To year" name="year_to" inputMode="numeric" placeholder="e.g. 2024" />
+        <TextField label="Results" name="max_results" inputMode="numeric" defaultValue="10" />
       </div>
-      <div className="flex flex-wrap gap-4">
-        <div className="flex items-center gap-2">
-          <Checkbox id="open-access" name="open_access" />
-          <Label htmlFor="open-access" className="font-normal">
-            Open access only
-          </Label>
-        </div>
-        <NoCache />
-      </div>
-    </FormShell>
+      <CheckOption name="open_access" label="Open access only" />
+    </QueryToolForm>
   );
 }
 
@@ -332,7 +294,7 @@ export function JsonInputForm({ providers, errors, running, onRun }: ToolFormPro
   };
   const schemaErrors = Object.entries(errors).map(([field, message]) => `${field}: ${message}`);
   return (
-    <FormShell onSubmit={submit} running={running}>
+    <FormShell onSubmit={submit} running={running} errors={errors}>
       <Field
         id="pg-input"
         label="Input (JSON)"

@@ -1,43 +1,67 @@
 "use client";
 
-import { Field } from "@/components/ui/field";
-import { FormMessage } from "@/components/ui/form-message";
-import { Input } from "@/components/ui/input";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { Checkbox } from "@/components/ui/checkbox";
+import { FormFields } from "@/components/ui/form-fields";
+import { FormFooter } from "@/components/ui/form-footer";
+import { Label } from "@/components/ui/label";
+import { TextField } from "@/components/ui/text-field";
 import { useFormAction } from "@/components/ui/use-form-action";
 import { updateSettingsAction } from "@/lib/dashboard/actions/settings";
 
-/** `maxRpm`: the highest per-token rate the operator lets a workspace set. */
-export function SettingsForm({ name, maxRpm }: { name: string; maxRpm: number }) {
+/**
+ * `maxRpm`: the highest per-token rate the operator lets a workspace set; `groundedSnippets`: the
+ * workspace's current web_search default.
+ */
+export function SettingsForm({
+  name,
+  groundedSnippets,
+  maxRpm,
+}: {
+  name: string;
+  groundedSnippets: boolean;
+  maxRpm: number;
+}) {
   const { state, pending, form } = useFormAction(updateSettingsAction);
-  const errors = state.fieldErrors ?? {};
   return (
     <form {...form} className="grid gap-4">
-      <Field id="settings-name" label="Workspace name" error={errors.name}>
-        {(control) => <Input {...control} name="name" defaultValue={name} maxLength={100} required />}
-      </Field>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          id="settings-retention"
-          label="Keep traces for (days)"
-          hint="1–3650; older traces are deleted hourly. Blank keeps the current setting (30 days unless changed)."
-          error={errors.traceRetentionDays}
-        >
-          {(control) => <Input {...control} name="traceRetentionDays" inputMode="numeric" />}
-        </Field>
-        <Field
-          id="settings-rpm"
-          label="Requests per minute per token"
-          hint={`Up to ${maxRpm}. Blank keeps the current limit (the operator's default unless changed).`}
-          error={errors.rateLimitRpm}
-        >
-          {(control) => <Input {...control} name="rateLimitRpm" inputMode="numeric" />}
-        </Field>
+      <FormFields idPrefix="settings" errors={state.fieldErrors ?? {}}>
+        <TextField label="Workspace name" name="name" defaultValue={name} maxLength={100} required />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label="Keep traces for (days)"
+            hint="1–3650; older traces are deleted hourly. Blank keeps the current setting (30 days unless changed)."
+            name="traceRetentionDays"
+            inputMode="numeric"
+          />
+          <TextField
+            label="Requests per minute per token"
+            hint={`Up to ${maxRpm}. Blank keeps the current limit (the operator's default unless changed).`}
+            name="rateLimitRpm"
+            inputMode="numeric"
+          />
+        </div>
+      </FormFields>
+      <div className="flex items-start gap-2">
+        <Checkbox
+          id="settings-grounded"
+          name="groundedSnippets"
+          value="on"
+          defaultChecked={groundedSnippets}
+          aria-describedby="settings-grounded-hint"
+          className="mt-0.5"
+        />
+        <div className="grid gap-1">
+          <Label htmlFor="settings-grounded">Grounded snippets by default</Label>
+          <p id="settings-grounded-hint" className="text-xs text-muted-foreground">
+            Searches fetch their top results and have the operator's model write each snippet from what the
+            page says, unless a call sets <code className="font-mono">grounded_snippets</code> itself. Slower,
+            and the fetches and model calls count against budgets.
+          </p>
+        </div>
       </div>
-      <div className="flex flex-wrap items-center gap-3">
-        <SubmitButton pending={pending}>Save settings</SubmitButton>
-        <FormMessage state={state} />
-      </div>
+      <FormFooter pending={pending} state={state}>
+        Save settings
+      </FormFooter>
     </form>
   );
 }

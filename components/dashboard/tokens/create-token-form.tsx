@@ -3,14 +3,16 @@
 import { useEffect, useState } from "react";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Field } from "@/components/ui/field";
-import { FormMessage } from "@/components/ui/form-message";
+import { FormFields } from "@/components/ui/form-fields";
+import { FormFooter } from "@/components/ui/form-footer";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Select } from "@/components/ui/select";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { Select, selectOptions } from "@/components/ui/select";
+import { TextField } from "@/components/ui/text-field";
 import { useFormAction } from "@/components/ui/use-form-action";
 import { IDLE } from "@/lib/dashboard/action-state";
 import { createTokenAction } from "@/lib/dashboard/actions/tokens";
+import type { Scope } from "@/lib/services/context";
 import { useShowNewToken } from "./new-token";
 
 const SCOPES = [
@@ -21,17 +23,18 @@ const SCOPES = [
   { value: "mcp", hint: "connect over MCP" },
   { value: "admin", hint: "manage keys, budgets, tokens" },
 ] as const;
-const DEFAULT_SCOPES: readonly string[] = ["search", "fetch", "answer", "papers", "mcp"];
+const DEFAULT_SCOPES: readonly Scope[] = ["search", "fetch", "answer", "papers", "mcp"];
 
-const EXPIRY = [
-  { value: "never", label: "Never" },
-  { value: "30", label: "In 30 days" },
-  { value: "90", label: "In 90 days" },
-  { value: "365", label: "In a year" },
-  { value: "custom", label: "On a date…" },
-];
+const EXPIRY = selectOptions([
+  ["never", "Never"],
+  ["30", "In 30 days"],
+  ["90", "In 90 days"],
+  ["365", "In a year"],
+  ["custom", "On a date…"],
+]);
 
-export function CreateTokenForm() {
+/** `scopes`: those the viewer's role has, the most a token they create may get. */
+export function CreateTokenForm({ scopes }: { scopes: readonly Scope[] }) {
   const { state, pending, form } = useFormAction(createTokenAction, { resetOnSuccess: true });
   const [expires, setExpires] = useState("never");
   const showToken = useShowNewToken();
@@ -44,14 +47,17 @@ export function CreateTokenForm() {
   return (
     <form {...form} className="grid gap-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          id="token-name"
-          label="Name"
-          hint="Which agent or machine uses it, e.g. “laptop-claude”."
-          error={errors.name}
-        >
-          {(control) => <Input {...control} name="name" maxLength={100} autoComplete="off" required />}
-        </Field>
+        <FormFields idPrefix="token" errors={errors}>
+          <TextField
+            label="Name"
+            hint="Which agent or machine uses it."
+            name="name"
+            placeholder="e.g. laptop-claude"
+            maxLength={100}
+            autoComplete="off"
+            required
+          />
+        </FormFields>
         <Field id="token-expires" label="Expires" error={errors.expiresAt}>
           {(control) => (
             <div className="flex flex-col gap-2 sm:flex-row">
@@ -70,7 +76,7 @@ export function CreateTokenForm() {
       <fieldset className="grid gap-2">
         <legend className="mb-1 text-sm font-medium">Scopes</legend>
         <div className="grid gap-2 sm:grid-cols-3">
-          {SCOPES.map(({ value, hint }) => (
+          {SCOPES.filter(({ value }) => scopes.includes(value)).map(({ value, hint }) => (
             <div key={value} className="flex items-center gap-2">
               <Checkbox
                 id={`scope-${value}`}
@@ -87,10 +93,10 @@ export function CreateTokenForm() {
         </div>
         {errors.scopes ? <p className="text-xs font-medium text-destructive">{errors.scopes}</p> : null}
       </fieldset>
-      <div className="flex flex-wrap items-center gap-3">
-        <SubmitButton pending={pending}>Create token</SubmitButton>
-        <FormMessage state={state.status === "error" ? state : IDLE} />
-      </div>
+      {/* Success shows the token in its dialog instead. */}
+      <FormFooter pending={pending} state={state.status === "error" ? state : IDLE}>
+        Create token
+      </FormFooter>
     </form>
   );
 }

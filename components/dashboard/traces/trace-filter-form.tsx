@@ -3,91 +3,108 @@
 import Form from "next/form";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
-import { Select } from "@/components/ui/select";
+import { cn } from "@/components/ui/cn";
+import { FormFields } from "@/components/ui/form-fields";
+import { type SelectOption, selectOptions } from "@/components/ui/select";
+import { SelectField } from "@/components/ui/select-field";
+import { TextField } from "@/components/ui/text-field";
 import type { TraceFilters } from "@/lib/dashboard/trace-search";
 
 const ANY = "any";
-const FILTERS = [
+
+interface Filter {
+  name: "tool" | "surface" | "status" | "range" | "mine";
+  label: string;
+  /** The label of "not filtered". */
+  any: string;
+  options: readonly SelectOption[];
+}
+
+const FILTERS: readonly Filter[] = [
   {
     name: "tool",
     label: "Tool",
-    options: ["web_search", "fetch", "answer", "paper_search"].map((v) => ({ value: v, label: v })),
+    any: "Any tool",
+    options: selectOptions(["web_search", "fetch", "answer", "paper_search"]),
   },
   {
     name: "surface",
     label: "Surface",
-    options: [
-      { value: "mcp", label: "MCP" },
-      { value: "rest", label: "REST" },
-      { value: "playground", label: "Playground" },
-      { value: "cli", label: "CLI" },
-    ],
+    any: "Any surface",
+    options: selectOptions([
+      ["mcp", "MCP"],
+      ["rest", "REST"],
+      ["playground", "Playground"],
+      ["cli", "CLI"],
+    ]),
   },
-  {
-    name: "status",
-    label: "Status",
-    options: ["ok", "partial", "error"].map((v) => ({ value: v, label: v })),
-  },
+  { name: "status", label: "Status", any: "Any status", options: selectOptions(["ok", "partial", "error"]) },
   {
     name: "range",
     label: "Time",
-    options: [
-      { value: "1h", label: "Last hour" },
-      { value: "24h", label: "Last 24 hours" },
-      { value: "7d", label: "Last 7 days" },
-      { value: "30d", label: "Last 30 days" },
-    ],
+    any: "Any time",
+    options: selectOptions([
+      ["1h", "Last hour"],
+      ["24h", "Last 24 hours"],
+      ["7d", "Last 7 days"],
+      ["30d", "Last 30 days"],
+    ]),
   },
-] as const;
+];
+/** Admins see everyone's calls and may narrow the list to their own. */
+const MINE: Filter = {
+  name: "mine",
+  label: "Made by",
+  any: "Anyone",
+  options: selectOptions([["true", "Me"]]),
+};
 
-/** Filters as a GET form, so a filtered list is a link that can be shared and reloaded. */
-export function TraceFilterForm({ filters }: { filters: TraceFilters }) {
+/**
+ * Filters as a GET form, so a filtered list is a link that can be shared and reloaded. `offerMine`: the
+ * viewer sees others' calls too (admins) and may narrow the list to their own.
+ */
+export function TraceFilterForm({ filters, offerMine }: { filters: TraceFilters; offerMine: boolean }) {
   return (
     <Form
       action="/dashboard/traces"
-      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-7"
+      className={cn("grid gap-3 sm:grid-cols-2", offerMine ? "lg:grid-cols-8" : "lg:grid-cols-7")}
       role="search"
       aria-label="Filter traces"
     >
-      {FILTERS.map(({ name, label, options }) => (
-        <div key={name} className="grid gap-1.5">
-          <Label htmlFor={`filter-${name}`}>{label}</Label>
-          <Select
-            id={`filter-${name}`}
+      <FormFields idPrefix="filter" errors={{}}>
+        {(offerMine ? [...FILTERS, MINE] : FILTERS).map(({ name, label, any, options }) => (
+          <SelectField
+            key={name}
+            label={label}
             name={name}
-            defaultValue={filters[name] ?? ANY}
-            options={[{ value: ANY, label: `Any ${label.toLowerCase()}` }, ...options]}
+            defaultValue={filters[name] === undefined ? ANY : String(filters[name])}
+            options={[{ value: ANY, label: any }, ...options]}
           />
-        </div>
-      ))}
-      <div className="grid gap-1.5">
-        <Label htmlFor="filter-provider">Provider</Label>
-        <Input
-          id="filter-provider"
+        ))}
+        <TextField
+          label="Provider"
           name="provider"
           defaultValue={filters.provider}
-          placeholder="brave"
+          placeholder="e.g. brave"
           autoComplete="off"
         />
-      </div>
-      <div className="grid gap-1.5 lg:col-span-2">
-        <Label htmlFor="filter-q">Text</Label>
-        <div className="flex gap-2">
-          <Input
-            id="filter-q"
-            name="q"
-            type="search"
-            defaultValue={filters.q}
-            placeholder="URL, error, token, trace id"
-          />
-          <Button type="submit">Filter</Button>
-          <Button variant="ghost" asChild>
-            <Link href="/dashboard/traces">Clear</Link>
-          </Button>
+        <div className="grid content-end gap-1.5 lg:col-span-2">
+          <div className="flex items-end gap-2">
+            <TextField
+              label="Text"
+              className="min-w-0 flex-1"
+              name="q"
+              type="search"
+              defaultValue={filters.q}
+              placeholder="URL, error, token or trace id"
+            />
+            <Button type="submit">Filter</Button>
+            <Button variant="ghost" asChild>
+              <Link href="/dashboard/traces">Clear</Link>
+            </Button>
+          </div>
         </div>
-      </div>
+      </FormFields>
     </Form>
   );
 }

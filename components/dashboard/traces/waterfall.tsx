@@ -85,9 +85,10 @@ export function Waterfall({
         className="grid grid-cols-[7rem_1fr] gap-3 text-xs text-muted-foreground sm:grid-cols-[9rem_1fr_15rem]"
       >
         <span />
+        {/* The time axis: from the call's start to the last step's end (or now, while it runs). */}
         <span className="flex justify-between tabular-nums">
-          <span>0</span>
-          <span>{formatDuration(end)}</span>
+          <span>call start</span>
+          <span>+{formatDuration(end)}</span>
         </span>
       </li>
     </ol>

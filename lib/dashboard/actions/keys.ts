@@ -4,10 +4,11 @@ import { refresh } from "next/cache";
 import { toActionError } from "@/lib/dashboard/action-errors";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { formText } from "@/lib/dashboard/form-data";
+import { formatCount, formatUsd } from "@/lib/dashboard/format";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { deleteKey } from "@/lib/services/keys/delete-key";
 import { setKey } from "@/lib/services/keys/set-key";
-import { testKey } from "@/lib/services/keys/test-key";
+import { type KeyTestSpend, testKey } from "@/lib/services/keys/test-key";
 
 export async function setKeyAction(
   provider: string,
@@ -33,6 +34,13 @@ const VERDICT: Readonly<Record<string, string>> = {
   invalid: "The provider refused the key.",
 };
 
+/** What the test request cost the budgets, in words. */
+function spentText({ requests, usd }: KeyTestSpend): string {
+  if (requests === 0) return "Nothing was charged to its budget.";
+  const cost = usd > 0 ? ` (${formatUsd(usd)})` : "";
+  return `The test used ${formatCount(requests)} request${requests === 1 ? "" : "s"}${cost} of its budget.`;
+}
+
 export async function testKeyAction(provider: string): Promise<ActionState> {
   const { ctx } = await dashboardSession();
   try {
@@ -41,7 +49,7 @@ export async function testKeyAction(provider: string): Promise<ActionState> {
     const unknown = `The key could not be checked${result.reason ? ` (${result.reason.replaceAll("_", " ")})` : ""}.`;
     return {
       status: result.status === "ok" ? "success" : "error",
-      message: VERDICT[result.status] ?? unknown,
+      message: `${VERDICT[result.status] ?? unknown} ${spentText(result.spent)}`,
     };
   } catch (error) {
     return toActionError(error);

@@ -7,6 +7,7 @@ import { formText } from "@/lib/dashboard/form-data";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { deleteLens } from "@/lib/services/lenses/delete-lens";
 import { setLens } from "@/lib/services/lenses/set-lens";
+import { plural } from "@/lib/wording";
 
 /** Creates or replaces one of the workspace's lenses; domains are comma- or space-separated. */
 export async function saveLensAction(_previous: ActionState, form: FormData): Promise<ActionState> {
@@ -23,7 +24,10 @@ export async function saveLensAction(_previous: ActionState, form: FormData): Pr
       },
     });
     refresh();
-    return { status: "success", message: `Lens "${lens.name}" saved with ${lens.domains.length} domains.` };
+    return {
+      status: "success",
+      message: `Lens "${lens.name}" saved with ${plural(lens.domains.length, "domain")}.`,
+    };
   } catch (error) {
     return toActionError(error);
   }

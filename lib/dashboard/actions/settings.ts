@@ -3,7 +3,7 @@
 import { refresh } from "next/cache";
 import { toActionError } from "@/lib/dashboard/action-errors";
 import type { ActionState } from "@/lib/dashboard/action-state";
-import { formNumber, formText } from "@/lib/dashboard/form-data";
+import { formFlag, formNumber, formText } from "@/lib/dashboard/form-data";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { deleteKey } from "@/lib/services/keys/delete-key";
 import { listKeys } from "@/lib/services/keys/list-keys";
@@ -20,6 +20,8 @@ export async function updateSettingsAction(_previous: ActionState, form: FormDat
         name: formText(form, "name"),
         traceRetentionDays: formNumber(form, "traceRetentionDays"),
         rateLimitRpm: formNumber(form, "rateLimitRpm"),
+        // The form always shows the current value, so the box's state is the setting.
+        groundedSnippets: formFlag(form, "groundedSnippets"),
       },
     });
     refresh();
@@ -29,7 +31,7 @@ export async function updateSettingsAction(_previous: ActionState, form: FormDat
         : `${saved.rateLimitRpm} requests per minute per token`;
     return {
       status: "success",
-      message: `Saved. Traces are kept ${saved.traceRetentionDays} days; tokens get ${limit}.`,
+      message: `Saved. Traces are kept ${saved.traceRetentionDays} days; tokens get ${limit}; searches ${saved.groundedSnippets ? "write" : "do not write"} grounded snippets unless a call says otherwise.`,
     };
   } catch (error) {
     return toActionError(error, "name");

@@ -10,6 +10,7 @@ import { ServiceError } from "@/lib/services/errors";
 import { acceptInvitation } from "@/lib/services/members/accept-invitation";
 import { changeMember } from "@/lib/services/members/change-member";
 import { inviteMember } from "@/lib/services/members/invite-member";
+import { revokeInvitation } from "@/lib/services/members/revoke-invitation";
 
 export interface Invitation {
   email: string;
@@ -30,6 +31,7 @@ export async function inviteMemberAction(
       ctx,
       input: { email: formText(form, "email") ?? "", role: formText(form, "role") as "admin" | "member" },
     });
+    refresh(); // the pending invitations list it
     return {
       status: "success",
       data: { email: invitation.email, role: invitation.role, link: `${await baseUrl()}${invitation.path}` },
@@ -56,6 +58,17 @@ export async function removeMemberAction(userId: string): Promise<ActionState> {
     await changeMember({ ctx, input: { userId, role: null } });
     refresh();
     return { status: "success", message: "Member removed." };
+  } catch (error) {
+    return toActionError(error);
+  }
+}
+
+export async function revokeInvitationAction(id: string): Promise<ActionState> {
+  const { ctx } = await dashboardSession();
+  try {
+    const revoked = await revokeInvitation({ ctx, input: { id } });
+    refresh();
+    return { status: "success", message: `Invitation of ${revoked.email} revoked.` };
   } catch (error) {
     return toActionError(error);
   }

@@ -5,9 +5,11 @@
  * is invalid input too, before any step.
  */
 import { z } from "zod";
+import { clampedInteger, deadlineField } from "@/lib/engine/shared/input-fields";
 import type { FetchProvider } from "./types";
 
 export const DEFAULT_MAX_CHARS = 50_000;
+const MIN_CHARS = 100;
 export const MAX_CHARS_CAP = 1_000_000;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MIN_TIMEOUT_MS = 1_000;
@@ -57,28 +59,22 @@ function inputSchema(registry: readonly FetchProvider[]) {
       .enum(["markdown", "text", "html"])
       .default("markdown")
       .describe("Content format (default markdown)"),
-    max_chars: z
-      .number()
-      .int()
-      .positive()
-      .default(DEFAULT_MAX_CHARS)
-      .transform((n) => Math.min(Math.max(n, 100), MAX_CHARS_CAP))
-      .describe(
-        `Maximum characters of content (default ${DEFAULT_MAX_CHARS}); longer content is truncated with a marker`,
-      ),
+    max_chars: clampedInteger({
+      min: MIN_CHARS,
+      max: MAX_CHARS_CAP,
+      defaultValue: DEFAULT_MAX_CHARS,
+    }).describe(
+      `Maximum characters of content (default ${DEFAULT_MAX_CHARS}, clamped to ${MIN_CHARS}–${MAX_CHARS_CAP}); longer content is truncated with a marker`,
+    ),
     providers: providerList.optional().describe("Only these fetch steps, in waterfall order"),
     skip_providers: providerList
       .optional()
       .describe("Steps to skip; asks for a second opinion: two winners, the second in alternative_results"),
-    timeout_ms: z
-      .number()
-      .int()
-      .positive()
-      .default(DEFAULT_TIMEOUT_MS)
-      .transform((ms) => Math.min(Math.max(ms, MIN_TIMEOUT_MS), MAX_TIMEOUT_MS))
-      .describe(
-        `Overall deadline in ms (default ${DEFAULT_TIMEOUT_MS}, clamped to ${MIN_TIMEOUT_MS}–${MAX_TIMEOUT_MS})`,
-      ),
+    timeout_ms: deadlineField({
+      defaultMs: DEFAULT_TIMEOUT_MS,
+      minMs: MIN_TIMEOUT_MS,
+      maxMs: MAX_TIMEOUT_MS,
+    }),
   });
 }
 

@@ -1,31 +1,35 @@
 /**
  * zod fields every tool's input shares. Numbers out of range are clamped rather than rejected (agents
- * often ask for 100 results or a 5-minute deadline); the description states the bounds for MCP clients.
+ * often ask for 100 results or a 5-minute deadline); the schema and the description state the bounds.
  */
 import { z } from "zod";
 
-/** `timeout_ms`: the overall deadline, defaulted and clamped to [min, max]. */
-export function deadlineField(bounds: { defaultMs: number; minMs: number; maxMs: number }, detail = "") {
+/**
+ * A whole number clamped into [min, max] rather than refused; 0 and negative numbers are refused. The JSON
+ * Schema (OpenAPI, MCP) states the range it honours, so a client that keeps to the document is never clamped.
+ */
+export function clampedInteger(bounds: { min: number; max: number; defaultValue: number }) {
   return z
     .number()
     .int()
-    .positive()
-    .default(bounds.defaultMs)
-    .transform((ms) => Math.min(Math.max(ms, bounds.minMs), bounds.maxMs))
-    .describe(
-      `Overall deadline in ms (default ${bounds.defaultMs}, clamped to ${bounds.minMs}–${bounds.maxMs})${detail}`,
-    );
+    .min(1)
+    .default(bounds.defaultValue)
+    .transform((n) => Math.min(Math.max(n, bounds.min), bounds.max))
+    .meta({ minimum: bounds.min, maximum: bounds.max });
+}
+
+/** `timeout_ms`: the overall deadline, defaulted and clamped to [min, max]. */
+export function deadlineField(bounds: { defaultMs: number; minMs: number; maxMs: number }, detail = "") {
+  return clampedInteger({ min: bounds.minMs, max: bounds.maxMs, defaultValue: bounds.defaultMs }).describe(
+    `Overall deadline in ms (default ${bounds.defaultMs}, clamped to ${bounds.minMs}–${bounds.maxMs})${detail}`,
+  );
 }
 
 /** `max_results`: defaulted and capped. */
 export function resultCountField(bounds: { defaultCount: number; cap: number }, what: string) {
-  return z
-    .number()
-    .int()
-    .positive()
-    .default(bounds.defaultCount)
-    .transform((n) => Math.min(n, bounds.cap))
-    .describe(`Number of ${what} (default ${bounds.defaultCount}, capped at ${bounds.cap})`);
+  return clampedInteger({ min: 1, max: bounds.cap, defaultValue: bounds.defaultCount }).describe(
+    `Number of ${what} (default ${bounds.defaultCount}, capped at ${bounds.cap})`,
+  );
 }
 
 // C0 controls and DEL, except tab, line feed and carriage return, which pasted text legitimately has.

@@ -2,7 +2,7 @@
  * `npx searchmux mcp`: MCP over stdio for local clients that cannot reach a remote server.
  * - SEARCHMUX_URL set: forwarding mode, every request goes to that Searchmux with SEARCHMUX_TOKEN.
  * - SEARCHMUX_URL unset: local mode, the engine runs in this process with the keys in the environment.
- * Stdout carries protocol messages only (bin/searchmux.mjs sends the console to stderr before any
+ * Stdout carries protocol messages only (scripts/searchmux.ts sends the console to stderr before any
  * module loads). Resolves with the exit code once the client closes stdin: 0, 1 when the remote refused or
  * could not be reached, 2 for a configuration error.
  */

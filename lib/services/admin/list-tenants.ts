@@ -3,7 +3,7 @@ import { z } from "zod";
 import { queryRows } from "@/lib/db";
 import { periodKey } from "@/lib/services/budgets/periods";
 import { microsToUsd } from "@/lib/services/budgets/units";
-import type { SystemContext } from "@/lib/services/context";
+import type { SystemContext, VerbArgs } from "@/lib/services/context";
 import { parseInput } from "@/lib/services/validate";
 import { assertOperator } from "./operator";
 
@@ -36,13 +36,7 @@ interface TenantRow {
  * spend (the all-providers usage counters budgets charge), and its tool calls of the last 30 days;
  * busiest first, a page at a time. Operator only.
  */
-export async function listTenants({
-  ctx,
-  input,
-}: {
-  ctx: SystemContext;
-  input: z.input<typeof listTenantsInput>;
-}) {
+export async function listTenants({ ctx, input }: VerbArgs<SystemContext, typeof listTenantsInput>) {
   await assertOperator(ctx);
   const { page, per_page, query } = parseInput(listTenantsInput, input);
   const now = ctx.now();

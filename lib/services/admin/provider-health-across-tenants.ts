@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { SystemContext } from "@/lib/services/context";
+import type { SystemContext, VerbArgs } from "@/lib/services/context";
+import { healthStatus } from "@/lib/services/health/health-status";
 import { providerHealthRows } from "@/lib/services/health/provider-health-rows";
 import { providerCatalog } from "@/lib/services/providers/catalog";
 import { parseInput } from "@/lib/services/validate";
@@ -17,15 +18,12 @@ export const providerHealthAcrossTenantsInput = z.strictObject({
 /**
  * How each provider fared for every tenant over the last `hours`, from the trace spans: attempts,
  * successes, errors, timeouts, calls skipped for budget or breaker, and p50/p95 latency of the calls that
- * went out; the most used first. Operator only.
+ * went out, and the status they add up to (health-status.ts); the most used first. Operator only.
  */
 export async function providerHealthAcrossTenants({
   ctx,
   input,
-}: {
-  ctx: SystemContext;
-  input: z.input<typeof providerHealthAcrossTenantsInput>;
-}) {
+}: VerbArgs<SystemContext, typeof providerHealthAcrossTenantsInput>) {
   await assertOperator(ctx);
   const { hours } = parseInput(providerHealthAcrossTenantsInput, input);
   const since = new Date(ctx.now().getTime() - hours * 3_600_000);
@@ -33,6 +31,10 @@ export async function providerHealthAcrossTenants({
   const catalog = providerCatalog();
   return {
     since: since.toISOString(),
-    providers: rows.map((row) => ({ ...row, name: catalog.get(row.provider)?.displayName ?? row.provider })),
+    providers: rows.map((row) => ({
+      ...row,
+      name: catalog.get(row.provider)?.displayName ?? row.provider,
+      status: healthStatus(row.attempts, row.success_rate),
+    })),
   };
 }

@@ -1,9 +1,8 @@
-import type { z } from "zod";
 import { answerInputSchema } from "@/lib/engine/answer/input";
 import { type AnswerResult, runAnswer } from "@/lib/engine/answer/run-answer";
 import type { GroundingSearch } from "@/lib/engine/answer/types";
 import { answerProviders } from "@/lib/providers/answer";
-import type { Env } from "@/lib/services/context";
+import type { Env, VerbArgs } from "@/lib/services/context";
 import { type OperatorContext, runOperatorCall } from "@/lib/services/operator-call";
 import { operatorProviderEntries, withOperatorModel } from "@/lib/services/providers/operator-providers";
 import { searchAsOperator } from "@/lib/services/search/search-as-operator";
@@ -19,10 +18,7 @@ const GROUNDING_RESULTS = 10;
 export async function answerAsOperator({
   ctx,
   input,
-}: {
-  ctx: OperatorContext;
-  input: z.input<typeof answerInputSchema>;
-}): Promise<AnswerResult> {
+}: VerbArgs<OperatorContext, typeof answerInputSchema>): Promise<AnswerResult> {
   const parsed = parseInput(answerInputSchema, input);
   return runOperatorCall({
     tool: "answer",

@@ -6,6 +6,16 @@ import { OPERATOR_SCOPE, operatorQuotaStatus } from "./operator-quota";
 import { periodKey, periodResetsAt } from "./periods";
 import { displayAmount, microsToUsd } from "./units";
 
+interface BudgetScope {
+  provider: string;
+  metric: "requests" | "usd";
+  period: "day" | "month" | "lifetime";
+}
+
+/** How a budget is named to people and models: "brave · requests · month", "all providers · usd · day". */
+export const budgetName = ({ provider, metric, period }: BudgetScope): string =>
+  `${provider === "*" ? "all providers" : provider} · ${metric} · ${period}`;
+
 /**
  * Every budget's record with used / remaining and when it resets, each operator quota likewise, per
  * provider the requests and spend of today, this month and overall with its free tier, and the recent
@@ -38,9 +48,12 @@ export async function budgetReport(ctx: TenantContext) {
     const spent = used(b.provider, b.metric, key);
     return {
       id: b.id,
+      name: budgetName(b),
       provider: b.provider,
       metric: b.metric,
       period: b.period,
+      /** The day of the month a monthly period starts on; null for other periods. */
+      anchor_day: b.period === "month" ? b.anchorDay : null,
       limit: displayAmount(b.metric, b.hardLimit),
       soft: b.softLimit === null ? null : displayAmount(b.metric, b.softLimit),
       used: displayAmount(b.metric, spent),
@@ -50,6 +63,8 @@ export async function budgetReport(ctx: TenantContext) {
     };
   });
 
+  // An alert goes with its budget (deleted with it), so its name is always here.
+  const names = new Map(budgetList.map((b) => [b.id, b.name]));
   const catalog = providerCatalog();
   const active = new Set([...counters.map((c) => c.provider), ...rows.map((b) => b.provider)]);
   active.delete("*");
@@ -79,6 +94,7 @@ export async function budgetReport(ctx: TenantContext) {
     providers,
     alerts: alerts.map((a) => ({
       budget_id: a.budgetId,
+      budget: names.get(a.budgetId) ?? a.budgetId,
       kind: a.kind,
       period: a.periodKey,
       at: a.createdAt.toISOString(),

@@ -2,19 +2,13 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { budgets } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/services/audit";
-import { assertScope, type TenantContext } from "@/lib/services/context";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { parseInput } from "@/lib/services/validate";
 
 export const deleteBudgetInput = z.strictObject({ id: z.uuid() });
 
-export async function deleteBudget({
-  ctx,
-  input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof deleteBudgetInput>;
-}) {
+export async function deleteBudget({ ctx, input }: VerbArgs<TenantContext, typeof deleteBudgetInput>) {
   assertScope(ctx, "admin");
   const { id } = parseInput(deleteBudgetInput, input);
   return ctx.db.withTenant(ctx.tenantId, async (tx) => {

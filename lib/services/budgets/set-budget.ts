@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { budgets } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/services/audit";
-import { assertScope, type TenantContext } from "@/lib/services/context";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { providerCatalog } from "@/lib/services/providers/catalog";
 import { parseInput } from "@/lib/services/validate";
@@ -37,13 +37,7 @@ export const setBudgetInput = z
   });
 
 /** Creates or replaces the budget for (provider, metric, period). */
-export async function setBudget({
-  ctx,
-  input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof setBudgetInput>;
-}) {
+export async function setBudget({ ctx, input }: VerbArgs<TenantContext, typeof setBudgetInput>) {
   assertScope(ctx, "admin");
   const b = parseInput(setBudgetInput, input);
   if (b.provider !== "*" && !providerCatalog().has(b.provider)) {

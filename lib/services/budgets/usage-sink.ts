@@ -4,6 +4,9 @@
  * rows (the `*` counters above all). Budgeted counters are charged at admission instead (admission.ts).
  * Like traces, a batch is written shortly after it fills, after each response, and on shutdown; readers
  * of usage flush first, so an instance always reads its own writes.
+ *
+ * Calls close their reservations after they answer, off the response path (`track`): flushing waits for
+ * those closings too, so a reader never sees a call's charge before its refund or settled usage.
  */
 import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db";
@@ -12,7 +15,12 @@ import { log } from "@/lib/observability/logger";
 
 export interface UsageSink {
   add(tenantId: string, charges: readonly Charge[]): void;
-  /** Writes everything added so far. */
+  /**
+   * Work a call leaves running after it answers, which flush() (and so the transports, after the
+   * response) waits for: closing its reservations, writing its result to the cache.
+   */
+  track(settling: Promise<unknown>): void;
+  /** Waits for tracked work, then writes everything added so far. */
   flush(): Promise<void>;
 }
 
@@ -23,6 +31,7 @@ export function createUsageSink(db: Database): UsageSink {
   let pending = new Map<string, number>();
   let writing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
+  const settling = new Set<Promise<unknown>>();
 
   async function write(batch: Map<string, number>): Promise<void> {
     const rows = [...batch].map(([key, amount]) => {
@@ -40,7 +49,9 @@ export function createUsageSink(db: Database): UsageSink {
     );
   }
 
-  function flush(): Promise<void> {
+  async function flush(): Promise<void> {
+    // Failures are the tracked work's own to report; what matters here is that it is over.
+    await Promise.allSettled(settling);
     clearTimeout(timer);
     timer = undefined;
     writing = writing.then(async () => {
@@ -72,6 +83,10 @@ export function createUsageSink(db: Database): UsageSink {
         pending.set(key, (pending.get(key) ?? 0) + amount);
       }
       if (charges.length > 0) schedule(FLUSH_DELAY_MS);
+    },
+    track(work) {
+      const tracked = work.finally(() => settling.delete(tracked));
+      settling.add(tracked);
     },
     flush,
   };

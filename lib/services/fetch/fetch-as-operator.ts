@@ -1,11 +1,10 @@
-import type { z } from "zod";
 import { FetchFailed } from "@/lib/engine/fetch/errors";
 import { fetchInputSchemaFor } from "@/lib/engine/fetch/input";
 import { type FetchResult, runFetch } from "@/lib/engine/fetch/run-fetch";
 import type { FetchProviderEntry } from "@/lib/engine/fetch/types";
 import { SsrfBlocked } from "@/lib/http/ssrf";
 import { fetchProviders } from "@/lib/providers/fetch";
-import type { Env } from "@/lib/services/context";
+import type { Env, VerbArgs } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { type OperatorContext, runOperatorCall } from "@/lib/services/operator-call";
 import {
@@ -32,10 +31,7 @@ export function operatorFetchEntries(env: Env): FetchProviderEntry[] {
 export async function fetchAsOperator({
   ctx,
   input,
-}: {
-  ctx: OperatorContext;
-  input: z.input<typeof fetchInputSchema>;
-}): Promise<FetchResult> {
+}: VerbArgs<OperatorContext, typeof fetchInputSchema>): Promise<FetchResult> {
   const parsed = parseInput(fetchInputSchema, input);
   return runOperatorCall({
     tool: "fetch",

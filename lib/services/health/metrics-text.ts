@@ -1,15 +1,7 @@
-import { timingSafeEqual } from "node:crypto";
 import { metrics } from "@/lib/observability/metrics";
 import type { Platform } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
-
-/** Whether `presented` is the operator token; constant time, and false when none is configured. */
-export function isOperatorToken(presented: string | null, configured: string | undefined): boolean {
-  if (!configured || !presented) return false;
-  const a = Buffer.from(presented);
-  const b = Buffer.from(configured);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
+import { secretEquals } from "@/lib/services/secret-equals";
 
 /**
  * This process's metrics in Prometheus text format, for the operator only. Breaker states are
@@ -23,7 +15,7 @@ export async function metricsText({
   input: { token: string | null; operatorToken: string | undefined };
 }) {
   if (!input.operatorToken) throw new ServiceError("not_found", "metrics are not enabled");
-  if (!isOperatorToken(input.token, input.operatorToken))
+  if (!secretEquals(input.token, input.operatorToken))
     throw new ServiceError("unauthorized", "the operator token is required");
   const m = metrics();
   m.openBreakers.reset();

@@ -1,4 +1,5 @@
 import type { TenantContext } from "@/lib/services/context";
+import { type HealthStatus, healthStatus } from "./health-status";
 import { providerHealthRows } from "./provider-health-rows";
 
 export interface ProviderHealth {
@@ -9,6 +10,8 @@ export interface ProviderHealth {
   success_rate: number;
   p50_ms: number;
   p95_ms: number;
+  /** healthy (≥ 95 % answered), degraded (≥ 50 %) or failing; rows exist only with calls. */
+  status: HealthStatus;
 }
 
 /** Window of recent calls the health figures describe. */
@@ -33,6 +36,7 @@ export async function providerHealth({ ctx }: { ctx: TenantContext }): Promise<M
           success_rate: row.success_rate ?? 0,
           p50_ms: row.p50_ms ?? 0,
           p95_ms: row.p95_ms ?? 0,
+          status: healthStatus(row.attempts, row.success_rate),
         },
       ]),
   );

@@ -2,20 +2,14 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { providerKeys } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/services/audit";
-import { assertScope, type TenantContext } from "@/lib/services/context";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { parseInput } from "@/lib/services/validate";
 import { forgetTenantKeys } from "./resolve-keys";
 
 export const deleteKeyInput = z.strictObject({ provider: z.string().trim().toLowerCase().min(1).max(40) });
 
-export async function deleteKey({
-  ctx,
-  input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof deleteKeyInput>;
-}) {
+export async function deleteKey({ ctx, input }: VerbArgs<TenantContext, typeof deleteKeyInput>) {
   assertScope(ctx, "admin");
   const { provider } = parseInput(deleteKeyInput, input);
   const result = await ctx.db.withTenant(ctx.tenantId, async (tx) => {

@@ -1,12 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { providerKeys } from "@/lib/db/schema";
+import type { AttemptReport } from "@/lib/engine/shared/types";
 import { writeAudit } from "@/lib/services/audit";
-import { admit, release, settle } from "@/lib/services/budgets/admission";
+import { admit, closeReservations } from "@/lib/services/budgets/admission";
 import { isOperatorModel } from "@/lib/services/budgets/operator-quota";
-import { usdToMicros } from "@/lib/services/budgets/units";
+import { microsToUsd, usdToMicros } from "@/lib/services/budgets/units";
 import { assertScope, type TenantContext } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
+import { isBilledFailure } from "@/lib/services/provider-attempts";
 import { providerCatalog } from "@/lib/services/providers/catalog";
 import { parseInput } from "@/lib/services/validate";
 import { open } from "./key-encryption";
@@ -14,10 +16,16 @@ import { probeProvider } from "./probe-provider";
 
 export const testKeyInput = z.strictObject({ provider: z.string().trim().toLowerCase().min(1).max(40) });
 
+/** What one key test cost the budgets: one request and its price when the provider billed it, else nothing. */
+export interface KeyTestSpend {
+  requests: number;
+  usd: number;
+}
+
 /**
- * Checks the tenant's stored key with one cheap call (probe-provider.ts), charged to the budgets like
+ * Checks the tenant's stored key with one real, cheap call (probe-provider.ts), charged to the budgets like
  * any call, and records the verdict: ok, invalid (the provider refused the key) or unknown (anything
- * else: timeout, outage, exhausted budget).
+ * else: timeout, outage, exhausted budget). The result says what the test spent.
  */
 export async function testKey({ ctx, input }: { ctx: TenantContext; input: z.input<typeof testKeyInput> }) {
   assertScope(ctx, "admin");
@@ -33,21 +41,36 @@ export async function testKey({ ctx, input }: { ctx: TenantContext; input: z.inp
   const costMicros = usdToMicros(providerCatalog().get(id)?.costPerRequestUsd ?? 0);
 
   let reservation: string | undefined;
-  const failure = await probeProvider(id, apiKey, ctx.env, async () => {
-    const admission = await admit(ctx, {
-      provider: id,
-      costMicros,
-      idempotencyKey: `key-test:${row.id}:${ctx.now().getTime()}`,
-      // The tenant's own key, but `llm` is probed on the operator's model.
-      drawsOnOperator: isOperatorModel(id),
+  let attempt: AttemptReport | undefined;
+  let spent: KeyTestSpend = { requests: 0, usd: 0 };
+  let failure: Awaited<ReturnType<typeof probeProvider>>;
+  try {
+    failure = await probeProvider(id, apiKey, ctx.env, async () => {
+      const admission = await admit(ctx, {
+        provider: id,
+        costMicros,
+        idempotencyKey: `key-test:${row.id}:${ctx.now().getTime()}`,
+        // The tenant's own key, but `llm` is probed on the operator's model.
+        drawsOnOperator: isOperatorModel(id),
+      });
+      if (!admission.ok) return { ok: false, reason: "budget_exhausted" };
+      reservation = admission.reservationId;
+      return { ok: true, settled: (report) => (attempt = report) };
     });
-    if (!admission.ok) return { ok: false, reason: "budget_exhausted" };
-    reservation = admission.reservationId;
-    return { ok: true };
-  });
+  } finally {
+    // Closed even when the probe throws: a call that reached the provider keeps its charge (as in a tool
+    // call), one that never ran or that the provider does not bill (a refused key) is refunded at once.
+    if (reservation) {
+      const billed = attempt !== undefined && (!attempt.failure || isBilledFailure(attempt.failure.reason));
+      await closeReservations(
+        ctx,
+        billed ? { kept: [reservation], refunded: [] } : { kept: [], refunded: [reservation] },
+      );
+      if (billed) spent = { requests: 1, usd: microsToUsd(costMicros) };
+    }
+  }
   if (failure === "unsupported") throw new ServiceError("invalid_input", `'${id}' cannot be tested`);
   const status = !failure ? "ok" : failure.reason === "bad_key" ? "invalid" : "unknown";
-  if (reservation) await (status === "invalid" ? release(ctx, reservation) : settle(ctx, reservation));
 
   await ctx.db.withTenant(ctx.tenantId, async (tx) => {
     await tx.update(providerKeys).set({ status, checkedAt: ctx.now() }).where(eq(providerKeys.id, row.id));
@@ -57,8 +80,8 @@ export async function testKey({ ctx, input }: { ctx: TenantContext; input: z.inp
       action: "key.test",
       targetType: "provider_key",
       targetId: row.id,
-      details: { provider: id, status, reason: failure?.reason ?? null },
+      details: { provider: id, status, reason: failure?.reason ?? null, spent },
     });
   });
-  return { provider: id, status, reason: failure?.reason ?? null, detail: failure?.message ?? null };
+  return { provider: id, status, reason: failure?.reason ?? null, detail: failure?.message ?? null, spent };
 }

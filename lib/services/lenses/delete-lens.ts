@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { lenses } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/services/audit";
-import { assertScope, type TenantContext } from "@/lib/services/context";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { parseInput } from "@/lib/services/validate";
 import { BUILT_IN_LENSES } from "./built-in-lenses";
@@ -11,13 +11,7 @@ import { lensName } from "./lens";
 export const deleteLensInput = z.strictObject({ name: lensName });
 
 /** Deletes the tenant's lens; a built-in lens it replaced comes back. Built-in lenses cannot be deleted. */
-export async function deleteLens({
-  ctx,
-  input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof deleteLensInput>;
-}) {
+export async function deleteLens({ ctx, input }: VerbArgs<TenantContext, typeof deleteLensInput>) {
   assertScope(ctx, "admin");
   const { name } = parseInput(deleteLensInput, input);
   return ctx.db.withTenant(ctx.tenantId, async (tx) => {

@@ -1,21 +1,14 @@
 import { and, eq } from "drizzle-orm";
-import type { z } from "zod";
 import { type LensDefaults, lenses } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/services/audit";
-import { assertScope, type TenantContext } from "@/lib/services/context";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
 import { parseInput } from "@/lib/services/validate";
 import { type Lens, lensDefinition, lensFromRow } from "./lens";
 
 export const setLensInput = lensDefinition;
 
 /** Creates or replaces the tenant's lens of that name (a built-in name makes it the tenant's own). */
-export async function setLens({
-  ctx,
-  input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof setLensInput>;
-}): Promise<Lens> {
+export async function setLens({ ctx, input }: VerbArgs<TenantContext, typeof setLensInput>): Promise<Lens> {
   assertScope(ctx, "admin");
   const { name, description, domains, time_range, region, safesearch } = parseInput(setLensInput, input);
   const defaults: LensDefaults = {

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { invitations, memberships, users } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/services/audit";
-import type { SystemContext } from "@/lib/services/context";
+import type { SystemContext, VerbArgs } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { hashToken } from "@/lib/services/tokens/token-format";
 import { parseInput } from "@/lib/services/validate";
@@ -14,15 +14,12 @@ export const acceptInvitationInput = z.strictObject({
 
 /**
  * Joins the signed-in user to the inviting tenant. The link is only valid for the invited email, once,
- * before it expires; any mismatch answers not_found so links cannot be probed.
+ * before it expires and unless it was revoked; any mismatch answers not_found so links cannot be probed.
  */
 export async function acceptInvitation({
   ctx,
   input,
-}: {
-  ctx: SystemContext;
-  input: z.input<typeof acceptInvitationInput>;
-}) {
+}: VerbArgs<SystemContext, typeof acceptInvitationInput>) {
   const { secret, userId } = parseInput(acceptInvitationInput, input);
   return ctx.db.withSystem(async (tx) => {
     const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
@@ -33,6 +30,7 @@ export async function acceptInvitation({
         and(
           eq(invitations.tokenHash, hashToken(secret)),
           isNull(invitations.acceptedAt),
+          isNull(invitations.revokedAt),
           gt(invitations.expiresAt, ctx.now()),
         ),
       )

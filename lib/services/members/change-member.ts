@@ -3,11 +3,12 @@ import { z } from "zod";
 import type { Tx } from "@/lib/db";
 import { memberships } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/services/audit";
-import { type Actor, assertScope, type TenantContext } from "@/lib/services/context";
+import { type Actor, assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { revokeLiveTokens } from "@/lib/services/tokens/revoke-live-tokens";
 import { tombstoneTokens } from "@/lib/services/tokens/verify-token";
 import { parseInput } from "@/lib/services/validate";
+import { revokePendingInvitations } from "./revoke-pending-invitations";
 
 export const changeMemberInput = z.strictObject({
   userId: z.uuid(),
@@ -47,17 +48,18 @@ function tokensToRevoke(role: Role) {
 }
 
 /**
+ * Whether the change takes from the member the right to invite (removal, demotion to member): then the
+ * invitations they sent and nobody accepted yet are revoked too, so no one joins on a departed admin's word.
+ */
+const losesInviting = (role: Role) => role === null || role === "member";
+
+/**
  * Changes a member's role or removes the member (role null). Admins manage members and admins; only an
  * owner makes someone owner or changes or removes an owner; a workspace keeps at least one owner. The
- * member's tokens that the change takes rights from are revoked in the same transaction.
+ * member's tokens that the change takes rights from, and their pending invitations when they can no longer
+ * invite, are revoked in the same transaction.
  */
-export async function changeMember({
-  ctx,
-  input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof changeMemberInput>;
-}) {
+export async function changeMember({ ctx, input }: VerbArgs<TenantContext, typeof changeMemberInput>) {
   assertScope(ctx, "admin");
   const { userId, role } = parseInput(changeMemberInput, input);
   const revokedHashes = await ctx.db.withTenant(ctx.tenantId, async (tx) => {
@@ -88,6 +90,12 @@ export async function changeMember({
       targetId: userId,
       details: { from: current.role, to: role },
     });
+    if (losesInviting(role)) {
+      await revokePendingInvitations(tx, ctx, {
+        createdBy: userId,
+        reason: role === null ? "member.remove" : "member.role",
+      });
+    }
     const revoke = tokensToRevoke(role);
     return revoke ? revokeLiveTokens(tx, ctx, { createdBy: userId, ...revoke }) : [];
   });

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { invitations } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/services/audit";
-import { assertScope, type TenantContext } from "@/lib/services/context";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
 import { hashToken } from "@/lib/services/tokens/token-format";
 import { parseInput } from "@/lib/services/validate";
 
@@ -21,13 +21,7 @@ export const inviteMemberInput = z.strictObject({
  * Invites someone by email. The result carries the secret of the invitation link once (only its hash is
  * stored); without a mail transport the dashboard shows the link to pass on.
  */
-export async function inviteMember({
-  ctx,
-  input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof inviteMemberInput>;
-}) {
+export async function inviteMember({ ctx, input }: VerbArgs<TenantContext, typeof inviteMemberInput>) {
   assertScope(ctx, "admin");
   const { email, role } = parseInput(inviteMemberInput, input);
   const secret = randomBytes(24).toString("base64url");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_CHARS_CAP } from "@/lib/engine/fetch/input";
 import { fetchPaperPdf } from "@/lib/engine/papers/pdf";
-import { assertScope, type TenantContext } from "@/lib/services/context";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { fetchPage } from "@/lib/services/fetch/fetch-page";
 import { parseInput } from "@/lib/services/validate";
@@ -27,13 +27,7 @@ export const paperFullTextInput = z
  * paper_fetch: a paper's full text from its PDF, through the tenant's fetch path (SSRF guard, budgets,
  * cache, provider waterfall), so a paper found by paper_search can be read in the same session.
  */
-export async function paperFullText({
-  ctx,
-  input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof paperFullTextInput>;
-}) {
+export async function paperFullText({ ctx, input }: VerbArgs<TenantContext, typeof paperFullTextInput>) {
   assertScope(ctx, "papers");
   const { arxiv_id, pdf_url, format, max_chars } = parseInput(paperFullTextInput, input);
   const fetched = await fetchPaperPdf({ arxiv_id: arxiv_id ?? null, pdf_url: pdf_url ?? null }, (url) =>

@@ -1,7 +1,7 @@
-import type { z } from "zod";
 import { paperSearchInputSchema } from "@/lib/engine/papers/input";
 import { type PaperSearchResult, runPaperSearch } from "@/lib/engine/papers/run-paper-search";
 import { paperProviders } from "@/lib/providers/papers";
+import type { VerbArgs } from "@/lib/services/context";
 import { type OperatorContext, runOperatorCall } from "@/lib/services/operator-call";
 import { operatorProviderEntries, withPoliteMailto } from "@/lib/services/providers/operator-providers";
 import { parseInput } from "@/lib/services/validate";
@@ -14,10 +14,7 @@ import { parseInput } from "@/lib/services/validate";
 export async function papersAsOperator({
   ctx,
   input,
-}: {
-  ctx: OperatorContext;
-  input: z.input<typeof paperSearchInputSchema>;
-}): Promise<PaperSearchResult> {
+}: VerbArgs<OperatorContext, typeof paperSearchInputSchema>): Promise<PaperSearchResult> {
   const parsed = parseInput(paperSearchInputSchema, input);
   return runOperatorCall({
     tool: "paper",

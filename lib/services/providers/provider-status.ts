@@ -1,7 +1,8 @@
 /**
  * Which providers this workspace can use now, for which tools, whose key pays (its own, the
  * operator's, or none needed) and its last verdict, what its budgets leave, its circuit breaker on this
- * instance, and its success rate and latency over the last day. Served by the MCP resource
+ * instance, its success rate and latency over the last day, and its status in one word (health-status.ts:
+ * paused or probing while the breaker holds calls back, else healthy, degraded, failing or no_data). Served by the MCP resource
  * `searchmux://providers`, `GET /api/v1/providers` and the dashboard. It reuses tenantProviders so
  * availability is decided exactly as for a real call.
  */
@@ -15,6 +16,7 @@ import { searchProviders } from "@/lib/providers/search";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import type { TenantContext } from "@/lib/services/context";
 import { breakerKey } from "@/lib/services/health/circuit-breaker";
+import { providerState } from "@/lib/services/health/health-status";
 import { providerHealth } from "@/lib/services/health/provider-health";
 import { type ProviderKind, providerCatalog } from "./catalog";
 import { operatorKey } from "./operator-providers";
@@ -99,6 +101,8 @@ export async function providerStatus({ ctx }: { ctx: TenantContext }) {
           ? "operator"
           : "tenant";
     const usage = status.providers.find((p) => p.provider === catalog.id);
+    const breaker = ctx.breakers.state(breakerKey(catalog.id, found.apiKey), ctx.tenantId);
+    const measured = health.get(catalog.id) ?? null;
     return {
       provider: catalog.id,
       name: catalog.displayName,
@@ -107,8 +111,9 @@ export async function providerStatus({ ctx }: { ctx: TenantContext }) {
       unavailable_reason: found.tools.length > 0 ? null : (found.unavailable ?? null),
       key_source: keySource,
       key_status: keySource === "tenant" ? (keys.get(catalog.id) ?? null) : null,
-      breaker: ctx.breakers.state(breakerKey(catalog.id, found.apiKey), ctx.tenantId),
-      health: health.get(catalog.id) ?? null,
+      breaker,
+      status: providerState(breaker, measured?.status ?? "no_data"),
+      health: measured,
       free_tier:
         usage?.free_tier ??
         (catalog.freeTier && { ...catalog.freeTier, used: 0, remaining: catalog.freeTier.requests }),

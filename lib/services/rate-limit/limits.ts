@@ -1,11 +1,14 @@
 /**
- * The product's rate limits, on top of the sliding window: per API token (tenant override, else
- * SEARCHMUX_RATE_LIMIT_RPM, else 120 a minute) and, separately, failed authentications per client address.
+ * The product's rate limits, on top of the sliding window: per API token and per signed-in user of the
+ * playground (tenant override, else SEARCHMUX_RATE_LIMIT_RPM, else 120 a minute) and, separately, failed
+ * authentications per client address.
  */
+import { eq } from "drizzle-orm";
 import { tenantLimits } from "@/lib/config";
-import type { Env, Platform } from "@/lib/services/context";
+import { tenants } from "@/lib/db/schema";
+import type { Env, Platform, TenantContext } from "@/lib/services/context";
 import type { VerifiedToken } from "@/lib/services/tokens/verify-token";
-import { type RateLimitDecision, slidingWindow } from "./sliding-window";
+import { type RateLimitDecision, slidingWindow, type WindowCheck, windowCheck } from "./sliding-window";
 
 export const DEFAULT_RATE_LIMIT_RPM = 120;
 /** Failed authentications a client address may make per minute before its unknown tokens are refused. */
@@ -21,13 +24,42 @@ export function maxTenantRateLimit(env: Env): number {
   return Math.max(tenantLimits(env).maxRateLimitRpm, operatorRateLimit(env));
 }
 
-export function limitToken(ctx: Platform, token: VerifiedToken): Promise<RateLimitDecision> {
+/** A caller's requests per minute: the tenant's override, else the operator default. */
+function callerLimit(env: Env, tenantOverride: number | null): number {
   // Clamped here too: overrides stored before the ceiling (or a lower one) existed.
-  const limit =
-    token.rateLimitRpm === null
-      ? operatorRateLimit(ctx.env)
-      : Math.min(token.rateLimitRpm, maxTenantRateLimit(ctx.env));
-  return slidingWindow(ctx.kv, `token:${token.tokenId}`, limit, 60, ctx.now().getTime());
+  return tenantOverride === null ? operatorRateLimit(env) : Math.min(tenantOverride, maxTenantRateLimit(env));
+}
+
+/** A token's requests per minute. */
+export const tokenRateLimit = (env: Env, token: VerifiedToken) => callerLimit(env, token.rateLimitRpm);
+
+/**
+ * One call of a token counted in its window, to queue beside the token check (one KV round trip for
+ * both) and decide with tokenRateLimit once the token is known.
+ */
+export const tokenWindow = (ctx: Platform, tokenId: string): WindowCheck =>
+  windowCheck(`token:${tokenId}`, 60, ctx.now().getTime());
+
+export function limitToken(ctx: Platform, token: VerifiedToken): Promise<RateLimitDecision> {
+  return slidingWindow(
+    ctx.kv,
+    `token:${token.tokenId}`,
+    tokenRateLimit(ctx.env, token),
+    60,
+    ctx.now().getTime(),
+  );
+}
+
+/**
+ * The same limit for a signed-in user's own calls (the playground), per user and workspace: those calls
+ * spend the same providers and budgets as a token's, so a user is held to what one token may do.
+ */
+export async function limitSignedInUser(ctx: TenantContext, userId: string): Promise<RateLimitDecision> {
+  const [tenant] = await ctx.db.withTenant(ctx.tenantId, (tx) =>
+    tx.select({ rateLimitRpm: tenants.rateLimitRpm }).from(tenants).where(eq(tenants.id, ctx.tenantId)),
+  );
+  const limit = callerLimit(ctx.env, tenant?.rateLimitRpm ?? null);
+  return slidingWindow(ctx.kv, `user:${ctx.tenantId}:${userId}`, limit, 60, ctx.now().getTime());
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { searchInputSchema } from "@/lib/engine/search/input";
 import { runSearch } from "@/lib/engine/search/run-search";
 import { searchProviders } from "@/lib/providers/search";
+import type { VerbArgs } from "@/lib/services/context";
 import { type OperatorContext, runOperatorCall } from "@/lib/services/operator-call";
 import { operatorProviderEntries } from "@/lib/services/providers/operator-providers";
 import { parseInput } from "@/lib/services/validate";
@@ -17,10 +18,7 @@ export const searchAsOperatorInput = searchInputSchema.extend({
 export async function searchAsOperator({
   ctx,
   input,
-}: {
-  ctx: OperatorContext;
-  input: z.input<typeof searchAsOperatorInput>;
-}) {
+}: VerbArgs<OperatorContext, typeof searchAsOperatorInput>) {
   const { providers: wanted, ...engineInput } = parseInput(searchAsOperatorInput, input);
   return runOperatorCall({
     tool: "search",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { searchInputSchema } from "@/lib/engine/search/input";
 import { runSearch } from "@/lib/engine/search/run-search";
-import { resultCountField } from "@/lib/engine/shared/input-fields";
+import { clampedInteger, resultCountField } from "@/lib/engine/shared/input-fields";
 import { searchProviders } from "@/lib/providers/search";
 import { assertScope, type TenantContext } from "@/lib/services/context";
 import { lensName } from "@/lib/services/lenses/lens";
@@ -15,14 +15,6 @@ import { withStageTrace } from "./stage-trace";
 
 const DEFAULT_GROUNDED_TIMEOUT_MS = 15_000;
 const DEFAULT_CONTENT_CHARS = 10_000;
-
-const clampedMs = (defaultMs: number, minMs: number, maxMs: number) =>
-  z
-    .number()
-    .int()
-    .positive()
-    .default(defaultMs)
-    .transform((ms) => Math.min(Math.max(ms, minMs), maxMs));
 
 export const webSearchInput = searchInputSchema
   .extend({
@@ -47,7 +39,11 @@ export const webSearchInput = searchInputSchema
         "Read the top results' pages and let the workspace's model write each snippet from what the page says (slower; costs a model call per page). Default: the workspace setting",
       ),
     grounded_results: resultCountField({ defaultCount: 10, cap: 20 }, "top results to ground"),
-    grounded_timeout_ms: clampedMs(DEFAULT_GROUNDED_TIMEOUT_MS, 1_000, 60_000).describe(
+    grounded_timeout_ms: clampedInteger({
+      min: 1_000,
+      max: 60_000,
+      defaultValue: DEFAULT_GROUNDED_TIMEOUT_MS,
+    }).describe(
       `Deadline per grounded page in ms, fetch and model together (default ${DEFAULT_GROUNDED_TIMEOUT_MS}, clamped to 1000–60000)`,
     ),
     include_content: z
@@ -55,13 +51,9 @@ export const webSearchInput = searchInputSchema
       .optional()
       .describe("Also return the Markdown of the top results' pages (fetched within timeout_ms)"),
     content_results: resultCountField({ defaultCount: 3, cap: 10 }, "top results whose content is returned"),
-    max_chars: z
-      .number()
-      .int()
-      .positive()
-      .default(DEFAULT_CONTENT_CHARS)
-      .transform((n) => Math.min(Math.max(n, 100), 100_000))
-      .describe(`Maximum characters of content per page (default ${DEFAULT_CONTENT_CHARS}, at most 100000)`),
+    max_chars: clampedInteger({ min: 100, max: 100_000, defaultValue: DEFAULT_CONTENT_CHARS }).describe(
+      `Maximum characters of content per page (default ${DEFAULT_CONTENT_CHARS}, clamped to 100–100000)`,
+    ),
   })
   .strict();
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SystemContext } from "@/lib/services/context";
+import type { SystemContext, VerbArgs } from "@/lib/services/context";
 import { parseInput } from "@/lib/services/validate";
 import { insertTenant } from "./insert-tenant";
 
@@ -8,13 +8,7 @@ export const createTenantInput = z.strictObject({
   ownerUserId: z.uuid().optional(),
 });
 
-export async function createTenant({
-  ctx,
-  input,
-}: {
-  ctx: SystemContext;
-  input: z.input<typeof createTenantInput>;
-}) {
+export async function createTenant({ ctx, input }: VerbArgs<SystemContext, typeof createTenantInput>) {
   const { name, ownerUserId } = parseInput(createTenantInput, input);
   const tenant = await ctx.db.withSystem((tx) => insertTenant(tx, ctx.actor, name, ownerUserId));
   return { id: tenant.id, name: tenant.name, createdAt: tenant.createdAt };

@@ -2,9 +2,19 @@ import { tenants } from "@/lib/db/schema";
 import type { TenantContext } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 
+/** The workspace's name and settings. */
 export async function getTenant({ ctx }: { ctx: TenantContext }) {
   const [tenant] = await ctx.db.withTenant(ctx.tenantId, (tx) =>
-    tx.select({ id: tenants.id, name: tenants.name, createdAt: tenants.createdAt }).from(tenants),
+    tx
+      .select({
+        id: tenants.id,
+        name: tenants.name,
+        createdAt: tenants.createdAt,
+        rateLimitRpm: tenants.rateLimitRpm,
+        traceRetentionDays: tenants.traceRetentionDays,
+        groundedSnippets: tenants.groundedSnippets,
+      })
+      .from(tenants),
   );
   if (!tenant) throw new ServiceError("not_found", "tenant not found");
   return tenant;

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { tenants } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/services/audit";
-import { assertScope, type TenantContext } from "@/lib/services/context";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { maxTenantRateLimit } from "@/lib/services/rate-limit/limits";
 import { forgetSearchSettings } from "@/lib/services/search/search-settings";
@@ -19,13 +19,7 @@ export const updateTenantInput = z
   })
   .refine((v) => Object.values(v).some((value) => value !== undefined), { message: "nothing to change" });
 
-export async function updateTenant({
-  ctx,
-  input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof updateTenantInput>;
-}) {
+export async function updateTenant({ ctx, input }: VerbArgs<TenantContext, typeof updateTenantInput>) {
   assertScope(ctx, "admin");
   const changes = parseInput(updateTenantInput, input);
   const ceiling = maxTenantRateLimit(ctx.env);

@@ -1,9 +1,16 @@
 import type { Platform } from "@/lib/services/context";
-import { countFailedAuth, peekFailedAuth } from "@/lib/services/rate-limit/limits";
+import {
+  countFailedAuth,
+  peekFailedAuth,
+  tokenRateLimit,
+  tokenWindow,
+} from "@/lib/services/rate-limit/limits";
+import type { RateLimitDecision, WindowCheck } from "@/lib/services/rate-limit/sliding-window";
 import { cachedToken, isLookupsBusy, lookUpToken, type VerifiedToken } from "./verify-token";
 
 export type Authentication =
-  | { token: VerifiedToken }
+  /** With `limit` when the token's rate limit was counted in the same KV round trip as its check. */
+  | { token: VerifiedToken; limit?: RateLimitDecision }
   | { refused: "unauthorized" }
   /** The client address is over the failed-authentication limit. */
   | { refused: "rate_limited"; retryAfter: number }
@@ -28,8 +35,26 @@ export async function authenticateToken({
 }): Promise<Authentication> {
   const { token, address } = input;
   if (token) {
-    const known = await cachedToken({ ctx, input: { token } });
-    if (known.verdict) return { token: known.verdict };
+    // A token this process saw verify has its call counted in the check's round trip.
+    const counted: { tokenId?: string; window?: WindowCheck } = {};
+    const known = await cachedToken({
+      ctx,
+      input: { token },
+      alongside: (tokenId) => {
+        counted.tokenId = tokenId;
+        counted.window = tokenWindow(ctx, tokenId);
+        return counted.window;
+      },
+    });
+    // The call was counted for the id this process remembered: the decision holds for that token only.
+    const verified = (found: VerifiedToken) => ({
+      token: found,
+      limit:
+        counted.window && known.alongside && found.tokenId === counted.tokenId
+          ? counted.window.decide(known.alongside, tokenRateLimit(ctx.env, found))
+          : undefined,
+    });
+    if (known.verdict) return verified(known.verdict);
     if (known.verdict === undefined) {
       if (address && !known.vouched) {
         const standing = await peekFailedAuth(ctx, address);
@@ -42,12 +67,12 @@ export async function authenticateToken({
         },
       );
       if (found === "busy") return { refused: "busy", retryAfter: 1 };
-      if (found) return { token: found };
+      if (found) return verified(found);
     }
   }
   if (!address) return { refused: "unauthorized" };
-  const counted = await countFailedAuth(ctx, address);
-  return counted.ok
+  const failures = await countFailedAuth(ctx, address);
+  return failures.ok
     ? { refused: "unauthorized" }
-    : { refused: "rate_limited", retryAfter: counted.retryAfter };
+    : { refused: "rate_limited", retryAfter: failures.retryAfter };
 }

@@ -4,16 +4,11 @@ import { tenantLimits } from "@/lib/config";
 import type { Tx } from "@/lib/db";
 import { apiTokens, tenants } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/services/audit";
-import {
-  type Actor,
-  assertScope,
-  DEFAULT_TOKEN_SCOPES,
-  SCOPES,
-  type TenantContext,
-} from "@/lib/services/context";
+import { type Actor, DEFAULT_TOKEN_SCOPES, SCOPES, type TenantContext } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { parseInput } from "@/lib/services/validate";
 import { generateToken, hashToken, tokenDisplay } from "./token-format";
+import { assertGrantable, assertManagesTokens } from "./token-managers";
 
 export const createTokenInput = z.strictObject({
   name: z.string().trim().min(1).max(100),
@@ -36,7 +31,8 @@ async function creatorOf(tx: Tx, actor: Actor): Promise<string | null> {
 }
 
 /**
- * Creates an API token; the secret is in the result once and never stored. A workspace holds at most
+ * Creates an API token; the secret is in the result once and never stored. Admins create any token, a
+ * member tokens of their own within their role's scopes (token-managers.ts). A workspace holds at most
  * SEARCHMUX_MAX_TOKENS_PER_TENANT active (neither revoked nor expired) tokens: the tenant row is locked
  * while they are counted, so concurrent creations cannot pass the cap together. `replaces`: the token a
  * rotation revokes right after; it does not count, so a workspace at the cap can still rotate a token.
@@ -50,12 +46,13 @@ export async function createToken({
   input: z.input<typeof createTokenInput>;
   replaces?: string;
 }) {
-  assertScope(ctx, "admin");
+  assertManagesTokens(ctx);
   const { name, scopes, expiresAt } = parseInput(createTokenInput, input);
   if (expiresAt && expiresAt <= ctx.now())
     throw new ServiceError("invalid_input", "expiresAt must be in the future");
-  const token = generateToken();
   const granted = [...new Set(scopes ?? DEFAULT_TOKEN_SCOPES)];
+  assertGrantable(ctx, granted);
+  const token = generateToken();
 
   const { maxTokensPerTenant } = tenantLimits(ctx.env);
   const row = await ctx.db.withTenant(ctx.tenantId, async (tx) => {
@@ -69,6 +66,8 @@ export async function createToken({
         and(
           eq(apiTokens.tenantId, ctx.tenantId),
           isNull(apiTokens.revokedAt),
+          // Connected apps' short-lived access tokens are not what the cap is about.
+          isNull(apiTokens.grantId),
           or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, ctx.now())),
           replaces === undefined ? undefined : ne(apiTokens.id, replaces),
         ),

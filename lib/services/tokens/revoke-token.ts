@@ -2,28 +2,28 @@ import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { apiTokens } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/services/audit";
-import { assertScope, type TenantContext } from "@/lib/services/context";
+import type { TenantContext, VerbArgs } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { parseInput } from "@/lib/services/validate";
+import { managedTokens } from "./token-managers";
 import { tombstoneTokens } from "./verify-token";
 
 export const revokeTokenInput = z.strictObject({ id: z.uuid() });
 
-/** Revokes a token; every instance refuses it as soon as the shared KV holds its tombstone. */
-export async function revokeToken({
-  ctx,
-  input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof revokeTokenInput>;
-}) {
-  assertScope(ctx, "admin");
+/**
+ * Revokes a token the caller manages (token-managers.ts; any other is not found); every instance refuses it
+ * as soon as the shared KV holds its tombstone.
+ */
+export async function revokeToken({ ctx, input }: VerbArgs<TenantContext, typeof revokeTokenInput>) {
+  const managed = managedTokens(ctx);
   const { id } = parseInput(revokeTokenInput, input);
   const revoked = await ctx.db.withTenant(ctx.tenantId, async (tx) => {
     const [row] = await tx
       .update(apiTokens)
       .set({ revokedAt: ctx.now() })
-      .where(and(eq(apiTokens.tenantId, ctx.tenantId), eq(apiTokens.id, id), isNull(apiTokens.revokedAt)))
+      .where(
+        and(eq(apiTokens.tenantId, ctx.tenantId), eq(apiTokens.id, id), isNull(apiTokens.revokedAt), managed),
+      )
       .returning({ hash: apiTokens.tokenHash, name: apiTokens.name, last4: apiTokens.last4 });
     if (!row) throw new ServiceError("not_found", "token not found");
     await writeAudit(tx, {

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { apiTokens, tenants } from "@/lib/db/schema";
-import type { Kv } from "@/lib/kv";
+import type { Kv, KvPipeline } from "@/lib/kv";
 import { log } from "@/lib/observability/logger";
 import type { Platform, Scope } from "@/lib/services/context";
 import { hashToken, hasValidChecksum } from "./token-format";
@@ -34,7 +34,14 @@ export interface VerifiedToken {
   tenantId: string;
   name: string;
   scopes: Scope[];
+  /** The member who created the token (their calls' traces name them); null for the operator's. */
+  createdBy: string | null;
   expiresAt: string | null;
+  /**
+   * The resource (RFC 8707) an OAuth access token was issued for, refused by other resources that check it;
+   * null for tokens people create (and absent from verdicts cached before tokens had audiences).
+   */
+  audience?: string | null;
   /** The tenant's per-token limit override (requests per minute), if any. */
   rateLimitRpm: number | null;
 }
@@ -48,6 +55,30 @@ export interface KnownToken {
   verdict: VerifiedToken | null | undefined;
   /** The token verified within TOKEN_VOUCH_SECONDS and was not revoked since. */
   vouched: boolean;
+  /** The replies of the commands `alongside` queued, when the token was one this process saw verify. */
+  alongside?: unknown[];
+}
+
+/** KV commands to send with the token check, for a token whose id this process already knows. */
+export interface Alongside {
+  queue(pipeline: KvPipeline): void;
+  replies: number;
+}
+
+/**
+ * Ids of the tokens this process saw verify, by hash: a request presenting one can send its own KV
+ * commands (its rate limit) in the token check's round trip. An id is only a hint: what counts is the
+ * verdict read in that round trip (a revocation's tombstone included). Cleared when full.
+ */
+const seenValid = new Map<string, string>();
+const SEEN_VALID_MAX = 10_000;
+
+function rememberValid(hash: string, token: VerifiedToken | null): VerifiedToken | null {
+  if (token) {
+    if (seenValid.size >= SEEN_VALID_MAX) seenValid.clear();
+    seenValid.set(hash, token.tokenId);
+  }
+  return token;
 }
 
 /**
@@ -69,16 +100,26 @@ export async function verifyToken({
 export async function cachedToken({
   ctx,
   input,
+  alongside,
 }: {
   ctx: Platform;
   input: { token: string };
+  /** Commands to send in the same round trip, given the id of a token this process saw verify. */
+  alongside?: (tokenId: string) => Alongside;
 }): Promise<KnownToken> {
   if (!hasValidChecksum(input.token)) return { verdict: null, vouched: false };
   const hash = hashToken(input.token);
-  const [cached, vouched] = await ctx.kv.pipeline().get(tokenCacheKey(hash)).get(tokenVouchKey(hash)).exec();
+  const tokenId = seenValid.get(hash);
+  const extra = tokenId === undefined ? undefined : alongside?.(tokenId);
+  const pipeline = ctx.kv.pipeline().get(tokenCacheKey(hash)).get(tokenVouchKey(hash));
+  extra?.queue(pipeline);
+  const [cached, vouched, ...replies] = await pipeline.exec();
+  const verdict =
+    typeof cached === "string" ? usable(ctx, JSON.parse(cached) as VerifiedToken | null) : undefined;
   return {
-    verdict: typeof cached === "string" ? usable(ctx, JSON.parse(cached) as VerifiedToken | null) : undefined,
+    verdict: verdict ? rememberValid(hash, verdict) : verdict,
     vouched: typeof vouched === "string",
+    alongside: extra ? replies : undefined,
   };
 }
 
@@ -104,12 +145,11 @@ export async function lookUpToken({
     pending = (vouched ? lookup() : unvouchedLookups()(lookup)).finally(() => lookups.delete(hash));
     lookups.set(hash, pending);
   }
-  return usable(ctx, await pending);
+  return rememberValid(hash, usable(ctx, await pending));
 }
 
 function usable(ctx: Platform, found: VerifiedToken | null): VerifiedToken | null {
   if (!found || (found.expiresAt && new Date(found.expiresAt) <= ctx.now())) return null;
-  touchLastUsed(ctx, found.tokenId);
   return found;
 }
 
@@ -122,7 +162,9 @@ async function lookupAndCache(ctx: Platform, hash: string): Promise<VerifiedToke
         tenantId: apiTokens.tenantId,
         name: apiTokens.name,
         scopes: apiTokens.scopes,
+        createdBy: apiTokens.createdBy,
         expiresAt: apiTokens.expiresAt,
+        audience: apiTokens.audience,
         rateLimitRpm: tenants.rateLimitRpm,
       })
       .from(apiTokens)
@@ -223,10 +265,13 @@ function unvouchedLookups() {
 const lastTouched = new Map<string, number>();
 
 /**
- * Records last use at most once a minute per token, without making the caller wait: this process asks
- * KV (which arbitrates between instances) only when it has not itself recorded the token this minute.
+ * Records that a token was used, at most once a minute per token, without making the caller wait: this
+ * process asks KV (which arbitrates between instances) only when it has not itself recorded the token
+ * this minute. Verifying a token does not call this: the transport does once the request is authorized
+ * (see withToken), so "last used" tells that someone used the token for something it may do, not that
+ * it was presented.
  */
-function touchLastUsed(ctx: Platform, tokenId: string): void {
+export function recordTokenUse(ctx: Platform, tokenId: string): void {
   const now = Date.now();
   if (now - (lastTouched.get(tokenId) ?? 0) < LAST_USED_INTERVAL_SECONDS * 1000) return;
   lastTouched.set(tokenId, now);

@@ -6,7 +6,7 @@ import type { ProviderSpan } from "@/lib/engine/shared/types";
 import { metrics } from "@/lib/observability/metrics";
 import { redactText, redactValue } from "@/lib/observability/redact";
 import { exportCall } from "@/lib/observability/tracing";
-import type { TenantContext } from "@/lib/services/context";
+import { actingUserId, type TenantContext } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import type { SpanKind, SpanOutcome, TraceRecord } from "./trace-sink";
 
@@ -105,6 +105,7 @@ export function recordCallTrace(ctx: TenantContext, call: CallTrace, outcome: Ca
     surface: ctx.surface,
     tokenId: ctx.actor.kind === "token" ? ctx.actor.tokenId : null,
     tokenName: ctx.actor.kind === "token" ? ctx.actor.tokenName : null,
+    userId: actingUserId(ctx.actor),
     status: outcome.status,
     durationMs,
     cacheHit: outcome.cacheHit,

@@ -1,11 +1,11 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { traceSpans, traces } from "@/lib/db/schema";
+import { traceSpans, traces, users } from "@/lib/db/schema";
 import { microsToUsd } from "@/lib/services/budgets/units";
 import type { TenantContext } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { parseInput } from "@/lib/services/validate";
-import { visibleTraces } from "./visibility";
+import { traceUserColumns, visibleTraces } from "./visibility";
 
 export const getTraceInput = z.strictObject({ id: z.uuid() });
 
@@ -17,25 +17,29 @@ export async function getTrace({ ctx, input }: { ctx: TenantContext; input: z.in
     visible === "none"
       ? undefined
       : await ctx.db.withTenant(ctx.tenantId, async (tx) => {
-          const [trace] = await tx
-            .select()
+          const [row] = await tx
+            .select({ trace: traces, user_name: traceUserColumns.user_name })
             .from(traces)
+            .leftJoin(users, eq(users.id, traces.userId))
             .where(and(eq(traces.id, id), visible));
-          if (!trace) return undefined;
+          if (!row) return undefined;
+          const { trace, user_name } = row;
           const spans = await tx
             .select()
             .from(traceSpans)
             .where(eq(traceSpans.traceId, id))
             .orderBy(asc(traceSpans.startOffsetMs));
-          return { trace, spans };
+          return { trace, user_name, spans };
         });
   if (!found) throw new ServiceError("not_found", "trace not found");
-  const { trace, spans } = found;
+  const { trace, user_name, spans } = found;
   return {
     id: trace.id,
     tool: trace.tool,
     surface: trace.surface,
     token_name: trace.tokenName,
+    user_id: trace.userId,
+    user_name,
     status: trace.status,
     duration_ms: trace.durationMs,
     cache_hit: trace.cacheHit,

@@ -1,11 +1,11 @@
 import { and, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { traces } from "@/lib/db/schema";
+import { traces, users } from "@/lib/db/schema";
 import { microsToUsd } from "@/lib/services/budgets/units";
-import type { TenantContext } from "@/lib/services/context";
+import { actingUserId, type TenantContext, type VerbArgs } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { parseInput } from "@/lib/services/validate";
-import { visibleTraces } from "./visibility";
+import { traceUserColumns, visibleTraces } from "./visibility";
 
 export const listTracesInput = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -20,6 +20,8 @@ export const listTracesInput = z.strictObject({
   since: z.iso.datetime({ offset: true }).optional(),
   /** Text in the trace's id, token name, error, input or result summary (case-insensitive). */
   q: z.string().trim().min(1).max(200).optional(),
+  /** Only the calls of the member behind this call (see actingUserId); "true"/"false" in a query string. */
+  mine: z.union([z.boolean(), z.stringbool()]).optional(),
 });
 
 /** `q` as a literal ILIKE pattern: % and _ in the text match themselves. */
@@ -37,18 +39,17 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 }
 
 /** The tenant's traces, newest first, a page at a time. */
-export async function listTraces({
-  ctx,
-  input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof listTracesInput>;
-}) {
-  const { limit, cursor, tool, status, surface, provider, since, q } = parseInput(listTracesInput, input);
+export async function listTraces({ ctx, input }: VerbArgs<TenantContext, typeof listTracesInput>) {
+  const { limit, cursor, tool, status, surface, provider, since, q, mine } = parseInput(
+    listTracesInput,
+    input,
+  );
   const visible = visibleTraces(ctx);
-  if (visible === "none") return { traces: [], next_cursor: null };
+  const me = actingUserId(ctx.actor);
+  if (visible === "none" || (mine && me === null)) return { traces: [], next_cursor: null };
   const filters: Array<SQL | undefined> = [
     visible,
+    mine && me ? eq(traces.userId, me) : undefined,
     tool && eq(traces.tool, tool),
     status && eq(traces.status, status),
     surface && eq(traces.surface, surface),
@@ -77,6 +78,7 @@ export async function listTraces({
         tool: traces.tool,
         surface: traces.surface,
         token_name: traces.tokenName,
+        ...traceUserColumns,
         status: traces.status,
         duration_ms: traces.durationMs,
         cache_hit: traces.cacheHit,
@@ -86,6 +88,7 @@ export async function listTraces({
         created_at: traces.createdAt,
       })
       .from(traces)
+      .leftJoin(users, eq(users.id, traces.userId))
       .where(and(...filters))
       .orderBy(desc(traces.createdAt), desc(traces.id))
       .limit(limit + 1),

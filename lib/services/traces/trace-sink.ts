@@ -8,6 +8,7 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db";
 import { log } from "@/lib/observability/logger";
+import { metrics } from "@/lib/observability/metrics";
 
 export type Surface = "mcp" | "rest" | "playground" | "cli";
 export type SpanKind = "search" | "fetch" | "answer" | "papers" | "llm";
@@ -39,6 +40,8 @@ export interface TraceRecord {
   surface: Surface;
   tokenId: string | null;
   tokenName: string | null;
+  /** The member who made the call (see actingUserId). */
+  userId: string | null;
   status: "ok" | "partial" | "error";
   durationMs: number;
   cacheHit: boolean;
@@ -55,8 +58,9 @@ export interface TraceSink {
   /** Writes everything queued so far; resolves once it is stored (or re-queued after a failure). */
   flush(): Promise<void>;
   /**
-   * Resolves once what is queued now has been written by the next batch, which collects the traces of
-   * every request finishing within a short window: what transports wait for after a response.
+   * Resolves once what is queued now has been written (or dropped), batched with the traces of every
+   * request finishing within a short window: what transports wait for after a response. It never waits
+   * for traces recorded later, so under sustained traffic each request's wait stays one batch long.
    */
   settled(): Promise<void>;
   pending(): number;
@@ -64,8 +68,11 @@ export interface TraceSink {
 
 const FLUSH_DELAY_MS = 50;
 const MAX_BATCH = 200;
-/** Beyond this many queued traces (a long database outage) the oldest are dropped, loudly. */
-const MAX_QUEUE = 20_000;
+/**
+ * Beyond this many queued traces (a database outage, or one slower than the traffic) the oldest are
+ * dropped and counted (searchmux_dropped_total{queue="traces"}): memory stays bounded whatever happens.
+ */
+export const MAX_QUEUED_TRACES = 20_000;
 
 /**
  * Rows as JSON for json_populate_recordset: a whole batch travels as one parameter, which costs the
@@ -78,6 +85,7 @@ const traceRow = (t: TraceRecord) => ({
   surface: t.surface,
   token_id: t.tokenId,
   token_name: t.tokenName,
+  user_id: t.userId,
   status: t.status,
   duration_ms: t.durationMs,
   cache_hit: t.cacheHit,
@@ -120,18 +128,34 @@ function isDataError(error: unknown): boolean {
 
 export function createTraceSink(db: Database): TraceSink {
   let queue: TraceRecord[] = [];
-  let writing: Promise<void> = Promise.resolve();
+  /**
+   * The one drain under way, if any. Writing is never a chain of promises made per request: a promise
+   * made inside a request carries that request's async context (and with it the request) until it
+   * settles, and a chain that grows while the writer lags would keep every request alive.
+   */
+  let draining: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
-  /** The next scheduled batch, and how to resolve its waiters once any flush has written it. */
-  let nextBatch: { done: Promise<void>; resolve: () => void } | undefined;
+  /** Traces recorded, and traces written or dropped, since the sink was made: queued = recorded - done. */
+  let recorded = 0;
+  let done = 0;
+  /** settled() callers, each waiting until `done` reaches the count recorded when it asked. */
+  let waiters: Array<{ until: number; resolve: () => void }> = [];
+
+  function finished(count: number): void {
+    done += count;
+    if (waiters.length === 0) return;
+    const ready = waiters.filter((w) => w.until <= done);
+    waiters = waiters.filter((w) => w.until > done);
+    for (const waiter of ready) waiter.resolve();
+  }
 
   async function writeBatch(batch: TraceRecord[]): Promise<void> {
     const spans = batch.flatMap((trace) => trace.spans.map((span) => spanRow(trace, span)));
     await db.withSystem(async (tx) => {
       await tx.execute(sql`
-        insert into traces (id, tenant_id, tool, surface, token_id, token_name, status, duration_ms,
+        insert into traces (id, tenant_id, tool, surface, token_id, token_name, user_id, status, duration_ms,
                             cache_hit, input, result_summary, cost_micros, error, created_at)
-        select id, tenant_id, tool, surface, token_id, token_name, status, duration_ms,
+        select id, tenant_id, tool, surface, token_id, token_name, user_id, status, duration_ms,
                cache_hit, input, result_summary, cost_micros, error, created_at
         from json_populate_recordset(null::traces, ${asJson(batch.map(traceRow))}::json)`);
       if (spans.length === 0) return;
@@ -153,9 +177,19 @@ export function createTraceSink(db: Database): TraceSink {
     }
   }
 
+  function dropBeyond(limit: number): void {
+    const excess = queue.length - limit;
+    if (excess <= 0) return;
+    queue = queue.slice(excess);
+    finished(excess);
+    metrics().dropped.inc({ queue: "traces" }, excess);
+    log().error({ dropped: excess }, "traces: dropping the oldest queued traces");
+  }
+
   async function drain(): Promise<void> {
     if (db.closed && queue.length > 0) {
       log().error({ lost: queue.length }, "traces: database closed, traces not written");
+      finished(queue.length);
       queue = [];
     }
     while (queue.length > 0) {
@@ -163,54 +197,65 @@ export function createTraceSink(db: Database): TraceSink {
       queue = queue.slice(batch.length);
       try {
         await writeBatch(batch);
+        finished(batch.length);
       } catch (error) {
         if (isDataError(error)) {
           await writeOneByOne(batch);
+          finished(batch.length);
           continue;
         }
         queue = [...batch, ...queue];
-        if (queue.length > MAX_QUEUE) {
-          log().error({ dropped: queue.length - MAX_QUEUE }, "traces: dropping the oldest queued traces");
-          queue = queue.slice(queue.length - MAX_QUEUE);
-        }
+        dropBeyond(MAX_QUEUED_TRACES);
         log().warn(error, "traces: write failed, will retry");
-        void schedule(FLUSH_DELAY_MS * 10);
+        schedule(FLUSH_DELAY_MS * 10);
         return;
       }
     }
   }
 
-  function flush(): Promise<void> {
+  /** Starts draining unless a drain is under way; one that ends with traces left (raced) starts the next. */
+  function kick(): void {
     clearTimeout(timer);
     timer = undefined;
-    const waiting = nextBatch;
-    nextBatch = undefined;
-    writing = writing.then(drain);
-    if (waiting) void writing.then(waiting.resolve);
-    return writing;
+    draining ??= drain().finally(() => {
+      draining = undefined;
+      // A failed write scheduled its retry (timer); otherwise what arrived at the very end goes now.
+      if (queue.length > 0 && !timer) kick();
+    });
   }
 
-  function schedule(delay: number): Promise<void> {
-    if (!nextBatch) {
-      let resolve = () => {};
-      const done = new Promise<void>((r) => {
-        resolve = r;
-      });
-      nextBatch = { done, resolve };
-      timer = setTimeout(() => void flush(), delay);
-      timer.unref();
-    }
-    return nextBatch.done;
+  async function flush(): Promise<void> {
+    kick();
+    while (draining) await draining;
+  }
+
+  function schedule(delay: number): void {
+    if (timer) return;
+    timer = setTimeout(kick, delay);
+    timer.unref();
+  }
+
+  function settled(): Promise<void> {
+    if (recorded === done) return Promise.resolve();
+    schedule(FLUSH_DELAY_MS);
+    return new Promise((resolve) => waiters.push({ until: recorded, resolve }));
   }
 
   return {
     record(trace) {
+      // Full: the oldest goes (counted; the failed write that let the queue fill has logged why).
+      if (queue.length >= MAX_QUEUED_TRACES) {
+        queue.shift();
+        finished(1);
+        metrics().dropped.inc({ queue: "traces" });
+      }
       queue.push(trace);
-      if (queue.length >= MAX_BATCH) void flush();
-      else void schedule(FLUSH_DELAY_MS);
+      recorded++;
+      if (queue.length >= MAX_BATCH) kick();
+      else schedule(FLUSH_DELAY_MS);
     },
     flush,
-    settled: () => (queue.length === 0 ? writing : schedule(FLUSH_DELAY_MS)),
+    settled,
     pending: () => queue.length,
   };
 }

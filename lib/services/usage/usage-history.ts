@@ -21,6 +21,8 @@ export interface UsageDay {
   /** Tool calls traced that day, and how many of them the cache answered. */
   calls: number;
   cache_hits: number;
+  /** That day's tool calls by tool (web_search, fetch, …); tools without calls are left out. */
+  tools: Record<string, number>;
   providers: Record<string, { requests: number; usd: number }>;
 }
 
@@ -43,11 +45,11 @@ export async function usageHistory({ ctx, input }: { ctx: TenantContext; input: 
       .where(
         and(like(usageCounters.periodKey, "day:%"), gte(usageCounters.periodKey, periodKey("day", first))),
       ),
-    calls: await queryRows<{ day: string; calls: number; cache_hits: number }>(
+    calls: await queryRows<{ day: string; tool: string; calls: number; cache_hits: number }>(
       tx,
-      sql`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+      sql`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, tool,
                  count(*)::int as calls, (count(*) filter (where cache_hit))::int as cache_hits
-          from traces where created_at >= ${first.toISOString()}::timestamptz group by 1`,
+          from traces where created_at >= ${first.toISOString()}::timestamptz group by 1, 2`,
     ),
   }));
 
@@ -57,6 +59,7 @@ export async function usageHistory({ ctx, input }: { ctx: TenantContext; input: 
     usd: 0,
     calls: 0,
     cache_hits: 0,
+    tools: {},
     providers: {},
   }));
   const byDate = new Map(history.map((day) => [day.date, day]));
@@ -76,7 +79,10 @@ export async function usageHistory({ ctx, input }: { ctx: TenantContext; input: 
   }
   for (const row of calls) {
     const day = byDate.get(row.day);
-    if (day) Object.assign(day, { calls: row.calls, cache_hits: row.cache_hits });
+    if (!day) continue;
+    day.calls += row.calls;
+    day.cache_hits += row.cache_hits;
+    day.tools[row.tool] = row.calls;
   }
   return { days: history };
 }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAILED_AUTH_PER_MINUTE } from "@/lib/services/rate-limit/limits";
 import { generateToken, hashToken } from "@/lib/services/tokens/token-format";
 import { tokenCacheKey } from "@/lib/services/tokens/verify-token";
+import { boundRouteHandler } from "@/tests/support/app-routes";
 import {
   callRoute,
   newToken as createClientToken,
@@ -38,7 +39,7 @@ async function get(token: string | null, forwardedFor?: string) {
 
 beforeAll(async () => {
   await app.start({ SEARCHMUX_RATE_LIMIT_RPM: "100000" });
-  usage = ((await import("@/app/api/v1/usage/route")) as unknown as { GET: Route }).GET;
+  usage = await boundRouteHandler("/api/v1/usage", "GET");
   const { platform } = await import("@/lib/services/platform");
   const ctx = await operatorWorkspace("failed-auth");
   newToken = () => createClientToken(ctx, { name: "client" });

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { boundRouteHandler } from "@/tests/support/app-routes";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
 import {
   callRoute,
@@ -51,7 +52,7 @@ beforeAll(async () => {
   });
   replaceLogger(createLogger(sink, "info"));
 
-  handlers.search = (await import("@/app/api/v1/search/route")).POST as Handler;
+  handlers.search = await boundRouteHandler("/api/v1/search", "POST");
   handlers.keys = (await import("@/app/api/v1/keys/route")).PUT as Handler;
   handlers.providers = (await import("@/app/api/v1/providers/route")).GET as Handler;
   handlers.history = (await import("@/app/api/v1/usage/history/route")).GET as Handler;

@@ -3,27 +3,20 @@
  * keys, a call that only the operator's keys could serve is a 402 naming the quota, and /usage shows it.
  * Real route handlers and token wrapper, on PostgreSQL when DATABASE_URL is set (else embedded).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
-import {
-  callRoute,
-  inProcessApp,
-  newToken,
-  operatorWorkspace,
-  type RouteHandler,
-  routeRequest,
-} from "@/tests/support/route-handlers";
 
-type Route = RouteHandler<Record<string, never>>;
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RouteMethod } from "@/lib/api/route-methods";
+import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { serveRequest } from "@/tests/support/app-routes";
+import { inProcessApp, newToken, operatorWorkspace, routeRequest } from "@/tests/support/route-handlers";
 
 const app = inProcessApp("quota-rest", { database: "fresh" });
 let fake: FakeProviders;
 let token: string;
-const routes: Record<string, Record<string, Route>> = {};
 
-async function call(route: string, method: string, body?: unknown) {
+async function call(route: string, method: RouteMethod, body?: unknown) {
   const request = routeRequest(`/api/v1/${route}`, { method, token, body });
-  const response = await callRoute(routes[route]?.[method], request, {});
+  const response = await serveRequest(request);
   return { status: response.status, body: await response.json() };
 }
 
@@ -35,9 +28,6 @@ beforeAll(async () => {
     DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
     SEARCHMUX_OPERATOR_QUOTA_REQUESTS_DAY: "1",
   });
-  for (const name of ["search", "usage"]) {
-    routes[name] = (await import(`@/app/api/v1/${name}/route`)) as Record<string, Route>;
-  }
   const ctx = await operatorWorkspace("quota", "rest", ["admin", "search"]);
   token = await newToken(ctx, { name: "quota", scopes: ["search"] });
 });

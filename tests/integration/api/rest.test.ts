@@ -3,12 +3,13 @@
  * token wrapper and verbs, an embedded database and the fake provider server.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { RouteMethod } from "@/lib/api/route-methods";
 import { ANSWER_PREFIX, ANSWER_WIRES } from "@/tests/fakes/answer-wires";
 import { PAPER_WIRES } from "@/tests/fakes/paper-wires";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
+import { serveRequest } from "@/tests/support/app-routes";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
 import {
-  callRoute,
   inProcessApp,
   newToken,
   operatorWorkspace,
@@ -20,11 +21,10 @@ const app = inProcessApp("rest");
 let fake: FakeProviders;
 
 type Route = RouteHandler<Record<string, never>>;
-const routes: Record<string, Record<string, Route>> = {};
 
 async function call(
   route: string,
-  method: string,
+  method: RouteMethod,
   {
     token,
     body,
@@ -38,7 +38,7 @@ async function call(
     body,
     headers: { "x-forwarded-for": ip },
   });
-  const response = await callRoute(routes[route]?.[method], request, {});
+  const response = await serveRequest(request);
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
@@ -58,9 +58,6 @@ beforeAll(async () => {
     // One proxy in front (as on most hosts): the client is the last X-Forwarded-For entry.
     SEARCHMUX_TRUSTED_PROXIES: "1",
   });
-  for (const name of ["search", "fetch", "answer", "papers", "usage", "budgets", "keys", "tokens"]) {
-    routes[name] = (await import(`@/app/api/v1/${name}/route`)) as Record<string, Route>;
-  }
   const { SCOPES } = await import("@/lib/services/context");
   const ctx = await operatorWorkspace("rest");
   const other = await operatorWorkspace("other");
@@ -168,7 +165,20 @@ describe("POST /api/v1/search", () => {
   it("400s on unknown fields, bad values and bad JSON; 413s on a huge body", async () => {
     const unknown = await call("search", "POST", { token: admin, body: { query: "x", colour: "blue" } });
     expect(unknown).toMatchObject({ status: 400, body: { error: { code: "invalid_input" } } });
-    expect((await call("search", "POST", { token: admin, body: { query: "" } })).status).toBe(400);
+    expect(unknown.body.error.message).toMatch(/^unknown field "colour" \(known: query, /);
+    const empty = await call("search", "POST", { token: admin, body: { query: "", mode: "everything" } });
+    expect(empty).toMatchObject({
+      status: 400,
+      body: {
+        error: {
+          message: "query: must not be empty; mode: must be one of fanout, budget, single",
+          details: [
+            { path: "query", message: "must not be empty" },
+            { path: "mode", message: "must be one of fanout, budget, single" },
+          ],
+        },
+      },
+    });
     expect((await call("search", "POST", { token: admin, body: "{not json" })).status).toBe(400);
     const huge = await call("search", "POST", { token: admin, body: { query: "x".repeat(300_000) } });
     expect(huge).toMatchObject({ status: 413, body: { error: { code: "payload_too_large" } } });
@@ -258,7 +268,7 @@ describe("management routes", () => {
     const { tenantContext } = await import("@/lib/services/platform");
     const { updateTenant } = await import("@/lib/services/tenants/update-tenant");
     const { createToken } = await import("@/lib/services/tokens/create-token");
-    const ctx = await tenantContext({ kind: "operator" }, tenantId, ["admin"], "rest");
+    const ctx = await tenantContext({ kind: "operator" }, tenantId, ["admin", "search"], "rest");
     await updateTenant({ ctx, input: { rateLimitRpm: 2 } });
     const limited = (await createToken({ ctx, input: { name: "limited", scopes: ["search"] } })).token;
     const statuses = [];

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TenantContext } from "@/lib/services/context";
+import { boundRouteHandler } from "@/tests/support/app-routes";
 import { callRoute, inProcessApp, type RouteHandler, routeRequest } from "@/tests/support/route-handlers";
 
 const app = inProcessApp("token-rights");
@@ -25,7 +26,7 @@ let budgetId = "";
 
 beforeAll(async () => {
   await app.start();
-  routes.usage = (await import("@/app/api/v1/usage/route")).GET as Route;
+  routes.usage = await boundRouteHandler("/api/v1/usage", "GET");
   routes.budgets = (await import("@/app/api/v1/budgets/route")).GET as Route;
   const { getDatabase } = await import("@/lib/db");
   const { budgetAlerts, memberships, users } = await import("@/lib/db/schema");
@@ -80,9 +81,11 @@ describe("GET /api/v1/usage", () => {
     expect(agent.status).toBe(200);
     expect(agent.body.budgets).toEqual([
       {
+        name: "brave · requests · day",
         provider: "brave",
         metric: "requests",
         period: "day",
+        anchor_day: null,
         limit: 100,
         used: 0,
         remaining: 100,
@@ -95,7 +98,9 @@ describe("GET /api/v1/usage", () => {
 
     const ops = await get("usage", administers.token);
     expect(ops.body.budgets).toEqual([expect.objectContaining({ id: budgetId, soft: 80 })]);
-    expect(ops.body.alerts).toEqual([expect.objectContaining({ budget_id: budgetId, kind: "soft_limit" })]);
+    expect(ops.body.alerts).toEqual([
+      expect.objectContaining({ budget_id: budgetId, budget: "brave · requests · day", kind: "soft_limit" }),
+    ]);
     expect((await get("budgets", administers.token)).body.budgets).toEqual(ops.body.budgets);
   });
 });

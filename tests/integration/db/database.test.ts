@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiTokens, tenants } from "@/lib/db/schema";
+import { REPO_ROOT } from "@/tests/reliability/support/production-build";
 import { databaseTargets, type TestDatabase, withRawClient } from "@/tests/support/database";
 
 const TABLES = [
@@ -20,8 +23,17 @@ const TABLES = [
   "budget_alerts",
   "invitations",
   "lenses",
+  "oauth_clients",
+  "oauth_grants",
+  "oauth_codes",
+  "oauth_refresh_tokens",
 ];
-const MIGRATIONS = 6;
+/** Every migration of drizzle/ (its journal lists them), so a new one needs no edit here. */
+const MIGRATIONS = (
+  JSON.parse(readFileSync(path.join(REPO_ROOT, "drizzle/meta/_journal.json"), "utf8")) as {
+    entries: unknown[];
+  }
+).entries.length;
 
 describe.each(databaseTargets())("database on $name", (target) => {
   let t: TestDatabase;

@@ -115,10 +115,11 @@ describe.each(databaseTargets())("operator verbs on $name", (target) => {
       errors: 0,
       tenants: 1,
       success_rate: 1,
+      status: "healthy",
     });
     expect(tavily?.p50_ms).toEqual(expect.any(Number));
     expect(tavily?.p95_ms).toBeGreaterThanOrEqual(tavily?.p50_ms ?? 0);
-    expect(brave).toMatchObject({ attempts: 2, succeeded: 0, errors: 2, success_rate: 0 });
+    expect(brave).toMatchObject({ attempts: 2, succeeded: 0, errors: 2, success_rate: 0, status: "failing" });
     expect(brave?.last_error).toEqual(expect.any(String));
   });
 });

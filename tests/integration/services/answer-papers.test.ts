@@ -1,53 +1,39 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { reservations } from "@/lib/db/schema";
 import { answer } from "@/lib/services/answer/answer";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
-import type { Platform, TenantContext } from "@/lib/services/context";
 import { setKey } from "@/lib/services/keys/set-key";
 import { testKey } from "@/lib/services/keys/test-key";
 import { paperSearch } from "@/lib/services/papers/paper-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { ANSWER_PREFIX, ANSWER_WIRES } from "@/tests/fakes/answer-wires";
 import { PAPER_PREFIX, PAPER_WIRES } from "@/tests/fakes/paper-wires";
-import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
-import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { startFakeProviders } from "@/tests/fakes/provider-server";
+import { databaseTargets } from "@/tests/support/database";
 import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
-import { twoTenants } from "@/tests/support/two-tenants";
+import { fakeBaseUrls, serviceSuite } from "@/tests/support/service-suite";
 
 describe.each(databaseTargets())("answer and paper_search for a tenant on $name", (target) => {
-  let t: TestDatabase;
-  let fake: FakeProviders;
-  let platform: Platform;
-  let a: TenantContext;
-  let b: TenantContext;
-
-  beforeAll(async () => {
-    t = await target.create();
-    fake = await startFakeProviders({ ...ANSWER_WIRES, ...PAPER_WIRES });
-    platform = testPlatform(t.db, {
-      env: {
-        PERPLEXITY_BASE_URL: fake.baseUrlFor(ANSWER_PREFIX.perplexity),
-        GEMINI_BASE_URL: fake.baseUrlFor(ANSWER_PREFIX.gemini),
-        ARXIV_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.arxiv),
-        SEMANTIC_SCHOLAR_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.semantic_scholar),
-        OPENALEX_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.openalex),
-        PUBMED_BASE_URL: fake.url,
-        // Grounding searches must not leave the machine: the keyless search providers point at the fake too.
-        DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
-        WIKIPEDIA_BASE_URL: fake.baseUrlFor("wikipedia"),
-      },
-    });
-    ({ a, b } = await twoTenants(platform));
-    await setKey({ ctx: a, input: { provider: "perplexity", key: "pplx-tenant-a-key" } });
+  const s = serviceSuite(target, {
+    wires: { ...ANSWER_WIRES, ...PAPER_WIRES },
+    env: (fake) => ({
+      PERPLEXITY_BASE_URL: fake.baseUrlFor(ANSWER_PREFIX.perplexity),
+      GEMINI_BASE_URL: fake.baseUrlFor(ANSWER_PREFIX.gemini),
+      ARXIV_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.arxiv),
+      SEMANTIC_SCHOLAR_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.semantic_scholar),
+      OPENALEX_BASE_URL: fake.baseUrlFor(PAPER_PREFIX.openalex),
+      PUBMED_BASE_URL: fake.url,
+      // Grounding searches must not leave the machine: the keyless search providers point at the fake too.
+      ...fakeBaseUrls(fake, ["duckduckgo", "wikipedia"]),
+    }),
   });
-  afterAll(async () => {
-    await fake?.close();
-    await t?.cleanup();
+  beforeAll(async () => {
+    await setKey({ ctx: s.a, input: { provider: "perplexity", key: "pplx-tenant-a-key" } });
   });
 
   it("answers with the tenant's key, citations normalised, charged once and cached", async () => {
     const first = await answer({
-      ctx: a,
+      ctx: s.a,
       input: { query: "Which async runtime?", providers: ["perplexity"] },
     });
     expect(first.cache_hit).toBe(false);
@@ -57,35 +43,37 @@ describe.each(databaseTargets())("answer and paper_search for a tenant on $name"
         citations: expect.arrayContaining([{ title: expect.any(String), url: "https://tokio.rs/" }]),
       }),
     ]);
-    expect(fake.requests(ANSWER_PREFIX.perplexity)[0]?.headers.authorization).toBe(
+    expect(s.fake.requests(ANSWER_PREFIX.perplexity)[0]?.headers.authorization).toBe(
       "Bearer pplx-tenant-a-key",
     );
     const again = await answer({
-      ctx: a,
+      ctx: s.a,
       input: { query: "Which async runtime?", providers: ["perplexity"] },
     });
     expect(again.cache_hit).toBe(true);
-    expect(fake.requests(ANSWER_PREFIX.perplexity)).toHaveLength(1);
-    const usage = await budgetStatus({ ctx: a });
+    expect(s.fake.requests(ANSWER_PREFIX.perplexity)).toHaveLength(1);
+    const usage = await budgetStatus({ ctx: s.a });
     expect(usage.providers.find((p) => p.provider === "perplexity")?.requests.lifetime).toBe(1);
   });
 
   it("refuses a provider the tenant has no key for, and a token without the answer scope", async () => {
-    await expect(answer({ ctx: b, input: { query: "q", providers: ["perplexity"] } })).rejects.toThrow(
+    await expect(answer({ ctx: s.b, input: { query: "q", providers: ["perplexity"] } })).rejects.toThrow(
       /not available without a key: perplexity/,
     );
-    await expect(answer({ ctx: { ...a, scopes: ["search"] }, input: { query: "q" } })).rejects.toMatchObject({
+    await expect(
+      answer({ ctx: { ...s.a, scopes: ["search"] }, input: { query: "q" } }),
+    ).rejects.toMatchObject({
       code: "forbidden",
     });
-    await expect(answer({ ctx: a, input: { query: "q", bogus: 1 } as never })).rejects.toMatchObject({
+    await expect(answer({ ctx: s.a, input: { query: "q", bogus: 1 } as never })).rejects.toMatchObject({
       code: "invalid_input",
     });
   });
 
   it("refuses grounded answers to a token without the search scope, before any call or charge", async () => {
     const ctx = tenantCtx(
-      platform,
-      (await createTenant({ ctx: systemCtx(platform), input: { name: "C" } })).id,
+      s.platform,
+      (await createTenant({ ctx: systemCtx(s.platform), input: { name: "C" } })).id,
     );
     await setKey({ ctx, input: { provider: "gemini", key: "gemini-key-123456" } });
     await setKey({ ctx, input: { provider: "perplexity", key: "pplx-tenant-c-key" } });
@@ -97,7 +85,7 @@ describe.each(databaseTargets())("answer and paper_search for a tenant on $name"
         message: expect.stringMatching(/grounded providers \(gemini\).*'search' scope/),
       });
     }
-    expect(fake.requests(ANSWER_PREFIX.gemini)).toHaveLength(0);
+    expect(s.fake.requests(ANSWER_PREFIX.gemini)).toHaveLength(0);
     expect(await ctx.db.withTenant(ctx.tenantId, (tx) => tx.select().from(reservations))).toEqual([]);
     // An ungrounded provider searches nothing of ours: the answer scope is enough.
     const ungrounded = await answer({ ctx: answerOnly, input: { query: "q", providers: ["perplexity"] } });
@@ -105,9 +93,9 @@ describe.each(databaseTargets())("answer and paper_search for a tenant on $name"
   });
 
   it("searches papers with no keys at all, merged across sources, and reports a failing source", async () => {
-    fake.setScenario(PAPER_PREFIX.openalex, { status: 503 });
+    s.fake.setScenario(PAPER_PREFIX.openalex, { status: 503 });
     const result = await paperSearch({
-      ctx: b,
+      ctx: s.b,
       input: { query: "attention", providers: ["arxiv", "semantic_scholar", "openalex"] },
     });
     expect(result.results.length).toBeGreaterThan(0);
@@ -116,10 +104,10 @@ describe.each(databaseTargets())("answer and paper_search for a tenant on $name"
       expect.objectContaining({ provider: "openalex", reason: "http_error" }),
     ]);
     expect(result.partial).toBe(true);
-    const usage = await budgetStatus({ ctx: b });
+    const usage = await budgetStatus({ ctx: s.b });
     expect(usage.providers.find((p) => p.provider === "arxiv")?.requests.today).toBe(1);
     await expect(
-      paperSearch({ ctx: b, input: { query: "x", year_from: 2020, year_to: 2010 } }),
+      paperSearch({ ctx: s.b, input: { query: "x", year_from: 2020, year_to: 2010 } }),
     ).rejects.toMatchObject({
       code: "invalid_input",
     });

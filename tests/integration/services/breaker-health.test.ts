@@ -4,10 +4,10 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { providerKeys } from "@/lib/db/schema";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
-import type { Platform, TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/services/context";
 import { createCircuitBreakers } from "@/lib/services/health/circuit-breaker";
 import { setKey } from "@/lib/services/keys/set-key";
 import type { ProviderProgress } from "@/lib/services/provider-attempts";
@@ -15,40 +15,20 @@ import { providerStatus } from "@/lib/services/providers/provider-status";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { getTrace } from "@/lib/services/traces/get-trace";
-import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
-import { databaseTargets, type TestDatabase } from "@/tests/support/database";
-import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
-import { twoTenants } from "@/tests/support/two-tenants";
+import { databaseTargets } from "@/tests/support/database";
+import { systemCtx, tenantCtx } from "@/tests/support/platform";
+import { fakeBaseUrls, serviceSuite } from "@/tests/support/service-suite";
 
 const THRESHOLD = 3;
 const COOLDOWN_MS = 400;
 
 describe.each(databaseTargets())("circuit breakers and provider health on $name", (target) => {
-  let t: TestDatabase;
-  let fake: FakeProviders;
-  let platform: Platform;
-  let a: TenantContext;
-  let b: TenantContext;
-
-  beforeAll(async () => {
-    t = await target.create();
-    fake = await startFakeProviders();
-    const env: Record<string, string> = { BRAVE_API_KEY: "operator-brave-key" };
-    for (const id of ["duckduckgo", "brave", "tavily"])
-      env[`${id.toUpperCase()}_BASE_URL`] = fake.baseUrlFor(id);
-    platform = testPlatform(t.db, {
-      env,
-      breakers: createCircuitBreakers({ threshold: THRESHOLD, cooldownMs: COOLDOWN_MS }),
-    });
-    ({ a, b } = await twoTenants(platform));
-  });
-  afterAll(async () => {
-    await fake?.close();
-    await t?.cleanup();
-  });
-  beforeEach(() => {
-    fake.resetScenarios();
-    fake.clearRequests();
+  const s = serviceSuite(target, {
+    env: (fake) => ({
+      BRAVE_API_KEY: "operator-brave-key",
+      ...fakeBaseUrls(fake, ["duckduckgo", "brave", "tavily"]),
+    }),
+    platform: { breakers: createCircuitBreakers({ threshold: THRESHOLD, cooldownMs: COOLDOWN_MS }) },
   });
 
   const search = (ctx: TenantContext, query: string, providers = ["brave", "duckduckgo"]) =>
@@ -57,50 +37,50 @@ describe.each(databaseTargets())("circuit breakers and provider health on $name"
     (await budgetStatus({ ctx })).providers.find((p) => p.provider === provider)?.requests.lifetime ?? 0;
 
   it("opens on repeated 5xx, skips the provider for free while open, and closes after it recovers", async () => {
-    fake.setScenario("brave", { status: 503 });
+    s.fake.setScenario("brave", { status: 503 });
     for (let i = 0; i < THRESHOLD; i++) {
-      const result = await search(a, `failing ${i}`);
+      const result = await search(s.a, `failing ${i}`);
       expect(result.providers_failed).toEqual([
         expect.objectContaining({ provider: "brave", reason: "http_error" }),
       ]);
     }
-    expect(fake.requests("brave")).toHaveLength(THRESHOLD);
-    const charged = await requestsBy(a)("brave");
+    expect(s.fake.requests("brave")).toHaveLength(THRESHOLD);
+    const charged = await requestsBy(s.a)("brave");
 
-    const whileOpen = await search(a, "while open");
+    const whileOpen = await search(s.a, "while open");
     expect(whileOpen.providers_failed).toEqual([
       expect.objectContaining({ provider: "brave", reason: "breaker_open" }),
     ]);
     expect(whileOpen.providers_succeeded.map((p) => p.provider)).toEqual(["duckduckgo"]);
-    expect(fake.requests("brave")).toHaveLength(THRESHOLD); // no call went out
-    expect(await requestsBy(a)("brave")).toBe(charged); // and nothing was charged
-    await platform.traces.flush();
-    const trace = await getTrace({ ctx: a, input: { id: whileOpen.trace_id } });
+    expect(s.fake.requests("brave")).toHaveLength(THRESHOLD); // no call went out
+    expect(await requestsBy(s.a)("brave")).toBe(charged); // and nothing was charged
+    await s.platform.traces.flush();
+    const trace = await getTrace({ ctx: s.a, input: { id: whileOpen.trace_id } });
     expect(trace.spans.find((s) => s.provider === "brave")?.outcome).toBe("skipped_breaker");
-    const status = await providerStatus({ ctx: a });
+    const status = await providerStatus({ ctx: s.a });
     expect(status.providers.find((p) => p.provider === "brave")?.breaker).toBe("open");
 
-    fake.resetScenarios(); // the provider recovers
+    s.fake.resetScenarios(); // the provider recovers
     await sleep(COOLDOWN_MS);
-    const probe = await search(a, "after recovery");
+    const probe = await search(s.a, "after recovery");
     expect(probe.providers_succeeded.map((p) => p.provider).sort()).toEqual(["brave", "duckduckgo"]);
-    expect((await providerStatus({ ctx: a })).providers.find((p) => p.provider === "brave")?.breaker).toBe(
+    expect((await providerStatus({ ctx: s.a })).providers.find((p) => p.provider === "brave")?.breaker).toBe(
       "closed",
     );
   });
 
   it("never opens on refused keys, and one tenant's bad key leaves other tenants alone", async () => {
-    await setKey({ ctx: a, input: { provider: "tavily", key: "tvly-a-revoked-key" } });
-    await setKey({ ctx: b, input: { provider: "tavily", key: "tvly-b-good-key" } });
-    fake.setScenario("tavily", { expectedApiKey: "tvly-b-good-key" });
+    await setKey({ ctx: s.a, input: { provider: "tavily", key: "tvly-a-revoked-key" } });
+    await setKey({ ctx: s.b, input: { provider: "tavily", key: "tvly-b-good-key" } });
+    s.fake.setScenario("tavily", { expectedApiKey: "tvly-b-good-key" });
     for (let i = 0; i < THRESHOLD * 3; i++) {
-      const result = await search(a, `bad key ${i}`, ["tavily", "duckduckgo"]);
+      const result = await search(s.a, `bad key ${i}`, ["tavily", "duckduckgo"]);
       expect(result.providers_failed).toEqual([
         expect.objectContaining({ provider: "tavily", reason: "bad_key" }),
       ]);
     }
-    expect(fake.requests("tavily")).toHaveLength(THRESHOLD * 3); // every call still went out
-    const good = await search(b, "good key", ["tavily", "duckduckgo"]);
+    expect(s.fake.requests("tavily")).toHaveLength(THRESHOLD * 3); // every call still went out
+    const good = await search(s.b, "good key", ["tavily", "duckduckgo"]);
     expect(good.providers_succeeded.map((p) => p.provider).sort()).toEqual(["duckduckgo", "tavily"]);
 
     // A refused tenant key is marked invalid for the dashboard, without a key test.
@@ -108,7 +88,7 @@ describe.each(databaseTargets())("circuit breakers and provider health on $name"
       .poll(
         async () =>
           (
-            await a.db.withTenant(a.tenantId, (tx) =>
+            await s.a.db.withTenant(s.a.tenantId, (tx) =>
               tx
                 .select({ status: providerKeys.status })
                 .from(providerKeys)
@@ -117,7 +97,7 @@ describe.each(databaseTargets())("circuit breakers and provider health on $name"
           )[0]?.status,
       )
       .toBe("invalid");
-    const status = await providerStatus({ ctx: a });
+    const status = await providerStatus({ ctx: s.a });
     expect(status.providers.find((p) => p.provider === "tavily")).toMatchObject({
       key_source: "tenant",
       key_status: "invalid",
@@ -126,12 +106,12 @@ describe.each(databaseTargets())("circuit breakers and provider health on $name"
   });
 
   it("stops waiting on providers when the caller goes away", async () => {
-    fake.setScenario("brave", { fault: "hang" });
+    s.fake.setScenario("brave", { fault: "hang" });
     const caller = new AbortController();
     const started = performance.now();
     setTimeout(() => caller.abort(), 150);
     const result = await webSearch({
-      ctx: a,
+      ctx: s.a,
       input: {
         query: "caller leaves",
         providers: ["brave", "duckduckgo"],
@@ -146,10 +126,10 @@ describe.each(databaseTargets())("circuit breakers and provider health on $name"
   });
 
   it("reports each provider attempt live, and success rate and latency from the traces", async () => {
-    const created = await createTenant({ ctx: systemCtx(platform), input: { name: "C" } });
-    const c = tenantCtx(platform, created.id);
-    fake.setScenario("brave", { status: 500 });
-    fake.setScenario("duckduckgo", { latencyMs: 30 });
+    const created = await createTenant({ ctx: systemCtx(s.platform), input: { name: "C" } });
+    const c = tenantCtx(s.platform, created.id);
+    s.fake.setScenario("brave", { status: 500 });
+    s.fake.setScenario("duckduckgo", { latencyMs: 30 });
     const events: ProviderProgress[] = [];
     const result = await webSearch({
       ctx: c,
@@ -175,11 +155,18 @@ describe.each(databaseTargets())("circuit breakers and provider health on $name"
     expect(cached.cache_hit).toBe(false);
     expect(hitEvents.map((e) => e.outcome)).toEqual(["cache_hit"]);
 
-    await platform.traces.flush();
+    await s.platform.traces.flush();
     const health = (await providerStatus({ ctx: c })).providers;
     const brave = health.find((p) => p.provider === "brave")?.health;
     const ddg = health.find((p) => p.provider === "duckduckgo")?.health;
-    expect(brave).toMatchObject({ calls: 1, success_rate: 0 });
+    expect(brave).toMatchObject({ calls: 1, success_rate: 0, status: "failing" });
+    // A closed breaker after one failure is no reason to call the provider healthy.
+    expect(health.find((p) => p.provider === "brave")).toMatchObject({
+      breaker: "closed",
+      status: "failing",
+    });
+    expect(health.find((p) => p.provider === "duckduckgo")?.status).toBe("healthy");
+    expect(health.find((p) => p.provider === "wikipedia")).toMatchObject({ health: null, status: "no_data" });
     expect(ddg?.calls).toBe(2);
     expect(ddg?.success_rate).toBe(1);
     expect(ddg?.p50_ms).toBeGreaterThanOrEqual(0);

@@ -128,6 +128,13 @@ describe.each(databaseTargets())("budgets on $name", (target) => {
     );
     const refused = await admit(ctx, { provider: "kagi", costMicros: 0, idempotencyKey: randomUUID() });
     expect(refused).toMatchObject({ ok: false, exhausted: [{ resetsAt: new Date("2026-02-28T00:00:00Z") }] });
+    expect((await budgetStatus({ ctx })).budgets).toEqual([
+      expect.objectContaining({
+        name: "kagi · requests · month",
+        anchor_day: 30,
+        resets_at: "2026-02-28T00:00:00.000Z",
+      }),
+    ]);
     now = new Date("2026-02-28T00:00:00Z");
     expect((await admit(ctx, { provider: "kagi", costMicros: 0, idempotencyKey: randomUUID() })).ok).toBe(
       true,
@@ -175,9 +182,11 @@ describe.each(databaseTargets())("budgets on $name", (target) => {
     const status = await budgetStatus({ ctx });
     expect(status.budgets).toEqual([
       expect.objectContaining({
+        name: "brave · requests · day",
         provider: "brave",
         metric: "requests",
         period: "day",
+        anchor_day: null,
         limit: 3,
         soft: 2,
         used: 3,
@@ -186,7 +195,10 @@ describe.each(databaseTargets())("budgets on $name", (target) => {
         resets_at: "2026-11-23T00:00:00.000Z",
       }),
     ]);
-    expect(status.alerts.map((a) => a.kind).sort()).toEqual(["exhausted", "soft_limit"]);
+    expect(status.alerts.map((a) => `${a.kind} on ${a.budget}`).sort()).toEqual([
+      "exhausted on brave · requests · day",
+      "soft_limit on brave · requests · day",
+    ]);
     expect(status.providers).toEqual([
       expect.objectContaining({
         provider: "brave",

@@ -3,33 +3,24 @@
  * new /api/v1/search fields (lens, grounded_snippets, include_content), through the real route handlers,
  * token wrapper and verbs, an embedded database, the fake providers and a fake OpenAI-compatible model.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { RouteMethod } from "@/lib/api/route-methods";
 import { FETCH_WIRES } from "@/tests/fakes/fetch-wires";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 import { SNIPPET_MODEL, SNIPPET_MODEL_WIRES } from "@/tests/fakes/snippet-model-wire";
+import { serveRequest } from "@/tests/support/app-routes";
+import { type ArticleSite, startArticleSite } from "@/tests/support/article-site";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
-import {
-  callRoute,
-  inProcessApp,
-  newToken,
-  operatorWorkspace,
-  type RouteHandler,
-  routeRequest,
-} from "@/tests/support/route-handlers";
+import { inProcessApp, newToken, operatorWorkspace, routeRequest } from "@/tests/support/route-handlers";
 
 const app = inProcessApp("lenses-rest");
 let fake: FakeProviders;
-let site: http.Server;
+let site: ArticleSite | undefined;
 let origin: string;
-
-type Route = RouteHandler<Record<string, never>>;
-const routes: Record<string, Record<string, Route>> = {};
 
 async function call(
   route: string,
-  method: string,
+  method: RouteMethod,
   { token, body, query = "" }: { token?: string; body?: unknown; query?: string } = {},
 ) {
   const request = routeRequest(`/api/v1/${route}${query}`, {
@@ -38,7 +29,7 @@ async function call(
     body: body === undefined ? undefined : JSON.stringify(body),
     headers: { "x-forwarded-for": "192.0.2.11" },
   });
-  const response = await callRoute(routes[route]?.[method], request, {});
+  const response = await serveRequest(request);
   return { status: response.status, body: await response.json() };
 }
 
@@ -48,14 +39,11 @@ let otherAdmin: string;
 
 beforeAll(async () => {
   fake = await startFakeProviders({ ...FETCH_WIRES, ...SNIPPET_MODEL_WIRES });
-  site = http.createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(
-      `<!DOCTYPE html><html><head><title>Local page</title></head><body><article><h1>Local page</h1>${"<p>Ripgrep respects gitignore rules and searches recursively by default.</p>".repeat(5)}</article></body></html>`,
-    );
-  });
-  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startArticleSite(
+    "Local page",
+    "Ripgrep respects gitignore rules and searches recursively by default.",
+  );
+  origin = site.origin;
   await app.start({
     ...fakeProviderEnv(fake.url),
     SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1",
@@ -63,9 +51,6 @@ beforeAll(async () => {
     SEARCHMUX_LLM_MODEL: "snippet-writer",
     SEARCHMUX_RATE_LIMIT_RPM: "1000",
   });
-  for (const name of ["search", "lenses"]) {
-    routes[name] = (await import(`@/app/api/v1/${name}/route`)) as Record<string, Route>;
-  }
   const { SCOPES } = await import("@/lib/services/context");
   const ctx = await operatorWorkspace("lenses");
   const other = await operatorWorkspace("other");

@@ -71,7 +71,12 @@ describe.each(databaseTargets())("member roles and their tokens on $name", (targ
       await expect(changeMember({ ctx: admin, input: { userId, role } })).rejects.toMatchObject(OWNER_ONLY);
     }
     // A token with the admin scope is no owner either, whoever created it.
-    const token: Actor = { kind: "token", tokenId: crypto.randomUUID(), tokenName: "admin-token" };
+    const token: Actor = {
+      kind: "token",
+      tokenId: crypto.randomUUID(),
+      tokenName: "admin-token",
+      userId: ids.admin,
+    };
     await expect(
       changeMember({
         ctx: tenantCtx(platform, tenantId, SCOPES, token),
@@ -129,6 +134,7 @@ describe.each(databaseTargets())("member roles and their tokens on $name", (targ
       kind: "token",
       tokenId: minter.id,
       tokenName: minter.name,
+      userId: ids.admin,
     });
     const minted = await createToken({ ctx: viaToken, input: { name: "minted" } });
     expect(await works(minted.token)).toBe(true);

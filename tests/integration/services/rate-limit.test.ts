@@ -102,7 +102,14 @@ describe("product rate limits", () => {
   const platform = { kv, env: {}, now: () => new Date() } as unknown as Platform;
 
   it("uses the tenant override, else SEARCHMUX_RATE_LIMIT_RPM, else the default", async () => {
-    const token = { tokenId: randomUUID(), tenantId: randomUUID(), name: "t", scopes: [], expiresAt: null };
+    const token = {
+      tokenId: randomUUID(),
+      tenantId: randomUUID(),
+      name: "t",
+      scopes: [],
+      createdBy: null,
+      expiresAt: null,
+    };
     expect((await limitToken(platform, { ...token, rateLimitRpm: 7 })).limit).toBe(7);
     expect(
       (

@@ -54,10 +54,13 @@ describe.each(databaseTargets())("a tool call that throws after admission on $na
 
   const newTenant = async () =>
     tenantCtx(platform, (await createTenant({ ctx: systemCtx(platform), input: { name: "throws" } })).id);
-  const statuses = async (ctx: TenantContext) =>
-    (await ctx.db.withTenant(ctx.tenantId, (tx) => tx.select().from(reservations)))
+  /** Read as every reader of usage reads: once the call's reservations are closed (after it answered). */
+  const statuses = async (ctx: TenantContext) => {
+    await ctx.usage.flush();
+    return (await ctx.db.withTenant(ctx.tenantId, (tx) => tx.select().from(reservations)))
       .map((r) => `${r.provider}:${r.status}`)
       .sort();
+  };
   const requestsOf = async (ctx: TenantContext, provider: string) =>
     (await budgetStatus({ ctx })).providers.find((p) => p.provider === provider)?.requests.lifetime;
   /** The sweep as it would run once every reservation of this call has expired. */

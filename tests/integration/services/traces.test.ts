@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { traces } from "@/lib/db/schema";
-import type { Platform, TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/services/context";
 import { setKey } from "@/lib/services/keys/set-key";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
@@ -10,55 +10,37 @@ import { createToken } from "@/lib/services/tokens/create-token";
 import { getTrace } from "@/lib/services/traces/get-trace";
 import { listTraces } from "@/lib/services/traces/list-traces";
 import { pruneTraces } from "@/lib/services/traces/prune-traces";
-import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
-import { databaseTargets, type TestDatabase, withRawClient } from "@/tests/support/database";
-import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
-import { twoTenants } from "@/tests/support/two-tenants";
+import { databaseTargets, withRawClient } from "@/tests/support/database";
+import { systemCtx, tenantCtx } from "@/tests/support/platform";
+import { fakeBaseUrls, serviceSuite } from "@/tests/support/service-suite";
 
 const TENANT_KEY = "tvly-tenant-SECRET-0a1b2c3d";
 const OPERATOR_KEY = "serpapi-operator-SECRET-99887766";
 
 describe.each(databaseTargets())("traces on $name", (target) => {
-  let t: TestDatabase;
-  let fake: FakeProviders;
-  let platform: Platform;
+  const s = serviceSuite(target, {
+    env: (fake) => ({
+      ...fakeBaseUrls(fake, ["tavily", "serpapi", "duckduckgo", "wikipedia"]),
+      SERPAPI_API_KEY: OPERATOR_KEY, // serpapi takes its key in the query string
+    }),
+  });
+  /** Tenant A through its token "agent-1" (search scope, over MCP); `s.a` is A's admin. */
   let a: TenantContext;
-  let b: TenantContext;
   let token: string;
 
   beforeAll(async () => {
-    t = await target.create();
-    fake = await startFakeProviders();
-    platform = testPlatform(t.db, {
-      env: {
-        TAVILY_BASE_URL: fake.baseUrlFor("tavily"),
-        SERPAPI_BASE_URL: fake.baseUrlFor("serpapi"),
-        SERPAPI_API_KEY: OPERATOR_KEY, // serpapi takes its key in the query string
-        DUCKDUCKGO_BASE_URL: fake.baseUrlFor("duckduckgo"),
-        WIKIPEDIA_BASE_URL: fake.baseUrlFor("wikipedia"),
-      },
-    });
-    ({ a, b } = await twoTenants(platform));
-    const admin = a;
-    await setKey({ ctx: admin, input: { provider: "tavily", key: TENANT_KEY } });
-    const created = await createToken({ ctx: admin, input: { name: "agent-1", scopes: ["search"] } });
+    await setKey({ ctx: s.a, input: { provider: "tavily", key: TENANT_KEY } });
+    const created = await createToken({ ctx: s.a, input: { name: "agent-1", scopes: ["search"] } });
     token = created.token;
     a = {
-      ...tenantCtx(platform, admin.tenantId, ["search"], {
+      ...tenantCtx(s.platform, s.a.tenantId, ["search"], {
         kind: "token",
         tokenId: created.id,
         tokenName: "agent-1",
+        userId: null,
       }),
       surface: "mcp",
     };
-  });
-  afterAll(async () => {
-    await fake?.close();
-    await t?.cleanup();
-  });
-  beforeEach(() => {
-    fake.resetScenarios();
-    fake.clearRequests();
   });
 
   it("records one trace per call with spans matching what the providers saw", async () => {
@@ -66,7 +48,7 @@ describe.each(databaseTargets())("traces on $name", (target) => {
       ctx: a,
       input: { query: "trace me", providers: ["tavily", "serpapi", "duckduckgo"] },
     });
-    await platform.traces.flush();
+    await s.platform.traces.flush();
     const trace = await getTrace({ ctx: a, input: { id: result.trace_id } });
     expect(trace).toMatchObject({
       tool: "web_search",
@@ -78,7 +60,7 @@ describe.each(databaseTargets())("traces on $name", (target) => {
     expect(trace.spans.map((s) => s.provider).sort()).toEqual(["duckduckgo", "serpapi", "tavily"]);
     for (const span of trace.spans) {
       expect(span).toMatchObject({ kind: "search", outcome: "ok", status: 200 });
-      expect(fake.requests(span.provider)).toHaveLength(1);
+      expect(s.fake.requests(span.provider)).toHaveLength(1);
     }
     expect(trace.cost_usd).toBeGreaterThan(0);
     expect(trace.summary).toMatchObject({ results: expect.any(Number), top_urls: expect.any(Array) });
@@ -88,20 +70,20 @@ describe.each(databaseTargets())("traces on $name", (target) => {
   it("records the surface each call came through", async () => {
     const ids: Array<[string, string, string]> = [];
     for (const surface of ["mcp", "rest", "playground", "cli"] as const) {
-      const ctx = { ...b, surface };
+      const ctx = { ...s.b, surface };
       const search = await webSearch({ ctx, input: { query: `via ${surface}`, providers: ["duckduckgo"] } });
       ids.push([search.trace_id, surface, "web_search"]);
     }
-    await platform.traces.flush();
+    await s.platform.traces.flush();
     for (const [id, surface, tool] of ids) {
-      expect(await getTrace({ ctx: b, input: { id } })).toMatchObject({ surface, tool });
+      expect(await getTrace({ ctx: s.b, input: { id } })).toMatchObject({ surface, tool });
     }
   });
 
   it("filters by surface, provider, time and text in one query", async () => {
     const ctx = tenantCtx(
-      platform,
-      (await createTenant({ ctx: systemCtx(platform), input: { name: "filters" } })).id,
+      s.platform,
+      (await createTenant({ ctx: systemCtx(s.platform), input: { name: "filters" } })).id,
     );
     const viaMcp = await webSearch({
       ctx: { ...ctx, surface: "mcp" },
@@ -111,7 +93,7 @@ describe.each(databaseTargets())("traces on $name", (target) => {
       ctx: { ...ctx, surface: "rest" },
       input: { query: "haystack over rest", providers: ["wikipedia"] },
     });
-    await platform.traces.flush();
+    await s.platform.traces.flush();
     const ids = async (input: Parameters<typeof listTraces>[0]["input"]) =>
       (await listTraces({ ctx, input })).traces.map((t) => t.id);
     expect(await ids({ surface: "mcp" })).toEqual([viaMcp.trace_id]);
@@ -128,18 +110,18 @@ describe.each(databaseTargets())("traces on $name", (target) => {
     const input = { query: "cached call", providers: ["duckduckgo"] };
     await webSearch({ ctx: a, input });
     const hit = await webSearch({ ctx: a, input });
-    fake.setScenario("serpapi", { status: 502 });
+    s.fake.setScenario("serpapi", { status: 502 });
     const partial = await webSearch({
       ctx: a,
       input: { query: "partial call", providers: ["serpapi", "duckduckgo"] },
     });
-    fake.setScenario("duckduckgo", { status: 500 });
+    s.fake.setScenario("duckduckgo", { status: 500 });
     const failing = webSearch({
       ctx: a,
       input: { query: "failing call", providers: ["serpapi", "duckduckgo"] },
     });
     await expect(failing).rejects.toMatchObject({ code: "all_providers_failed" });
-    await platform.traces.flush();
+    await s.platform.traces.flush();
 
     expect((await getTrace({ ctx: a, input: { id: hit.trace_id } })).spans).toEqual([
       expect.objectContaining({ provider: "*", outcome: "cache_hit", cost_usd: 0 }),
@@ -159,13 +141,13 @@ describe.each(databaseTargets())("traces on $name", (target) => {
   });
 
   it("never stores a key or token, not even the one a provider takes in its query string", async () => {
-    fake.setScenario("serpapi", { status: 401 });
+    s.fake.setScenario("serpapi", { status: 401 });
     await webSearch({
       ctx: a,
       input: { query: `leak ${token} ${TENANT_KEY}`, providers: ["serpapi", "tavily"] },
     }).catch(() => undefined);
-    await platform.traces.flush();
-    const dump = await withRawClient(t.url, async (client) => {
+    await s.platform.traces.flush();
+    const dump = await withRawClient(s.database.url, async (client) => {
       const rows = await Promise.all(
         ["traces", "trace_spans"].map((table) => client.query(`select * from ${table}`)),
       );
@@ -181,8 +163,11 @@ describe.each(databaseTargets())("traces on $name", (target) => {
     const second = await listTraces({ ctx: a, input: { limit: 2, cursor: first.next_cursor ?? "" } });
     expect(second.traces[0]?.id).not.toBe(first.traces[1]?.id);
     const id = first.traces[0]?.id ?? "";
-    await expect(getTrace({ ctx: b, input: { id } })).rejects.toMatchObject({ code: "not_found" });
-    const otherToken = { ...a, actor: { kind: "token" as const, tokenId: randomUUID(), tokenName: "other" } };
+    await expect(getTrace({ ctx: s.b, input: { id } })).rejects.toMatchObject({ code: "not_found" });
+    const otherToken = {
+      ...a,
+      actor: { kind: "token" as const, tokenId: randomUUID(), tokenName: "other", userId: null },
+    };
     await expect(getTrace({ ctx: otherToken, input: { id } })).rejects.toMatchObject({ code: "not_found" });
     await expect(listTraces({ ctx: a, input: { cursor: "garbage" } })).rejects.toMatchObject({
       code: "invalid_input",
@@ -191,8 +176,8 @@ describe.each(databaseTargets())("traces on $name", (target) => {
 
   it("keeps every trace of a 1,000-call burst", async () => {
     const ctx = tenantCtx(
-      platform,
-      (await createTenant({ ctx: systemCtx(platform), input: { name: "burst" } })).id,
+      s.platform,
+      (await createTenant({ ctx: systemCtx(s.platform), input: { name: "burst" } })).id,
     );
     const ids = Array.from({ length: 1000 }, () => randomUUID());
     for (const id of ids) {
@@ -203,6 +188,7 @@ describe.each(databaseTargets())("traces on $name", (target) => {
         surface: "rest",
         tokenId: null,
         tokenName: null,
+        userId: null,
         status: "ok",
         durationMs: 1,
         cacheHit: false,
@@ -231,8 +217,8 @@ describe.each(databaseTargets())("traces on $name", (target) => {
 
   it("stores hostile text (NUL characters) and drops only a trace the database refuses", async () => {
     const ctx = tenantCtx(
-      platform,
-      (await createTenant({ ctx: systemCtx(platform), input: { name: "hostile" } })).id,
+      s.platform,
+      (await createTenant({ ctx: systemCtx(s.platform), input: { name: "hostile" } })).id,
     );
     const trace = (id: string, tenantId: string, query: string) => ({
       id,
@@ -241,6 +227,7 @@ describe.each(databaseTargets())("traces on $name", (target) => {
       surface: "rest" as const,
       tokenId: null,
       tokenName: null,
+      userId: null,
       status: "error" as const,
       durationMs: 1,
       cacheHit: false,
@@ -279,16 +266,16 @@ describe.each(databaseTargets())("traces on $name", (target) => {
 
   it("prunes traces past the tenant's retention, and only those", async () => {
     const ctx = tenantCtx(
-      platform,
-      (await createTenant({ ctx: systemCtx(platform), input: { name: "retention" } })).id,
+      s.platform,
+      (await createTenant({ ctx: systemCtx(s.platform), input: { name: "retention" } })).id,
     );
     await updateTenant({ ctx, input: { traceRetentionDays: 7 } });
     const result = await webSearch({ ctx, input: { query: "old", providers: ["duckduckgo"] } });
-    await platform.traces.flush();
+    await s.platform.traces.flush();
     const inEightDays = () => new Date(Date.now() + 8 * 86_400_000);
     const keptElsewhere = (await listTraces({ ctx: a, input: { limit: 100 } })).traces.length;
-    expect(await pruneTraces({ ctx: { db: t.db, now: () => new Date() } })).toBe(0);
-    expect(await pruneTraces({ ctx: { db: t.db, now: inEightDays } })).toBeGreaterThanOrEqual(1);
+    expect(await pruneTraces({ ctx: { db: s.database.db, now: () => new Date() } })).toBe(0);
+    expect(await pruneTraces({ ctx: { db: s.database.db, now: inEightDays } })).toBeGreaterThanOrEqual(1);
     await expect(getTrace({ ctx, input: { id: result.trace_id } })).rejects.toMatchObject({
       code: "not_found",
     });

@@ -1,50 +1,31 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { setBudget } from "@/lib/services/budgets/set-budget";
-import type { Platform, TenantContext } from "@/lib/services/context";
 import { listKeys } from "@/lib/services/keys/list-keys";
 import { setKey } from "@/lib/services/keys/set-key";
 import { testKey } from "@/lib/services/keys/test-key";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
-import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
-import { databaseTargets, type TestDatabase } from "@/tests/support/database";
-import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
-import { twoTenants } from "@/tests/support/two-tenants";
+import { databaseTargets } from "@/tests/support/database";
+import { systemCtx, tenantCtx } from "@/tests/support/platform";
+import { fakeBaseUrls, serviceSuite } from "@/tests/support/service-suite";
 
 describe.each(databaseTargets())("webSearch for a tenant on $name", (target) => {
-  let t: TestDatabase;
-  let fake: FakeProviders;
-  let platform: Platform;
-  let a: TenantContext;
-  let b: TenantContext;
-
-  beforeAll(async () => {
-    t = await target.create();
-    fake = await startFakeProviders();
-    // Every provider's base URL points at the fake server; the operator has a Brave key only.
-    const env: Record<string, string> = {
+  // Every provider's base URL points at the fake server; the operator has a Brave key only.
+  const s = serviceSuite(target, {
+    env: (fake) => ({
       BRAVE_API_KEY: "operator-brave",
       SEARXNG_URL: fake.baseUrlFor("searxng"),
-    };
-    for (const id of ["duckduckgo", "wikipedia", "tavily", "brave", "exa"])
-      env[`${id.toUpperCase()}_BASE_URL`] = fake.baseUrlFor(id);
-    platform = testPlatform(t.db, { env });
-    ({ a, b } = await twoTenants(platform));
-    await setKey({ ctx: a, input: { provider: "tavily", key: "tvly-tenant-a-secret" } });
-    await setKey({ ctx: b, input: { provider: "tavily", key: "tvly-tenant-b-secret" } });
+      ...fakeBaseUrls(fake, ["duckduckgo", "wikipedia", "tavily", "brave", "exa"]),
+    }),
   });
-  afterAll(async () => {
-    await fake?.close();
-    await t?.cleanup();
-  });
-  beforeEach(() => {
-    fake.resetScenarios();
-    fake.clearRequests();
+  beforeAll(async () => {
+    await setKey({ ctx: s.a, input: { provider: "tavily", key: "tvly-tenant-a-secret" } });
+    await setKey({ ctx: s.b, input: { provider: "tavily", key: "tvly-tenant-b-secret" } });
   });
 
   it("fans out to keyless, operator-keyed and tenant-keyed providers and fuses", async () => {
-    const result = await webSearch({ ctx: a, input: { query: "fusion test" } });
+    const result = await webSearch({ ctx: s.a, input: { query: "fusion test" } });
     expect(result.cache_hit).toBe(false);
     expect(result.providers_succeeded.map((p) => p.provider).sort()).toEqual([
       "brave",
@@ -53,44 +34,44 @@ describe.each(databaseTargets())("webSearch for a tenant on $name", (target) => 
       "tavily",
       "wikipedia",
     ]);
-    expect(fake.requests("tavily")[0]?.headers.authorization).toBe("Bearer tvly-tenant-a-secret");
-    expect(fake.requests("brave")[0]?.headers["x-subscription-token"]).toBe("operator-brave");
-    expect(fake.requests("exa")).toHaveLength(0); // no key anywhere
+    expect(s.fake.requests("tavily")[0]?.headers.authorization).toBe("Bearer tvly-tenant-a-secret");
+    expect(s.fake.requests("brave")[0]?.headers["x-subscription-token"]).toBe("operator-brave");
+    expect(s.fake.requests("exa")).toHaveLength(0); // no key anywhere
     expect(result.results[0]?.sources.length).toBeGreaterThan(1);
   });
 
   it("serves a repeat from the cache for free, but never to another tenant", async () => {
     const input = { query: "cache isolation", providers: ["tavily", "duckduckgo"] };
-    const first = await webSearch({ ctx: a, input });
-    const again = await webSearch({ ctx: a, input });
+    const first = await webSearch({ ctx: s.a, input });
+    const again = await webSearch({ ctx: s.a, input });
     expect([first.cache_hit, again.cache_hit]).toEqual([false, true]);
     expect(again.results).toEqual(first.results);
-    expect(fake.requests("tavily")).toHaveLength(1);
+    expect(s.fake.requests("tavily")).toHaveLength(1);
 
-    const other = await webSearch({ ctx: b, input });
+    const other = await webSearch({ ctx: s.b, input });
     expect(other.cache_hit).toBe(false);
-    expect(fake.requests("tavily").map((r) => r.headers.authorization)).toEqual([
+    expect(s.fake.requests("tavily").map((r) => r.headers.authorization)).toEqual([
       "Bearer tvly-tenant-a-secret",
       "Bearer tvly-tenant-b-secret",
     ]);
-    const bypass = await webSearch({ ctx: a, input: { ...input, no_cache: true } });
+    const bypass = await webSearch({ ctx: s.a, input: { ...input, no_cache: true } });
     expect(bypass.cache_hit).toBe(false);
   });
 
   it("does not cache a partial fan-out", async () => {
-    fake.setScenario("brave", { status: 503 });
+    s.fake.setScenario("brave", { status: 503 });
     const input = { query: "partial", providers: ["brave", "duckduckgo"] };
-    const first = await webSearch({ ctx: a, input });
+    const first = await webSearch({ ctx: s.a, input });
     expect(first.providers_failed).toEqual([
       expect.objectContaining({ provider: "brave", reason: "http_error", status: 503 }),
     ]);
-    expect((await webSearch({ ctx: a, input })).cache_hit).toBe(false);
+    expect((await webSearch({ ctx: s.a, input })).cache_hit).toBe(false);
   });
 
   it("skips a provider whose budget is exhausted and goes on with the rest", async () => {
     const ctx = tenantCtx(
-      platform,
-      (await createTenant({ ctx: systemCtx(platform), input: { name: "capped" } })).id,
+      s.platform,
+      (await createTenant({ ctx: systemCtx(s.platform), input: { name: "capped" } })).id,
     );
     await setBudget({ ctx, input: { provider: "brave", metric: "requests", period: "day", limit: 1 } });
     await webSearch({ ctx, input: { query: "one", providers: ["brave", "duckduckgo"] } });
@@ -99,7 +80,7 @@ describe.each(databaseTargets())("webSearch for a tenant on $name", (target) => 
       expect.objectContaining({ provider: "brave", reason: "budget_exhausted" }),
     ]);
     expect(second.providers_succeeded.map((p) => p.provider)).toEqual(["duckduckgo"]);
-    expect(fake.requests("brave")).toHaveLength(1);
+    expect(s.fake.requests("brave")).toHaveLength(1);
 
     const refused = webSearch({ ctx, input: { query: "three", providers: ["brave"] } });
     await expect(refused).rejects.toMatchObject({ code: "budget_exhausted" });
@@ -110,55 +91,55 @@ describe.each(databaseTargets())("webSearch for a tenant on $name", (target) => 
 
   it("refunds calls a provider does not bill (bad key, 429) and keeps timeouts and answers", async () => {
     const ctx = tenantCtx(
-      platform,
-      (await createTenant({ ctx: systemCtx(platform), input: { name: "refunds" } })).id,
+      s.platform,
+      (await createTenant({ ctx: systemCtx(s.platform), input: { name: "refunds" } })).id,
     );
-    fake.setScenario("brave", { status: 401 });
+    s.fake.setScenario("brave", { status: 401 });
     await expect(webSearch({ ctx, input: { query: "x", providers: ["brave"] } })).rejects.toMatchObject({
       code: "all_providers_failed",
     });
-    fake.setScenario("brave", { status: 429, retryAfter: "3" });
+    s.fake.setScenario("brave", { status: 429, retryAfter: "3" });
     await expect(webSearch({ ctx, input: { query: "y", providers: ["brave"] } })).rejects.toThrow(
       /brave: rate_limited/,
     );
-    fake.resetScenarios();
+    s.fake.resetScenarios();
     await webSearch({ ctx, input: { query: "z", providers: ["brave"] } });
     const status = await budgetStatus({ ctx });
     expect(status.providers.find((p) => p.provider === "brave")?.requests.lifetime).toBe(1);
   });
 
   it("tests a stored key with one call and records ok, invalid or unknown", async () => {
-    fake.setScenario("tavily", { expectedApiKey: "tvly-tenant-a-secret" });
-    expect(await testKey({ ctx: a, input: { provider: "tavily" } })).toMatchObject({ status: "ok" });
-    fake.setScenario("tavily", { expectedApiKey: "something-else" });
-    expect(await testKey({ ctx: a, input: { provider: "tavily" } })).toMatchObject({
+    s.fake.setScenario("tavily", { expectedApiKey: "tvly-tenant-a-secret" });
+    expect(await testKey({ ctx: s.a, input: { provider: "tavily" } })).toMatchObject({ status: "ok" });
+    s.fake.setScenario("tavily", { expectedApiKey: "something-else" });
+    expect(await testKey({ ctx: s.a, input: { provider: "tavily" } })).toMatchObject({
       status: "invalid",
       reason: "bad_key",
     });
-    fake.setScenario("tavily", { status: 503 });
-    expect(await testKey({ ctx: a, input: { provider: "tavily" } })).toMatchObject({
+    s.fake.setScenario("tavily", { status: 503 });
+    expect(await testKey({ ctx: s.a, input: { provider: "tavily" } })).toMatchObject({
       status: "unknown",
       reason: "http_error",
     });
-    const keys = await listKeys({ ctx: a });
+    const keys = await listKeys({ ctx: s.a });
     expect(keys.find((k) => k.provider === "tavily")).toMatchObject({
       status: "unknown",
       checkedAt: expect.any(Date),
     });
-    await expect(testKey({ ctx: a, input: { provider: "exa" } })).rejects.toMatchObject({
+    await expect(testKey({ ctx: s.a, input: { provider: "exa" } })).rejects.toMatchObject({
       code: "not_found",
     });
   });
 
   it("rejects unknown providers and providers without a key", async () => {
-    await expect(webSearch({ ctx: a, input: { query: "q", providers: ["nope"] } })).rejects.toMatchObject({
+    await expect(webSearch({ ctx: s.a, input: { query: "q", providers: ["nope"] } })).rejects.toMatchObject({
       code: "invalid_input",
     });
-    await expect(webSearch({ ctx: a, input: { query: "q", providers: ["exa"] } })).rejects.toThrow(
+    await expect(webSearch({ ctx: s.a, input: { query: "q", providers: ["exa"] } })).rejects.toThrow(
       /not available without a key: exa/,
     );
     await expect(
-      webSearch({ ctx: { ...a, scopes: ["fetch"] }, input: { query: "q" } }),
+      webSearch({ ctx: { ...s.a, scopes: ["fetch"] }, input: { query: "q" } }),
     ).rejects.toMatchObject({ code: "forbidden" });
   });
 });

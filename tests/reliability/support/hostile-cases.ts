@@ -211,6 +211,36 @@ export const REST_CASES: RestCase[] = [
   // 5,000 characters: a 20,000-character URL is refused by Node itself (431, over its 16 KB header limit).
   invalid("a 5,000-character query", "GET", `/api/researcher?query=${"a".repeat(5_000)}`, undefined, "query"),
   invalid("no query at all", "GET", "/api/researcher", undefined, "query"),
+  // Paths and methods no route serves: JSON errors through Next's router, never its empty 405 or HTML 404.
+  {
+    name: "the wrong method on a tool",
+    method: "GET",
+    path: "/api/v1/search",
+    status: 405,
+    message: /^GET is not allowed on \/api\/v1\/search; allowed: OPTIONS, POST$/,
+  },
+  {
+    name: "the wrong method on a static route",
+    method: "DELETE",
+    path: "/api/v1/providers",
+    status: 405,
+    message: /^DELETE is not allowed on \/api\/v1\/providers; allowed: GET, HEAD, OPTIONS$/,
+  },
+  {
+    name: "an unknown tool",
+    method: "POST",
+    path: "/api/v1/nonsense",
+    body: { query: "x" },
+    status: 404,
+    message: /^no API route at \/api\/v1\/nonsense;/,
+  },
+  {
+    name: "an unknown path",
+    method: "GET",
+    path: "/api/v2/search",
+    status: 404,
+    message: /^no API route at/,
+  },
 ];
 
 export const MCP_CASES: McpCase[] = [

@@ -38,6 +38,11 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** Extra node flags for the server process (e.g. `--import` of a probe). */
   nodeOptions?: string;
+  /**
+   * An assembled standalone app (scripts/assemble-standalone.mjs): its `node server.js` runs instead of
+   * `next start`, as the Docker image runs it.
+   */
+  standaloneDir?: string;
 }
 
 const OUTPUT_TAIL = 64 * 1024;
@@ -57,17 +62,29 @@ export async function startNextServer(options: StartOptions): Promise<NextServer
   const logDir = mkdtempSync(path.join(tmpdir(), "smx-next-start-"));
   const logFile = path.join(logDir, "output.log");
   const logFd = openSync(logFile, "a");
+  const standalone = options.standaloneDir;
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(REPO_ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    standalone
+      ? [path.join(standalone, "server.js")]
+      : [
+          path.join(REPO_ROOT, "node_modules/next/dist/bin/next"),
+          "start",
+          "-p",
+          String(port),
+          "-H",
+          "127.0.0.1",
+        ],
     {
-      cwd: REPO_ROOT,
+      cwd: standalone ?? REPO_ROOT,
       env: {
         ...withoutTestEnv(process.env),
         ...options.env,
         NODE_ENV: "production",
         NEXT_TELEMETRY_DISABLED: "1",
         NODE_OPTIONS: options.nodeOptions ?? "",
+        // Where the standalone server listens (`next start` takes flags instead).
+        ...(standalone ? { PORT: String(port), HOSTNAME: "127.0.0.1" } : {}),
       },
       stdio: ["ignore", logFd, logFd],
     },

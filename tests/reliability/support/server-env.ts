@@ -15,6 +15,8 @@ import type { EnvVars } from "./production-build";
 
 /** Five providers of the fake server: four keyed (operator keys) and SearXNG (keyless, by URL). */
 export const FIVE_PROVIDERS = ["brave", "tavily", "serper", "exa", "searxng"] as const;
+/** Ten: the five and five more keyed ones, for a fan-out as wide as a well-stocked workspace's. */
+export const TEN_PROVIDERS = [...FIVE_PROVIDERS, "serpapi", "kagi", "you", "linkup", "perplexity"] as const;
 
 export interface ServerEnvOptions {
   /** Fake provider server origin (`fake.url`), or a fixed one for a server started elsewhere. */

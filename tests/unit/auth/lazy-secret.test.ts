@@ -9,6 +9,8 @@ import { afterAll, describe, expect, it } from "vitest";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "smx-lazy-secret-"));
 process.env.SEARCHMUX_DATA_DIR = dataDir;
+// Zero configuration is the embedded database: with DATABASE_URL (as on CI) nothing may be generated.
+process.env.DATABASE_URL = "";
 delete process.env.AUTH_SECRET;
 delete process.env.SEARCHMUX_SECRET_KEY;
 

@@ -35,7 +35,8 @@ export async function startSite(routes: Readonly<Record<string, SiteRoute>>): Pr
   const server = http.createServer((req, res) => {
     const path = req.url ?? "/";
     hits.push(path);
-    const route = routes[path];
+    // A route without a query answers any query too (distinct URLs of one page, e.g. the bench's soak).
+    const route = routes[path] ?? routes[path.split("?")[0] ?? path];
     if (route === undefined) {
       res.writeHead(404, { "content-type": "text/plain" });
       res.end("not found");

@@ -58,7 +58,8 @@ describe("formatSearch", () => {
     expect(text).toContain("2. async-std\n   https://async.rs/");
     expect(text).toContain("Providers ok: brave (2), duckduckgo (1)");
     expect(text).toContain("Providers failed: exa (timeout)");
-    expect(text.endsWith(UNTRUSTED_NOTE)).toBe(true);
+    // The untrusted-content note is a block of its own (define-tool.test.ts), not part of the rendering.
+    expect(text).not.toContain(UNTRUSTED_NOTE);
   });
 
   it("says so when nothing was found and when the result came from cache", () => {
@@ -144,7 +145,7 @@ describe("formatAnswer", () => {
 
   it("puts the answers side by side, each with its numbered sources, then the agreement", () => {
     const text = formatAnswer(answers);
-    expect(text).toContain('2 answer(s) to "Which async runtime?":');
+    expect(text).toContain('2 answers to "Which async runtime?":');
     expect(text).toContain(
       "## perplexity (sonar)\n\nTokio is the most used [1].\n\nSources:\n[1] Tokio — https://tokio.rs/",
     );
@@ -158,7 +159,7 @@ describe("formatAnswer", () => {
 
   it("says when no source is shared", () => {
     const text = formatAnswer({ ...answers, agreement: { answers: 2, shared_citations: [] } });
-    expect(text).toContain("No source is cited by more than one of the 2 answer(s).");
+    expect(text).toContain("No source is cited by more than one of the 2 answers.");
   });
 });
 
@@ -203,7 +204,7 @@ describe("formatPapers", () => {
       "Ashish Vaswani, Noam Shazeer, Niki Parmar, Jakob Uszkoreit, Llion Jones et al. — NeurIPS",
     );
     expect(text).toContain(
-      "DOI 10.48550/arXiv.1706.03762 · arXiv 1706.03762 · 100000 citations · open access",
+      "DOI 10.48550/arXiv.1706.03762 · arXiv 1706.03762 · 100,000 citations · open access",
     );
     expect(text).toContain("https://arxiv.org/abs/1706.03762\n   PDF: https://arxiv.org/pdf/1706.03762");
     expect(text).toContain(`${"x".repeat(400)}…`);
@@ -240,14 +241,16 @@ describe("formatPapers", () => {
 });
 
 describe("formatBudgetStatus", () => {
-  it("lists what is left of each budget and when it resets, usage and alerts", () => {
+  it("names each budget by provider, metric and period, with what is left, its anchor day and reset, usage and alerts", () => {
     const status: BudgetStatusResponse = {
       budgets: [
         {
           id: "b1",
+          name: "all providers · requests · day",
           provider: "*",
           metric: "requests",
           period: "day",
+          anchor_day: null,
           limit: 100,
           soft: 80,
           used: 85,
@@ -257,15 +260,29 @@ describe("formatBudgetStatus", () => {
         },
         {
           id: "b2",
+          name: "tavily · usd · lifetime",
           provider: "tavily",
           metric: "usd",
           period: "lifetime",
+          anchor_day: null,
           limit: 5,
           soft: null,
           used: 1.25,
           remaining: 3.75,
           soft_exceeded: false,
           resets_at: null,
+        },
+        {
+          name: "brave · requests · month",
+          provider: "brave",
+          metric: "requests",
+          period: "month",
+          anchor_day: 15,
+          limit: 2000,
+          used: 10,
+          remaining: 1990,
+          soft_exceeded: false,
+          resets_at: "2026-01-15T00:00:00.000Z",
         },
       ],
       providers: [
@@ -276,15 +293,47 @@ describe("formatBudgetStatus", () => {
           free_tier: { requests: 1000, period: "month", used: 40, remaining: 960 },
         },
       ],
-      alerts: [{ budget_id: "b1", kind: "soft", period: "day:2026-01-01", at: "2026-01-01T12:00:00.000Z" }],
+      alerts: [
+        {
+          budget_id: "b1",
+          budget: "all providers · requests · day",
+          kind: "soft",
+          period: "day:2026-01-01",
+          at: "2026-01-01T12:00:00.000Z",
+        },
+      ],
     };
     const text = formatBudgetStatus(status);
     expect(text).toContain(
-      "- all providers, per day: 15 requests left of 100 requests (soft limit exceeded); resets 2026-01-02T00:00:00.000Z",
+      "- all providers · requests · day: 15 requests left of 100 requests (soft limit exceeded); resets 2026-01-02T00:00:00.000Z; id b1",
     );
-    expect(text).toContain("- tavily, per lifetime: $3.75 left of $5.00; never resets");
+    expect(text).toContain("- tavily · usd · lifetime: $3.75 left of $5.00; never resets; id b2");
+    // Without the admin scope a budget has no id; a monthly one says the day its period starts.
+    expect(text).toContain(
+      "- brave · requests · month (from day 15 of each month): 1,990 requests left of 2,000 requests; resets 2026-01-15T00:00:00.000Z\n",
+    );
     expect(text).toContain("- tavily: 3 requests today, 40 this month ($0.40); free tier 960 of 1000 left");
-    expect(text).toContain("Recent alerts:\n- soft on budget b1 (day:2026-01-01)");
+    expect(text).toContain("Recent alerts:\n- soft on all providers · requests · day (day:2026-01-01)");
+  });
+
+  it("says a used-up budget has reached its hard limit, not only its soft one, and counts one request as one", () => {
+    const budget = {
+      name: "brave · requests · day",
+      provider: "brave",
+      metric: "requests" as const,
+      period: "day" as const,
+      anchor_day: null,
+      limit: 1,
+      used: 1,
+      remaining: 0,
+      soft_exceeded: true,
+      resets_at: "2026-01-02T00:00:00.000Z",
+    };
+    const text = formatBudgetStatus({ budgets: [budget], providers: [], alerts: [] });
+    expect(text).toContain(
+      "- brave · requests · day: 0 requests left of 1 request (hard limit reached: calls it covers are refused until it resets); resets",
+    );
+    expect(text).not.toContain("soft limit exceeded");
   });
 
   it("explains an empty workspace", () => {

@@ -1,8 +1,7 @@
 /**
- * The tool table is the one source: every view derived from it (MCP, REST route files, OpenAPI,
+ * The tool table is the one source: every view derived from it (MCP, the REST route, OpenAPI,
  * playground, CLI) lists each entry with the entry's own name, scope, path and schemas.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { apiServerUrl, openApiDocument } from "@/lib/api/openapi";
@@ -10,6 +9,7 @@ import { PLAYGROUND_TOOL_NAMES } from "@/lib/dashboard/playground-run";
 import { TOOLS as MCP_TOOLS } from "@/lib/mcp/tools";
 import { TOOLS } from "@/lib/tools/table";
 import { TOOL_COMMANDS } from "@/scripts/cli/tool-commands";
+import { appRoute, routeFileFor } from "@/tests/support/app-routes";
 
 type Operation = {
   operationId?: string;
@@ -39,12 +39,17 @@ describe("the tool table", () => {
   });
 
   it.each(TOOLS.map((tool) => [tool.name, tool] as const))(
-    "%s has a route file at its REST path that serves the entry",
-    (name, tool) => {
-      const file = `app${tool.rest.path}/route.ts`;
-      expect(existsSync(file), file).toBe(true);
-      expect(readFileSync(file, "utf8")).toContain(
-        `export const ${tool.rest.method.toUpperCase()} = toolRoute(tools.${name});`,
+    "%s is served at its REST path by the tools' dynamic route, with its method only",
+    async (_, tool) => {
+      // No static route file shadows the path, and the dynamic route knows the entry.
+      expect(routeFileFor(tool.rest.path)?.file).toBe("app/api/v1/[tool]/route.ts");
+      const { handlers, params } = await appRoute(tool.rest.path);
+      const options = await handlers.OPTIONS?.(new Request(`http://localhost${tool.rest.path}`), {
+        params: Promise.resolve(params),
+      });
+      const method = tool.rest.method.toUpperCase();
+      expect(options?.headers.get("allow")).toBe(
+        method === "GET" ? "GET, HEAD, OPTIONS" : `OPTIONS, ${method}`,
       );
     },
   );

@@ -1,21 +1,21 @@
 import { Building2 } from "lucide-react";
 import Form from "next/form";
-import { ChartCard } from "@/components/dashboard/chart-card";
 import { Chart } from "@/components/dashboard/charts/chart";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
 import {
   countColumn,
-  type ProviderColumn,
   ProviderHealthTable,
   successColumn,
 } from "@/components/dashboard/provider-health-table";
 import { ProviderLatencyChart } from "@/components/dashboard/provider-latency-chart";
-import { RestrictedNotice } from "@/components/dashboard/restricted-notice";
+import { ProviderStatusBadge } from "@/components/dashboard/provider-status-badge";
+import { RestrictedPage } from "@/components/dashboard/restricted-page";
+import { SectionCard } from "@/components/dashboard/section-card";
 import { Button } from "@/components/ui/button";
+import { type Column, DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import {
   formatCount,
   formatDateTime,
@@ -28,6 +28,7 @@ import { userSystemContext } from "@/lib/dashboard/session";
 import { listTenants } from "@/lib/services/admin/list-tenants";
 import { isOperator } from "@/lib/services/admin/operator";
 import { providerHealthAcrossTenants } from "@/lib/services/admin/provider-health-across-tenants";
+import { plural } from "@/lib/wording";
 
 type Params = Promise<Record<string, string | string[] | undefined>>;
 
@@ -35,7 +36,8 @@ const PER_PAGE = 25;
 
 type ProviderRow = Awaited<ReturnType<typeof providerHealthAcrossTenants>>["providers"][number];
 
-const HEALTH_COLUMNS: ProviderColumn<ProviderRow>[] = [
+const HEALTH_COLUMNS: Column<ProviderRow>[] = [
+  { header: "Status", cell: (p) => <ProviderStatusBadge state={p.status} /> },
   countColumn("Calls", (p) => p.attempts),
   successColumn((p) => p.success_rate),
   countColumn("Errors", (p) => p.errors),
@@ -59,17 +61,54 @@ const HEALTH_COLUMNS: ProviderColumn<ProviderRow>[] = [
   },
 ];
 
+type TenantRow = Awaited<ReturnType<typeof listTenants>>["tenants"][number];
+
+const count = (header: string, value: (t: TenantRow) => number): Column<TenantRow> => ({
+  header,
+  numeric: true,
+  cell: (t) => formatCount(value(t)),
+});
+
+const tenantColumns = (now: Date): Column<TenantRow>[] => [
+  {
+    header: "Workspace",
+    cell: (t) => (
+      <>
+        <span className="font-medium">{t.name}</span>
+        <span className="block font-mono text-xs text-muted-foreground">{t.id}</span>
+      </>
+    ),
+  },
+  count("Members", (t) => t.members),
+  count("Tokens", (t) => t.active_tokens),
+  count("Keys", (t) => t.keys),
+  count("Requests today", (t) => t.requests_today),
+  count("Requests this month", (t) => t.requests_month),
+  { header: "Spend this month", numeric: true, cell: (t) => formatUsd(t.usd_month) },
+  count("Calls, 30 days", (t) => t.calls_30d),
+  {
+    header: "Last call",
+    className: "whitespace-nowrap text-muted-foreground",
+    title: (t) => (t.last_call_at ? formatDateTime(t.last_call_at) : undefined),
+    cell: (t) => (t.last_call_at ? formatRelative(t.last_call_at, now) : "never"),
+  },
+];
+
 export default async function AdminPage({ searchParams }: { searchParams: Params }) {
   const params = await searchParams;
   const ctx = await userSystemContext();
   if (!(await isOperator({ ctx }))) {
     return (
-      <div className="space-y-6">
-        <PageHeader title="Admin" />
-        <RestrictedNotice title="For the operator of this deployment">
-          Cross-tenant pages are open to the addresses in SEARCHMUX_OPERATOR_EMAILS.
-        </RestrictedNotice>
-      </div>
+      <RestrictedPage
+        title="Admin"
+        notice="For the operator of this deployment"
+        reason={
+          <>
+            Cross-tenant pages are open to the addresses in{" "}
+            <code className="font-mono">SEARCHMUX_OPERATOR_EMAILS</code>.
+          </>
+        }
+      />
     );
   }
   const query = typeof params.q === "string" ? params.q : undefined;
@@ -88,9 +127,9 @@ export default async function AdminPage({ searchParams }: { searchParams: Params
         description="Every workspace on this deployment, and how the providers are doing for all of them."
       />
 
-      <ChartCard
+      <SectionCard
         title="Tenants"
-        description={`${formatCount(tenants.total)} workspaces; usage and spend are this UTC month's.`}
+        description={`${plural(tenants.total, "workspace")}; usage and spend are this UTC month's.`}
       >
         <Form
           action="/dashboard/admin"
@@ -112,44 +151,12 @@ export default async function AdminPage({ searchParams }: { searchParams: Params
         {tenants.tenants.length === 0 ? (
           <EmptyState icon={Building2} title="No workspace matches" />
         ) : (
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Workspace</TableHead>
-                <TableHead className="text-right">Members</TableHead>
-                <TableHead className="text-right">Tokens</TableHead>
-                <TableHead className="text-right">Keys</TableHead>
-                <TableHead className="text-right">Requests today</TableHead>
-                <TableHead className="text-right">Requests this month</TableHead>
-                <TableHead className="text-right">Spend this month</TableHead>
-                <TableHead className="text-right">Calls, 30 days</TableHead>
-                <TableHead>Last call</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {tenants.tenants.map((t) => (
-                <TableRow key={t.id} data-testid="tenant-row">
-                  <TableCell>
-                    <span className="font-medium">{t.name}</span>
-                    <span className="block font-mono text-xs text-muted-foreground">{t.id}</span>
-                  </TableCell>
-                  <TableCell className="text-right tabular-nums">{t.members}</TableCell>
-                  <TableCell className="text-right tabular-nums">{t.active_tokens}</TableCell>
-                  <TableCell className="text-right tabular-nums">{t.keys}</TableCell>
-                  <TableCell className="text-right tabular-nums">{formatCount(t.requests_today)}</TableCell>
-                  <TableCell className="text-right tabular-nums">{formatCount(t.requests_month)}</TableCell>
-                  <TableCell className="text-right tabular-nums">{formatUsd(t.usd_month)}</TableCell>
-                  <TableCell className="text-right tabular-nums">{formatCount(t.calls_30d)}</TableCell>
-                  <TableCell
-                    className="whitespace-nowrap text-muted-foreground"
-                    title={t.last_call_at ? formatDateTime(t.last_call_at) : undefined}
-                  >
-                    {t.last_call_at ? formatRelative(t.last_call_at, now) : "never"}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <DataTable
+            rows={tenants.tenants}
+            rowKey={(t) => t.id}
+            rowTestId="tenant-row"
+            columns={tenantColumns(now)}
+          />
         )}
         <Pagination
           label="Tenant pages"
@@ -157,10 +164,10 @@ export default async function AdminPage({ searchParams }: { searchParams: Params
           previousHref={page > 1 ? withParam(params, "page", String(page - 1)) : undefined}
           nextHref={page < pages ? withParam(params, "page", String(page + 1)) : undefined}
         />
-      </ChartCard>
+      </SectionCard>
 
       <div className="grid gap-4 lg:grid-cols-2">
-        <ChartCard title="Spend this month by workspace" description="The workspaces on this page.">
+        <SectionCard title="Spend this month by workspace" description="The workspaces on this page.">
           <Chart
             kind="bar"
             horizontal
@@ -173,17 +180,20 @@ export default async function AdminPage({ searchParams }: { searchParams: Params
             height={Math.max(160, Math.min(tenants.tenants.length, 10) * 36)}
             series={[{ key: "usd", label: "Spend", color: 2 }]}
           />
-        </ChartCard>
-        <ChartCard title="Provider latency, all workspaces" description="p50 and p95 over the last 24 hours.">
+        </SectionCard>
+        <SectionCard
+          title="Provider latency, all workspaces"
+          description="p50 and p95 over the last 24 hours."
+        >
           <ProviderLatencyChart
             label="Provider latency p50 and p95 in milliseconds, all workspaces, last 24 hours"
             providers={health.providers}
             empty={<EmptyState icon={Building2} title="No provider calls in the last 24 hours" />}
           />
-        </ChartCard>
+        </SectionCard>
       </div>
 
-      <ChartCard
+      <SectionCard
         title="Provider health, all workspaces"
         description="Last 24 hours, from every workspace's traces."
       >
@@ -192,7 +202,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Params
         ) : (
           <ProviderHealthTable rows={health.providers} columns={HEALTH_COLUMNS} />
         )}
-      </ChartCard>
+      </SectionCard>
     </div>
   );
 }

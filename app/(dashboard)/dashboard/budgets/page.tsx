@@ -1,25 +1,20 @@
-import { BellRing, LineChart, Pencil, Trash2, Wallet } from "lucide-react";
-import Link from "next/link";
+import { BellRing, LineChart, Wallet } from "lucide-react";
 import {
   type BudgetDraft,
   BudgetForm,
   type BudgetProviderOption,
 } from "@/components/dashboard/budgets/budget-form";
+import { BudgetTable } from "@/components/dashboard/budgets/budget-table";
 import { OperatorQuotas } from "@/components/dashboard/budgets/operator-quotas";
-import { formatAmount as amount, UsageMeter } from "@/components/dashboard/budgets/usage-meter";
-import { ChartCard } from "@/components/dashboard/chart-card";
 import { Chart } from "@/components/dashboard/charts/chart";
+import { SpendChart } from "@/components/dashboard/charts/spend-chart";
 import { PageHeader } from "@/components/dashboard/page-header";
-import { RestrictedNotice } from "@/components/dashboard/restricted-notice";
+import { RestrictedPage } from "@/components/dashboard/restricted-page";
+import { SectionCard } from "@/components/dashboard/section-card";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { ConfirmAction } from "@/components/ui/confirm-action";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { deleteBudgetAction } from "@/lib/dashboard/actions/budgets";
 import { budgetLabel } from "@/lib/dashboard/budgets";
-import { formatDateTime, formatRelative } from "@/lib/dashboard/format";
+import { formatDateTime } from "@/lib/dashboard/format";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { requestsByProvider } from "@/lib/dashboard/usage-series";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
@@ -59,104 +54,19 @@ function initialDraft(
   return { provider: "*", metric: "usd", period: "month", limit: "", soft: "" };
 }
 
-function BudgetTable({ budgets, now }: { budgets: readonly Budget[]; now: Date }) {
-  return (
-    <Table>
-      <TableHeader>
-        <TableRow>
-          <TableHead>Budget</TableHead>
-          <TableHead className="min-w-48">Used</TableHead>
-          <TableHead className="text-right">Remaining</TableHead>
-          <TableHead>Soft limit</TableHead>
-          <TableHead>Resets</TableHead>
-          <TableHead className="text-right">
-            <span className="sr-only">Actions</span>
-          </TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {budgets.map((b) => {
-          const label = budgetLabel(b);
-          return (
-            <TableRow key={b.id} data-testid="budget-row">
-              <TableCell className="font-medium">{label}</TableCell>
-              <TableCell>
-                <UsageMeter
-                  label={label}
-                  metric={b.metric}
-                  used={b.used}
-                  limit={b.limit}
-                  warning={b.soft_exceeded}
-                />
-              </TableCell>
-              <TableCell className="text-right tabular-nums">{amount(b.metric, b.remaining)}</TableCell>
-              <TableCell>
-                {b.soft === null ? (
-                  <span className="text-muted-foreground">—</span>
-                ) : (
-                  <span className="flex items-center gap-1.5 tabular-nums">
-                    {amount(b.metric, b.soft)}
-                    {b.soft_exceeded ? <Badge tone="warning">reached</Badge> : null}
-                  </span>
-                )}
-              </TableCell>
-              <TableCell className="whitespace-nowrap">
-                {b.resets_at ? (
-                  <span title={formatDateTime(b.resets_at)}>
-                    {formatRelative(b.resets_at, now)}
-                    <span className="block text-xs text-muted-foreground">{formatDateTime(b.resets_at)}</span>
-                  </span>
-                ) : (
-                  <span className="text-muted-foreground">never</span>
-                )}
-              </TableCell>
-              <TableCell>
-                <div className="flex justify-end gap-1">
-                  <Button variant="ghost" size="sm" asChild>
-                    <Link href={`?edit=${b.id}#budget-form`} aria-label={`Edit ${label}`}>
-                      <Pencil aria-hidden /> Edit
-                    </Link>
-                  </Button>
-                  <ConfirmAction
-                    trigger={
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        className="text-destructive"
-                        aria-label={`Delete ${label}`}
-                      >
-                        <Trash2 aria-hidden /> Delete
-                      </Button>
-                    }
-                    title={`Delete the budget “${label}”?`}
-                    description="Calls are no longer limited by it. Usage so far is kept."
-                    confirmLabel="Delete budget"
-                    action={deleteBudgetAction.bind(null, b.id)}
-                  />
-                </div>
-              </TableCell>
-            </TableRow>
-          );
-        })}
-      </TableBody>
-    </Table>
-  );
-}
-
 export default async function BudgetsPage({ searchParams }: { searchParams: Params }) {
   const params = await searchParams;
   const { ctx, canAdminister } = await dashboardSession();
   if (!canAdminister) {
     const status = await budgetStatus({ ctx });
     return (
-      <div className="space-y-6">
-        <PageHeader title="Budgets" />
-        <RestrictedNotice title="Budgets are managed by admins">
-          Workspace owners and admins set the limits that keep provider spend in check. The overview shows how
-          much of each budget is used.
-        </RestrictedNotice>
+      <RestrictedPage
+        title="Budgets"
+        notice="Budgets are managed by admins"
+        reason="Workspace owners and admins set the limits that keep provider spend in check. The overview shows how much of each budget is used."
+      >
         <OperatorQuotas quotas={status.operator_quotas} now={ctx.now()} />
-      </div>
+      </RestrictedPage>
     );
   }
   const [status, providers, history] = await Promise.all([
@@ -189,41 +99,34 @@ export default async function BudgetsPage({ searchParams }: { searchParams: Para
         title="Budgets"
         description="Hard limits refuse calls for a provider (others still answer); soft limits raise an alert. Periods are UTC."
       />
-      <Card>
-        <CardHeader>
-          <CardTitle>{params.edit ? "Edit budget" : "Set a budget"}</CardTitle>
-          <CardDescription>
-            One budget per provider, metric and period; saving the same three again replaces it.
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <BudgetForm
-            key={`${params.edit ?? ""}:${params.provider ?? ""}`}
-            providers={options}
-            initial={draft}
-          />
-        </CardContent>
-      </Card>
+      <SectionCard
+        title={params.edit ? "Edit budget" : "Set a budget"}
+        description="One budget per provider, metric and period; saving the same three again replaces it."
+      >
+        <BudgetForm
+          key={`${params.edit ?? ""}:${params.provider ?? ""}`}
+          providers={options}
+          initial={draft}
+        />
+      </SectionCard>
 
-      <Card>
-        <CardHeader>
-          <CardTitle>Budgets</CardTitle>
-        </CardHeader>
-        <CardContent>
-          {status.budgets.length === 0 ? (
-            <EmptyState icon={Wallet} title="No budgets yet">
-              Adding a provider key sets its free tier as a budget; set an overall cap above.
-            </EmptyState>
-          ) : (
-            <BudgetTable budgets={status.budgets} now={now} />
-          )}
-        </CardContent>
-      </Card>
+      <SectionCard title="Budgets">
+        {status.budgets.length === 0 ? (
+          <EmptyState icon={Wallet} title="No budgets yet">
+            Adding a provider key sets its free tier as a budget; set an overall cap above.
+          </EmptyState>
+        ) : (
+          <BudgetTable budgets={status.budgets} now={now} />
+        )}
+      </SectionCard>
 
       <OperatorQuotas quotas={status.operator_quotas} now={now} />
 
       <div className="grid gap-4 lg:grid-cols-2">
-        <ChartCard title="Provider requests, last 30 days" description="What the budgets count, per UTC day.">
+        <SectionCard
+          title="Provider requests, last 30 days"
+          description="What the budgets count, per UTC day."
+        >
           {requests.series.length === 0 ? (
             <EmptyState icon={LineChart} title="No provider requests yet" />
           ) : (
@@ -237,8 +140,8 @@ export default async function BudgetsPage({ searchParams }: { searchParams: Para
               series={requests.series}
             />
           )}
-        </ChartCard>
-        <ChartCard
+        </SectionCard>
+        <SectionCard
           title="Spend, last 30 days"
           description={
             dailyCap
@@ -246,49 +149,34 @@ export default async function BudgetsPage({ searchParams }: { searchParams: Para
               : "Set a daily USD budget to see it here."
           }
         >
-          <Chart
-            kind="area"
-            label="Spend per day in US dollars, last 30 days"
-            data={history.days.map((day) => ({ date: day.date, usd: day.usd }))}
-            category="date"
-            categoryFormat="day"
-            format="usd"
-            series={[{ key: "usd", label: "Spend", color: 2 }]}
-            reference={dailyCap && { value: dailyCap.limit, label: "daily cap" }}
-          />
-        </ChartCard>
+          <SpendChart days={history.days} dailyCapUsd={dailyCap?.limit} />
+        </SectionCard>
       </div>
 
-      <Card>
-        <CardHeader>
-          <CardTitle>Alerts</CardTitle>
-          <CardDescription>Soft limits reached and budgets exhausted, newest first.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          {status.alerts.length === 0 ? (
-            <EmptyState icon={BellRing} title="No alerts">
-              A budget's soft limit or exhaustion shows up here once per period.
-            </EmptyState>
-          ) : (
-            <ul className="divide-y">
-              {status.alerts.map((alert) => (
-                <li
-                  key={`${alert.budget_id}:${alert.kind}:${alert.period}`}
-                  className="flex flex-wrap items-center gap-2 py-2 text-sm"
-                >
-                  <Badge tone={alert.kind === "exhausted" ? "danger" : "warning"}>
-                    {alert.kind === "exhausted" ? "exhausted" : "soft limit"}
-                  </Badge>
-                  <span className="font-medium">{labelOf(alert.budget_id)}</span>
-                  <span className="text-muted-foreground">
-                    {formatDateTime(alert.at)} · period {alert.period.replace(/^\w+:/, "")}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </CardContent>
-      </Card>
+      <SectionCard title="Alerts" description="Soft limits reached and hard limits reached, newest first.">
+        {status.alerts.length === 0 ? (
+          <EmptyState icon={BellRing} title="No alerts">
+            A budget reaching its soft or its hard limit shows up here once per period.
+          </EmptyState>
+        ) : (
+          <ul className="divide-y">
+            {status.alerts.map((alert) => (
+              <li
+                key={`${alert.budget_id}:${alert.kind}:${alert.period}`}
+                className="flex flex-wrap items-center gap-2 py-2 text-sm"
+              >
+                <Badge tone={alert.kind === "exhausted" ? "danger" : "warning"}>
+                  {alert.kind === "exhausted" ? "hard limit reached" : "soft limit reached"}
+                </Badge>
+                <span className="font-medium">{labelOf(alert.budget_id)}</span>
+                <span className="text-muted-foreground">
+                  {formatDateTime(alert.at)} · period {alert.period.replace(/^\w+:/, "")}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </SectionCard>
     </div>
   );
 }

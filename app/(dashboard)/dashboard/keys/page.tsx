@@ -1,14 +1,20 @@
-import { ExternalLink } from "lucide-react";
+import { ExternalLink as ExternalLinkIcon, TriangleAlert } from "lucide-react";
 import Link from "next/link";
 import { KeyActions } from "@/components/dashboard/keys/key-actions";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card, CardContent } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { DataTable } from "@/components/ui/data-table";
+import { ExternalLink } from "@/components/ui/external-link";
 import { deleteKeyAction, setKeyAction, testKeyAction } from "@/lib/dashboard/actions/keys";
 import { formatCount, formatRelative } from "@/lib/dashboard/format";
-import { type KeyState, type ProviderRow, providerRows } from "@/lib/dashboard/provider-rows";
+import {
+  type KeyState,
+  kindsWithoutProvider,
+  type ProviderRow,
+  providerRows,
+} from "@/lib/dashboard/provider-rows";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { listKeys } from "@/lib/services/keys/list-keys";
 import { type ProviderKind, providerCatalog } from "@/lib/services/providers/catalog";
@@ -18,7 +24,8 @@ const STATE: Record<KeyState, { tone: BadgeTone; text: string }> = {
   your_key: { tone: "primary", text: "your key" },
   operator_key: { tone: "neutral", text: "operator key" },
   keyless: { tone: "outline", text: "keyless" },
-  missing: { tone: "warning", text: "missing" },
+  // Optional until a tool has no provider left: the page flags that case once, above the table.
+  no_key: { tone: "outline", text: "no key" },
   not_configured: { tone: "outline", text: "not configured" },
 };
 const VERDICT = {
@@ -26,12 +33,15 @@ const VERDICT = {
   invalid: { tone: "danger", text: "refused" },
   unknown: { tone: "neutral", text: "untested" },
 } as const;
+const KIND_LABEL: Record<ProviderKind, string> = {
+  search: "Search",
+  fetch: "Fetch",
+  answer: "Answer",
+  papers: "Papers",
+};
 const KINDS: ReadonlyArray<{ value: ProviderKind | undefined; label: string }> = [
   { value: undefined, label: "All" },
-  { value: "search", label: "Search" },
-  { value: "fetch", label: "Fetch" },
-  { value: "answer", label: "Answer" },
-  { value: "papers", label: "Papers" },
+  ...Object.entries(KIND_LABEL).map(([value, label]) => ({ value: value as ProviderKind, label })),
 ];
 
 function FreeTier({ row }: { row: ProviderRow }) {
@@ -70,6 +80,28 @@ function KeyStatus({ row, now }: { row: ProviderRow; now: Date }) {
   );
 }
 
+/** The one thing worth a warning: a kind of tool no provider can serve until the workspace adds a key. */
+function NeededKeys({ rows }: { rows: readonly ProviderRow[] }) {
+  const needed = kindsWithoutProvider(rows);
+  if (needed.length === 0) return null;
+  return (
+    <ul
+      className="space-y-1 rounded-md border border-warning/40 bg-warning/10 p-3 text-sm"
+      data-testid="needed-keys"
+    >
+      {needed.map(({ kind, needsKeyOf }) => (
+        <li key={kind} className="flex items-start gap-2">
+          <TriangleAlert className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden />
+          <span>
+            <span className="font-medium">{KIND_LABEL[kind]}</span> has no provider yet: add a key for one of{" "}
+            {needsKeyOf.map((row) => row.name).join(", ")}. The other providers without a key are optional.
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export default async function KeysPage({ searchParams }: { searchParams: Promise<{ kind?: string }> }) {
   const { kind } = await searchParams;
   const { ctx, canAdminister } = await dashboardSession();
@@ -77,9 +109,8 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
     providerStatus({ ctx }),
     canAdminister ? listKeys({ ctx }) : null,
   ]);
-  const rows = providerRows(status.providers, providerCatalog(), keys).filter(
-    (row) => !kind || row.kinds.includes(kind as ProviderKind),
-  );
+  const allRows = providerRows(status.providers, providerCatalog(), keys);
+  const rows = allRows.filter((row) => !kind || row.kinds.includes(kind as ProviderKind));
   const now = ctx.now();
 
   return (
@@ -107,63 +138,57 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
           </Link>
         ))}
       </nav>
+      <NeededKeys rows={allRows} />
       <Card>
         <CardContent className="p-0 sm:p-2">
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Provider</TableHead>
-                <TableHead>Key</TableHead>
-                <TableHead>Free tier</TableHead>
-                <TableHead>Get a key</TableHead>
-                <TableHead className="text-right">
-                  {canAdminister ? "Actions" : <span className="sr-only">Actions</span>}
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.map((row) => (
-                <TableRow key={row.id} data-testid={`provider-${row.id}`}>
-                  <TableCell>
+          <DataTable
+            rows={rows}
+            rowKey={(row) => row.id}
+            rowTestId={(row) => `provider-${row.id}`}
+            columns={[
+              {
+                header: "Provider",
+                cell: (row) => (
+                  <>
                     <span className="font-medium">{row.name}</span>
                     <span className="block font-mono text-xs text-muted-foreground">
                       {row.id} · {row.kinds.join(", ")}
                     </span>
-                  </TableCell>
-                  <TableCell>
-                    <KeyStatus row={row} now={now} />
-                  </TableCell>
-                  <TableCell className="whitespace-nowrap">
-                    <FreeTier row={row} />
-                  </TableCell>
-                  <TableCell>
-                    {row.link ? (
-                      <a
-                        href={row.link.signUpUrl}
-                        target="_blank"
-                        rel="noreferrer"
-                        className="inline-flex items-center gap-1 whitespace-nowrap text-primary hover:underline"
-                      >
-                        Sign up <ExternalLink className="size-3" aria-hidden />
-                        <span className="sr-only">for {row.name} (opens in a new tab)</span>
-                      </a>
-                    ) : null}
-                  </TableCell>
-                  <TableCell className="text-right">
-                    {canAdminister && row.takesKey ? (
-                      <KeyActions
-                        providerName={row.name}
-                        hasKey={row.key !== null}
-                        save={setKeyAction.bind(null, row.id)}
-                        test={testKeyAction.bind(null, row.id)}
-                        remove={deleteKeyAction.bind(null, row.id)}
-                      />
-                    ) : null}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+                  </>
+                ),
+              },
+              { header: "Key", cell: (row) => <KeyStatus row={row} now={now} /> },
+              { header: "Free tier", className: "whitespace-nowrap", cell: (row) => <FreeTier row={row} /> },
+              {
+                header: "Get a key",
+                cell: (row) =>
+                  row.link ? (
+                    <ExternalLink
+                      href={row.link.signUpUrl}
+                      className="inline-flex items-center gap-1 whitespace-nowrap"
+                    >
+                      Sign up <ExternalLinkIcon className="size-3" aria-hidden />
+                      <span className="sr-only">for {row.name} (opens in a new tab)</span>
+                    </ExternalLink>
+                  ) : null,
+              },
+              {
+                header: "Actions",
+                hideHeader: !canAdminister,
+                align: "end",
+                cell: (row) =>
+                  canAdminister && row.takesKey ? (
+                    <KeyActions
+                      providerName={row.name}
+                      hasKey={row.key !== null}
+                      save={setKeyAction.bind(null, row.id)}
+                      test={testKeyAction.bind(null, row.id)}
+                      remove={deleteKeyAction.bind(null, row.id)}
+                    />
+                  ) : null,
+              },
+            ]}
+          />
         </CardContent>
       </Card>
     </div>

@@ -6,7 +6,7 @@ import { dashboardSession } from "@/lib/dashboard/session";
 import { providerStatus } from "@/lib/services/providers/provider-status";
 
 export default async function PlaygroundPage() {
-  const { ctx, canAdminister } = await dashboardSession();
+  const { ctx } = await dashboardSession();
   const { providers } = await providerStatus({ ctx });
   const tools = PLAYGROUND_TOOLS.map(
     (tool): PlaygroundToolOption => ({
@@ -23,7 +23,7 @@ export default async function PlaygroundPage() {
         title="Playground"
         description="Run any tool as your agents would, on this workspace's keys and budgets; every run is traced."
       />
-      <Playground tools={tools} canSeeTraces={canAdminister} />
+      <Playground tools={tools} />
     </div>
   );
 }

@@ -2,9 +2,9 @@ import { KeyRound, type LucideIcon, Unplug } from "lucide-react";
 import { LensesCard } from "@/components/dashboard/lenses/lenses-card";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { RestrictedNotice } from "@/components/dashboard/restricted-notice";
+import { SectionCard } from "@/components/dashboard/section-card";
 import { SettingsForm } from "@/components/dashboard/settings/settings-form";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ConfirmAction } from "@/components/ui/confirm-action";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { deleteAllKeysAction, revokeAllTokensAction } from "@/lib/dashboard/actions/settings";
@@ -64,37 +64,35 @@ export default async function SettingsPage() {
       />
       {canAdminister ? (
         <>
-          <Card>
-            <CardHeader>
-              <CardTitle>Workspace</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <SettingsForm name={tenant.name} maxRpm={maxTenantRateLimit(ctx.env)} />
-            </CardContent>
-          </Card>
+          <SectionCard title="Workspace">
+            <SettingsForm
+              name={tenant.name}
+              groundedSnippets={tenant.groundedSnippets}
+              maxRpm={maxTenantRateLimit(ctx.env)}
+            />
+          </SectionCard>
           <LensesCard lenses={await listLenses({ ctx })} />
-          <Card className="border-destructive/50">
-            <CardHeader>
-              <CardTitle className="text-destructive">Danger zone</CardTitle>
-              <CardDescription>For a leaked secret or a workspace being wound down.</CardDescription>
-            </CardHeader>
-            <CardContent className="divide-y">
-              <DangerAction
-                title="Revoke every token"
-                body="Every MCP and REST client of this workspace is refused within seconds."
-                confirm="Revoke all tokens"
-                action={revokeAllTokensAction}
-                icon={Unplug}
-              />
-              <DangerAction
-                title="Delete every provider key"
-                body="Calls fall back to the operator's keys or keyless providers; budgets stay."
-                confirm="Delete all keys"
-                action={deleteAllKeysAction}
-                icon={KeyRound}
-              />
-            </CardContent>
-          </Card>
+          <SectionCard
+            className="border-destructive/50"
+            title={<span className="text-destructive">Danger zone</span>}
+            description="For a leaked secret or a workspace being wound down."
+            contentClassName="divide-y"
+          >
+            <DangerAction
+              title="Revoke every token"
+              body="Every MCP and REST client of this workspace is refused within seconds."
+              confirm="Revoke all tokens"
+              action={revokeAllTokensAction}
+              icon={Unplug}
+            />
+            <DangerAction
+              title="Delete every provider key"
+              body="Calls fall back to the operator's keys or keyless providers; budgets stay."
+              confirm="Delete all keys"
+              action={deleteAllKeysAction}
+              icon={KeyRound}
+            />
+          </SectionCard>
         </>
       ) : (
         <RestrictedNotice title={tenant.name}>

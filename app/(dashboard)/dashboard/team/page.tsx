@@ -3,15 +3,16 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { PagePagination } from "@/components/dashboard/page-pagination";
 import { InviteForm } from "@/components/dashboard/team/invite-form";
 import { MemberRole } from "@/components/dashboard/team/member-role";
+import { PendingInvitations } from "@/components/dashboard/team/pending-invitations";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { ConfirmAction } from "@/components/ui/confirm-action";
+import { DestructiveAction } from "@/components/ui/destructive-action";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { changeRoleAction, removeMemberAction } from "@/lib/dashboard/actions/team";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { paginate } from "@/lib/dashboard/paginate";
 import { dashboardSession } from "@/lib/dashboard/session";
+import { listInvitations } from "@/lib/services/members/list-invitations";
 import { listMembers } from "@/lib/services/members/list-members";
 
 type Params = Promise<Record<string, string | string[] | undefined>>;
@@ -23,7 +24,11 @@ const ADMIN_ROLES = ["admin", "member"] as const;
 export default async function TeamPage({ searchParams }: { searchParams: Params }) {
   const params = await searchParams;
   const { session, ctx, canAdminister } = await dashboardSession();
-  const page = paginate(await listMembers({ ctx }), params.page);
+  const [members, invitations] = await Promise.all([
+    listMembers({ ctx }),
+    canAdminister ? listInvitations({ ctx }) : null,
+  ]);
+  const page = paginate(members, params.page);
   const isOwner = session.role === "owner";
 
   return (
@@ -40,6 +45,20 @@ export default async function TeamPage({ searchParams }: { searchParams: Params 
           </CardHeader>
           <CardContent>
             <InviteForm />
+          </CardContent>
+        </Card>
+      ) : null}
+      {invitations ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>Pending invitations</CardTitle>
+            <CardDescription>
+              Links sent and not yet accepted. Removing an admin, or making them a member, revokes the
+              invitations they sent.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <PendingInvitations invitations={invitations} />
           </CardContent>
         </Card>
       ) : null}
@@ -96,17 +115,10 @@ export default async function TeamPage({ searchParams }: { searchParams: Params 
                     </TableCell>
                     <TableCell className="text-right">
                       {manageable ? (
-                        <ConfirmAction
-                          trigger={
-                            <Button
-                              variant="ghost"
-                              size="sm"
-                              className="text-destructive"
-                              aria-label={`Remove ${email}`}
-                            >
-                              <UserMinus aria-hidden /> {you ? "Leave" : "Remove"}
-                            </Button>
-                          }
+                        <DestructiveAction
+                          text={you ? "Leave" : "Remove"}
+                          label={`Remove ${email}`}
+                          icon={UserMinus}
                           title={you ? "Leave this workspace?" : `Remove ${email}?`}
                           description={
                             you

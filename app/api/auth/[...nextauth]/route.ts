@@ -1,5 +1,6 @@
 import type { NextRequest } from "next/server";
 import NextAuth from "next-auth";
+import { routeMethods } from "@/lib/api/route-methods";
 import { authOptions } from "@/lib/auth/options";
 
 // next-auth's three-argument form, so that the options (and the secret) are resolved per request and
@@ -8,4 +9,7 @@ function handler(req: NextRequest, context: { params: Promise<{ nextauth: string
   return NextAuth(req, context, authOptions());
 }
 
-export { handler as GET, handler as POST };
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  GET: handler,
+  POST: handler,
+});

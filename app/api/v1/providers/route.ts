@@ -1,12 +1,15 @@
+import { routeMethods } from "@/lib/api/route-methods";
 import { withToken } from "@/lib/api/with-token";
 import { providerStatus } from "@/lib/services/providers/provider-status";
 
 export const dynamic = "force-dynamic";
 
-/**
- * GET /api/v1/providers — every provider: availability per tool, whose key pays and its last verdict,
- * budgets left, circuit breaker, and success rate / latency over the last day. Any valid token.
- */
-export const GET = withToken(async (_request, { ctx }) => Response.json(await providerStatus({ ctx })), {
-  route: "/api/v1/providers",
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  /**
+   * GET /api/v1/providers — every provider: availability per tool, whose key pays and its last verdict,
+   * budgets left, circuit breaker, and success rate / latency over the last day. Any valid token.
+   */
+  GET: withToken(async (_request, { ctx }) => Response.json(await providerStatus({ ctx })), {
+    route: "/api/v1/providers",
+  }),
 });

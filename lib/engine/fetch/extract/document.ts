@@ -6,7 +6,6 @@
  * file extension.
  */
 
-import { documentFromOffice } from "@/lib/engine/fetch/documents/office";
 import { UnsupportedContent } from "@/lib/engine/fetch/errors";
 import type { FetchedDocument } from "@/lib/engine/fetch/types";
 import { DEFAULT_MAX_BODY_BYTES } from "@/lib/http/safe-fetch";
@@ -54,7 +53,11 @@ export async function documentFromBody({
   const mime = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
   const kind = kindOf(mime, body, url);
   if (kind === "pdf") return documentFromPdf(body, { signal });
-  if (kind === "office") return documentFromOffice({ body, mime, url, maxBytes });
+  if (kind === "office") {
+    // Loaded on the first Office document: the ZIP and XML readers cost a search-only server nothing.
+    const { documentFromOffice } = await import("@/lib/engine/fetch/documents/office");
+    return documentFromOffice({ body, mime, url, maxBytes });
+  }
   const { text } = decodeText(body, contentType);
   if (kind === "html") {
     const document = documentFromHtml(text, url);

@@ -8,16 +8,19 @@ import { PLAYGROUND_TOOL_NAMES, runPlaygroundTool } from "@/lib/dashboard/playgr
 import { log } from "@/lib/observability/logger";
 import { ServiceError } from "@/lib/services/errors";
 import { pendingWritesSettled } from "@/lib/services/platform";
+import { limitSignedInUser } from "@/lib/services/rate-limit/limits";
 
 export const dynamic = "force-dynamic";
+/** Any tool, grounded search being the longest (see /api/v1/search). */
+export const maxDuration = 300;
 
 const runRequest = z.strictObject({
   tool: z.enum(PLAYGROUND_TOOL_NAMES),
   input: z.record(z.string(), z.unknown()),
 });
 
-const refuse = (status: number, code: string, message: string) =>
-  Response.json({ error: { code, message } }, { status });
+const refuse = (status: number, code: string, message: string, headers?: Record<string, string>) =>
+  Response.json({ error: { code, message } }, { status, headers });
 
 /**
  * Another site's page must not run calls on the signed-in user's budgets (the session cookie rides along):
@@ -44,7 +47,8 @@ function errorOf(error: unknown): PlaygroundError {
 }
 
 /**
- * POST /dashboard/playground/run — runs one tool call for the signed-in user and streams NDJSON: a
+ * POST /dashboard/playground/run — runs one tool call for the signed-in user, within the per-token rate
+ * limit of the workspace (429 with Retry-After beyond it), and streams NDJSON: a
  * `progress` line as each provider finishes, then the `result` (once its trace is stored, so the trace
  * link works at once) or an `error`.
  */
@@ -52,10 +56,20 @@ export async function POST(request: Request): Promise<Response> {
   const session = await currentSession();
   if (!session) return refuse(401, "unauthorized", "sign in to use the playground");
   if (!sameOrigin(request)) return refuse(403, "forbidden", "cross-origin requests are refused");
+  const ctx = await sessionContext(session);
+  // The limit a token of this workspace has: the playground spends the same providers and budgets.
+  const limit = await limitSignedInUser(ctx, session.user.id);
+  if (!limit.ok) {
+    return refuse(
+      429,
+      "rate_limited",
+      `Rate limit of ${limit.limit} runs a minute reached; try again in ${limit.retryAfter} s.`,
+      { "retry-after": String(limit.retryAfter) },
+    );
+  }
   const parsed = runRequest.safeParse(await readJsonBody(request).catch(() => null));
   if (!parsed.success) return refuse(400, "invalid_input", "expected {tool, input}");
   const { tool, input } = parsed.data;
-  const ctx = await sessionContext(session);
 
   const encoder = new TextEncoder();
   let open = true;

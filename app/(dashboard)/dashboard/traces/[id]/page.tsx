@@ -2,7 +2,6 @@ import { ArrowLeft, Clock, DatabaseZap, DollarSign, Radio } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/dashboard/page-header";
-import { RestrictedNotice } from "@/components/dashboard/restricted-notice";
 import { StatCard } from "@/components/dashboard/stat-card";
 import { STATUS_TONE } from "@/components/dashboard/traces/outcome";
 import { Waterfall } from "@/components/dashboard/traces/waterfall";
@@ -13,6 +12,7 @@ import { CodeBlock } from "@/components/ui/code-block";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime, formatDuration, formatUsd } from "@/lib/dashboard/format";
 import { dashboardSession } from "@/lib/dashboard/session";
+import { callerOf } from "@/lib/dashboard/trace-caller";
 import { describeSummary } from "@/lib/dashboard/trace-summary";
 import { ServiceError } from "@/lib/services/errors";
 import { getTrace } from "@/lib/services/traces/get-trace";
@@ -37,14 +37,8 @@ const failures = (value: unknown) =>
 
 export default async function TracePage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const { ctx, canAdminister } = await dashboardSession();
-  if (!canAdminister) {
-    return (
-      <RestrictedNotice title="Traces are visible to admins">
-        Ask a workspace owner or admin to look at this call.
-      </RestrictedNotice>
-    );
-  }
+  const { ctx } = await dashboardSession();
+  // Admins see every trace, members their own calls; any other is not found.
   const trace = await findTrace(ctx, id);
   const summary = (trace.summary ?? {}) as Record<string, unknown>;
   const topUrls = stringList(summary.top_urls);
@@ -66,7 +60,8 @@ export default async function TracePage({ params }: { params: Promise<{ id: stri
         }
         description={
           <p>
-            {formatDateTime(trace.created_at)} · trace <code className="font-mono">{trace.id}</code>
+            {formatDateTime(trace.created_at)} · trace <code className="font-mono">{trace.id}</code> ·{" "}
+            <span data-testid="trace-by">{callerOf(trace)}</span>
           </p>
         }
       />

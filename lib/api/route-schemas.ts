@@ -1,0 +1,223 @@
+/**
+ * Transport: the JSON the REST routes outside the tool table answer (and the compatibility endpoints'
+ * loosely typed requests), as zod schemas for the OpenAPI document. Shapes a tool already publishes
+ * (lib/tools/responses.ts) are reused. Objects are closed (additionalProperties: false in the document), so
+ * `tests/integration/api/openapi-responses.test.ts` fails when a route answers a field its schema lacks.
+ */
+import { z } from "zod";
+import { SCOPES } from "@/lib/services/context";
+import { budgetStatusResponse } from "@/lib/tools/responses";
+
+const instant = z.iso.datetime().describe("ISO 8601 date-time (UTC)");
+const metric = z.enum(["requests", "usd"]);
+const period = z.enum(["day", "month", "lifetime"]);
+const scopes = z.array(z.enum(SCOPES));
+
+export const budgetListResponse = z.object({ budgets: budgetStatusResponse.shape.budgets });
+
+export const budgetSetResponse = z.object({
+  id: z.uuid(),
+  provider: z.string(),
+  metric,
+  period,
+  limit: z.number(),
+  soft: z.number().nullable(),
+});
+
+export const budgetDeleteResponse = z.object({ id: z.uuid(), deleted: z.literal(true) });
+
+const keyStatus = z
+  .enum(["ok", "invalid", "unknown"])
+  .describe("The provider's verdict on the key at its last test (unknown until tested)");
+
+export const keySetResponse = z.object({ provider: z.string(), last4: z.string(), status: keyStatus });
+
+export const keyListResponse = z.object({
+  keys: z.array(
+    z.object({
+      provider: z.string(),
+      last4: z.string(),
+      status: keyStatus,
+      checkedAt: instant.nullable(),
+      updatedAt: instant,
+    }),
+  ),
+});
+
+export const keyDeleteResponse = z.object({ provider: z.string(), deleted: z.literal(true) });
+
+export const lensDeleteResponse = z.object({ name: z.string(), deleted: z.literal(true) });
+
+export const tokenListResponse = z.object({
+  tokens: z.array(
+    z.object({
+      id: z.uuid(),
+      name: z.string(),
+      scopes,
+      displayStart: z.string().describe("The token's first characters, to recognise it"),
+      last4: z.string(),
+      createdAt: instant,
+      createdBy: z.string().nullable().describe("The member who created it; null for the operator's"),
+      createdByName: z.string().nullable(),
+      lastUsedAt: instant.nullable(),
+      expiresAt: instant.nullable(),
+      revokedAt: instant.nullable(),
+    }),
+  ),
+});
+
+export const tokenCreatedResponse = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  scopes,
+  token: z.string().describe("The secret (smx_…): in this response only, never again"),
+  createdAt: instant,
+  expiresAt: instant.nullable(),
+});
+
+export const tokenRevokeResponse = z.object({ id: z.uuid(), revoked: z.literal(true) });
+
+const traceFields = {
+  id: z.uuid(),
+  tool: z.string(),
+  surface: z.enum(["mcp", "rest", "playground", "cli"]),
+  token_name: z.string().nullable(),
+  user_id: z.string().nullable().describe("The member the call was made for (their token or session)"),
+  user_name: z.string().nullable(),
+  status: z.enum(["ok", "partial", "error"]),
+  duration_ms: z.number(),
+  cache_hit: z.boolean(),
+  summary: z.record(z.string(), z.unknown()).describe("What the call returned, in brief"),
+  error: z.string().nullable(),
+  created_at: instant,
+  cost_usd: z.number(),
+};
+
+export const traceListResponse = z.object({
+  traces: z.array(z.object(traceFields)),
+  next_cursor: z.string().nullable().describe("`cursor` of the next page; null on the last"),
+});
+
+export const traceResponse = z.object({
+  ...traceFields,
+  input: z.record(z.string(), z.unknown()).describe("The call's input (secrets redacted)"),
+  spans: z.array(
+    z.object({
+      provider: z.string(),
+      kind: z.string().describe("search, fetch, answer, papers or llm"),
+      outcome: z.string().describe("ok, or why the attempt failed"),
+      status: z.number().nullable().describe("The provider's HTTP status"),
+      start_offset_ms: z.number(),
+      duration_ms: z.number(),
+      bytes: z.number().nullable(),
+      cost_usd: z.number(),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+
+const amount = z.object({ requests: z.number(), usd: z.number() });
+
+export const usageHistoryResponse = z.object({
+  days: z.array(
+    z.object({
+      date: z.iso.date(),
+      requests: z.number(),
+      usd: z.number(),
+      calls: z.number(),
+      cache_hits: z.number(),
+      tools: z.record(z.string(), z.number()).describe("Tool calls by tool; tools without calls left out"),
+      providers: z.record(z.string(), amount),
+    }),
+  ),
+});
+
+const providerBudgets = z.array(
+  z.object({
+    metric,
+    period,
+    limit: z.number(),
+    used: z.number(),
+    remaining: z.number(),
+    resets_at: instant.nullable(),
+  }),
+);
+
+export const providerStatusResponse = z.object({
+  providers: z.array(
+    z.object({
+      provider: z.string(),
+      name: z.string(),
+      available: z.boolean(),
+      tools: z.array(z.string()).describe("The tools it serves for this workspace now"),
+      unavailable_reason: z.enum(["no_key", "no_base_url"]).nullable(),
+      key_source: z.enum(["tenant", "operator", "not_needed", "missing"]).describe("Whose key pays"),
+      key_status: keyStatus.nullable().describe("The workspace key's verdict; null for other key sources"),
+      breaker: z.string().describe("This instance's circuit breaker: closed, open or half_open"),
+      status: z.string().describe("healthy, degraded, failing, paused, probing or no_data"),
+      health: z
+        .object({
+          provider: z.string(),
+          calls: z.number(),
+          success_rate: z.number(),
+          p50_ms: z.number(),
+          p95_ms: z.number(),
+          status: z.string(),
+        })
+        .nullable()
+        .describe("The last day's calls; null without any"),
+      free_tier: z
+        .object({ requests: z.number(), period, used: z.number(), remaining: z.number() })
+        .nullable(),
+      budgets: providerBudgets,
+    }),
+  ),
+  all_providers_budgets: providerBudgets.describe("The budgets on all providers together (provider *)"),
+});
+
+const partStatus = z.enum(["ok", "error"]);
+
+export const healthResponse = z.object({
+  status: z.enum(["ok", "degraded", "error"]).describe("error (503): the database cannot serve"),
+  version: z.string(),
+  db: partStatus,
+  kv: partStatus,
+  providers: partStatus,
+  providers_available: z.array(z.string()).describe("Search providers usable without a workspace key"),
+  reason: z.string().optional().describe("What is wrong, whenever status is not ok"),
+});
+
+/** Open WebUI's external web search. */
+export const openWebUiSearchBody = z.object({
+  query: z.string(),
+  count: z
+    .union([z.number().int(), z.string()])
+    .optional()
+    .describe("How many results (a number or numeric string)"),
+});
+export const openWebUiSearchResponse = z.array(
+  z.object({ link: z.string(), title: z.string(), snippet: z.string() }),
+);
+
+/** GPT-Researcher's custom retriever: the query string, or the same fields as a JSON body. */
+export const researcherQuery = z.object({
+  query: z.string().describe("Search query"),
+  max_results: z.string().optional().describe("How many results"),
+  api_key: z.string().optional().describe("The API token, when not sent as a Bearer header"),
+});
+export const researcherBody = z.object({
+  query: z.string(),
+  max_results: z.union([z.number().int(), z.string()]).optional(),
+});
+export const researcherResponse = z.array(
+  z.object({
+    href: z.string(),
+    body: z.string(),
+    url: z.string().describe("= href, the field GPT-Researcher reads"),
+    raw_content: z.string().describe("= body, the field GPT-Researcher reads"),
+    title: z.string(),
+  }),
+);
+
+/** The document itself, and MCP's JSON-RPC: described elsewhere. */
+export const openObject = z.looseObject({});

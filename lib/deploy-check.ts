@@ -1,0 +1,117 @@
+/**
+ * Platform: whether this environment can run as configured, checked once as a server or the CLI starts
+ * (lib/server-start.ts, scripts/preflight.ts). A deployment missing a shared secret or holding half a
+ * credential pair refuses to start with one line naming the variable, instead of failing later one request
+ * or one instance at a time. Imports only node built-ins and lib/config.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { ZodError } from "zod";
+import { type Config, halfPair, kvStore, loadConfig } from "@/lib/config";
+
+export type Runner = "server" | "cli";
+
+/**
+ * Secrets the embedded setup generates per data directory. With a shared database each process would
+ * otherwise make its own, and what one writes another cannot read.
+ */
+const SHARED_SECRETS = {
+  SEARCHMUX_SECRET_KEY: {
+    file: "secret-key",
+    why: "provider keys stored through one instance or the CLI must be readable by every other",
+  },
+  AUTH_SECRET: {
+    file: "auth-secret",
+    why: "a session signed by one instance must be accepted by every other",
+  },
+} as const;
+export type SharedSecret = keyof typeof SHARED_SECRETS;
+
+/** The CLI stores and reads provider keys but signs no sessions. */
+const NEEDED: Readonly<Record<Runner, readonly SharedSecret[]>> = {
+  server: ["SEARCHMUX_SECRET_KEY", "AUTH_SECRET"],
+  cli: ["SEARCHMUX_SECRET_KEY"],
+};
+
+/** What is missing, why, and how to make one; points at the value this machine generated, if any. */
+export function missingSecretMessage(name: SharedSecret, dataDir: string): string {
+  const { file, why } = SHARED_SECRETS[name];
+  // Read at run time from wherever the data directory is: nothing for the build to trace.
+  const generated = path.join(/*turbopackIgnore: true*/ dataDir, file);
+  const keep = existsSync(/*turbopackIgnore: true*/ generated)
+    ? ` (to keep reading what was stored before, use the value generated in ${generated})`
+    : "";
+  return (
+    `${name} is required when DATABASE_URL is set: ${why}. Generate one with ` +
+    `\`openssl rand -base64 32\` and give every instance and the CLI the same value${keep}.`
+  );
+}
+
+export const MEMORY_KV_WARNING =
+  "The KV store is in memory next to a shared database (DATABASE_URL): each instance caches and rate-limits " +
+  "on its own, so limits multiply with the instances. Set REDIS_URL, or KV_REST_API_URL and " +
+  "KV_REST_API_TOKEN (or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN) for Upstash.";
+
+export interface DeployCheck {
+  /** Each one stops the start. */
+  errors: string[];
+  /** Logged once at start; the service runs degraded. */
+  warnings: string[];
+}
+
+/** One line per configuration error, naming the variable (zod reports every invalid field). */
+function oneLine(error: unknown): string {
+  if (error instanceof ZodError) {
+    return error.issues
+      .map(({ path: at, message }) => {
+        const name = at.join(".");
+        return message.startsWith(name) ? message : `${name}: ${message}`;
+      })
+      .join("; ");
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+function attempt<T>(read: () => T, errors: string[]): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    errors.push(oneLine(error));
+    return undefined;
+  }
+}
+
+/** Sign-in pairs that are ignored unless both are set: half of one is a mistake to name at start. */
+const SIGN_IN_PAIRS = [
+  { names: ["GITHUB_ID", "GITHUB_SECRET"], what: "GitHub sign-in" },
+  { names: ["GOOGLE_ID", "GOOGLE_SECRET"], what: "Google sign-in" },
+] as const;
+
+export function checkDeployment(
+  env: Readonly<Record<string, string | undefined>>,
+  runner: Runner,
+): DeployCheck {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const config: Config | undefined = attempt(() => loadConfig(env), errors);
+  const kv = attempt(() => kvStore(env), errors);
+  for (const { names, what } of SIGN_IN_PAIRS) {
+    const half = halfPair(env, names, what);
+    if (half) errors.push(half);
+  }
+  if (config?.database.shared) {
+    for (const name of NEEDED[runner]) {
+      if (!env[name]?.trim()) errors.push(missingSecretMessage(name, config.dataDir));
+    }
+    if (runner === "server" && kv?.kind === "memory") warnings.push(MEMORY_KV_WARNING);
+  }
+  return { errors, warnings };
+}
+
+/** Checks this process's environment: prints each error on stderr and exits 1, else returns the warnings. */
+export function enforceDeployment(runner: Runner): string[] {
+  const { errors, warnings } = checkDeployment(process.env, runner);
+  if (errors.length === 0) return warnings;
+  for (const error of errors) process.stderr.write(`searchmux: ${error}\n`);
+  process.exit(1);
+}

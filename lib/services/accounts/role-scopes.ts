@@ -1,0 +1,9 @@
+import type { membershipRole } from "@/lib/db/schema";
+import { DEFAULT_TOKEN_SCOPES, SCOPES, type Scope } from "@/lib/services/context";
+
+export type MembershipRole = (typeof membershipRole.enumValues)[number];
+
+/** What a member may do in a workspace: owners and admins administer it, members use the product. */
+export function scopesOfRole(role: MembershipRole): readonly Scope[] {
+  return role === "member" ? DEFAULT_TOKEN_SCOPES : SCOPES;
+}

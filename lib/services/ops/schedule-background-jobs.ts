@@ -1,0 +1,40 @@
+import { log } from "@/lib/observability/logger";
+import type { Env } from "@/lib/services/context";
+import { BACKGROUND_JOBS, type BackgroundJob, type BackgroundJobName } from "./background-jobs";
+
+export interface ScheduleOptions {
+  /** VERCEL set: nothing is scheduled (Vercel Cron calls the routes; a function must not hold timers). */
+  env: Env;
+  /** Runs one job once (normally runBackgroundJob on the process's platform). */
+  run(name: BackgroundJobName): Promise<unknown>;
+  /** The jobs and their intervals (tests shorten them). */
+  jobs?: readonly (Pick<BackgroundJob, "everyMs"> & { name: BackgroundJobName })[];
+}
+
+/**
+ * The long-running server's timers for the background jobs. Each job runs every `everyMs`, never
+ * overlapping itself in this process (a tick while it still runs is skipped); across instances the job's
+ * lock decides (run-background-job.ts). Timers are unref'd, so they never keep a process alive.
+ * Returns the timers, for clearInterval.
+ */
+export function scheduleBackgroundJobs({
+  env,
+  run,
+  jobs = BACKGROUND_JOBS,
+}: ScheduleOptions): NodeJS.Timeout[] {
+  if (env.VERCEL?.trim()) return [];
+  return jobs.map(({ name, everyMs }) => {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      run(name)
+        .catch((error: unknown) => log().error(error, `background job ${name} failed`))
+        .finally(() => {
+          running = false;
+        });
+    }, everyMs);
+    timer.unref();
+    return timer;
+  });
+}

@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { kvStore } from "@/lib/config";
+import { checkDeployment, MEMORY_KV_WARNING } from "@/lib/deploy-check";
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "smx-deploy-check-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const SHARED = { DATABASE_URL: "postgres://app:pw@db.internal:5432/searchmux", SEARCHMUX_DATA_DIR: dataDir };
+const SECRETS = { SEARCHMUX_SECRET_KEY: "1:c2VjcmV0", AUTH_SECRET: "s3cret" };
+
+describe("checkDeployment", () => {
+  it("accepts zero configuration: the embedded database generates its own secrets", () => {
+    expect(checkDeployment({ SEARCHMUX_DATA_DIR: dataDir }, "server")).toEqual({ errors: [], warnings: [] });
+  });
+
+  it("refuses a shared database without the shared secrets, one line each: what, why, how", () => {
+    const { errors } = checkDeployment(SHARED, "server");
+    expect(errors).toHaveLength(2);
+    const [key, auth] = errors;
+    expect(key).toMatch(/^SEARCHMUX_SECRET_KEY is required when DATABASE_URL is set: provider keys stored/);
+    expect(auth).toMatch(/^AUTH_SECRET is required when DATABASE_URL is set: a session signed/);
+    for (const error of errors) {
+      expect(error).toContain("`openssl rand -base64 32`");
+      expect(error).not.toContain("\n");
+      expect(error).not.toContain("pw");
+    }
+  });
+
+  it("asks the CLI only for the key-encryption key (it signs no sessions)", () => {
+    const { errors } = checkDeployment(SHARED, "cli");
+    expect(errors).toEqual([expect.stringMatching(/^SEARCHMUX_SECRET_KEY is required/)]);
+    expect(checkDeployment({ ...SHARED, SEARCHMUX_SECRET_KEY: "1:c2VjcmV0" }, "cli").errors).toEqual([]);
+  });
+
+  it("counts a blank secret as missing", () => {
+    const { errors } = checkDeployment({ ...SHARED, ...SECRETS, AUTH_SECRET: "  " }, "server");
+    expect(errors).toEqual([expect.stringMatching(/^AUTH_SECRET is required/)]);
+  });
+
+  it("points at the key this machine generated before, so what it stored stays readable", () => {
+    const generated = path.join(dataDir, "secret-key");
+    writeFileSync(generated, "1:c2VjcmV0");
+    try {
+      const [key] = checkDeployment(SHARED, "cli").errors;
+      expect(key).toContain(`use the value generated in ${generated}`);
+    } finally {
+      rmSync(generated);
+    }
+  });
+
+  it("warns (the server only) when the KV store stays in memory next to a shared database", () => {
+    expect(checkDeployment({ ...SHARED, ...SECRETS }, "server")).toEqual({
+      errors: [],
+      warnings: [MEMORY_KV_WARNING],
+    });
+    expect(checkDeployment({ ...SHARED, ...SECRETS }, "cli").warnings).toEqual([]);
+    expect(checkDeployment({ ...SHARED, ...SECRETS, REDIS_URL: "redis://kv:6379" }, "server")).toEqual({
+      errors: [],
+      warnings: [],
+    });
+    expect(
+      checkDeployment(
+        {
+          ...SHARED,
+          ...SECRETS,
+          UPSTASH_REDIS_REST_URL: "https://x.upstash.io",
+          UPSTASH_REDIS_REST_TOKEN: "t",
+        },
+        "server",
+      ).warnings,
+    ).toEqual([]);
+  });
+
+  it("refuses half of an Upstash pair, naming the missing variable, with or without a database", () => {
+    expect(checkDeployment({ UPSTASH_REDIS_REST_URL: "https://x.upstash.io" }, "server").errors).toEqual([
+      "UPSTASH_REDIS_REST_TOKEN is missing: UPSTASH_REDIS_REST_URL is set, and the Upstash store needs both (or neither)",
+    ]);
+    expect(checkDeployment({ KV_REST_API_TOKEN: "t", REDIS_URL: "redis://kv:6379" }, "cli").errors).toEqual([
+      "KV_REST_API_URL is missing: KV_REST_API_TOKEN is set, and the Upstash store needs both (or neither)",
+    ]);
+  });
+
+  it("refuses half of a sign-in pair, which would otherwise be ignored without a word", () => {
+    expect(checkDeployment({ GITHUB_ID: "id" }, "server").errors).toEqual([
+      "GITHUB_SECRET is missing: GITHUB_ID is set, and GitHub sign-in needs both (or neither)",
+    ]);
+    expect(
+      checkDeployment({ GOOGLE_SECRET: "s", GITHUB_ID: "id", GITHUB_SECRET: "s" }, "server").errors,
+    ).toEqual(["GOOGLE_ID is missing: GOOGLE_SECRET is set, and Google sign-in needs both (or neither)"]);
+  });
+
+  it("reports other invalid settings as one line naming the variable", () => {
+    const { errors } = checkDeployment(
+      { AUTH_URL: "searchmux.example", SEARCHMUX_TRUSTED_PROXIES: "x" },
+      "server",
+    );
+    expect(errors).toEqual([expect.stringMatching(/^AUTH_URL must be an absolute URL/)]);
+    expect(checkDeployment({ SEARCHMUX_DB_DRIVER: "mysql" }, "cli").errors).toEqual([
+      expect.stringMatching(/^SEARCHMUX_DB_DRIVER: /),
+    ]);
+  });
+});
+
+describe("kvStore", () => {
+  const vercel = { KV_REST_API_URL: "https://vercel.upstash.io", KV_REST_API_TOKEN: "v" };
+  const upstash = { UPSTASH_REDIS_REST_URL: "https://own.upstash.io", UPSTASH_REDIS_REST_TOKEN: "u" };
+
+  it("reads Upstash's own variable names as well as Vercel's", () => {
+    expect(kvStore(upstash)).toEqual({
+      kind: "upstash",
+      url: "https://own.upstash.io",
+      token: "u",
+    });
+  });
+
+  it("prefers KV_REST_API_* over UPSTASH_REDIS_REST_*, and either over REDIS_URL", () => {
+    expect(kvStore({ ...upstash, ...vercel, REDIS_URL: "redis://kv:6379" })).toMatchObject({
+      kind: "upstash",
+      url: "https://vercel.upstash.io",
+    });
+    expect(kvStore({ ...upstash, REDIS_URL: "redis://kv:6379" })).toMatchObject({
+      url: "https://own.upstash.io",
+    });
+    expect(kvStore({ REDIS_URL: " redis://kv:6379 " })).toEqual({ kind: "redis", url: "redis://kv:6379" });
+    expect(kvStore({ KV_REST_API_URL: " ", UPSTASH_REDIS_REST_TOKEN: "" })).toEqual({
+      kind: "memory",
+      maxBytes: 32 * 1024 * 1024,
+    });
+  });
+
+  it("refuses half a pair even when the other pair is complete", () => {
+    expect(() => kvStore({ ...vercel, UPSTASH_REDIS_REST_URL: "https://own.upstash.io" })).toThrow(
+      /^UPSTASH_REDIS_REST_TOKEN is missing/,
+    );
+  });
+});

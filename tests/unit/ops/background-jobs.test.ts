@@ -1,0 +1,31 @@
+/**
+ * The background jobs agree everywhere they appear: each has its route file (`cronRoute(name)`) and a
+ * `vercel.json` cron entry on the table's schedule, and nothing else is scheduled there.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { BACKGROUND_JOBS, cronPath } from "@/lib/services/ops/background-jobs";
+
+const vercel = JSON.parse(readFileSync("vercel.json", "utf8")) as {
+  crons: Array<{ path: string; schedule: string }>;
+};
+
+describe("background jobs", () => {
+  it("are the crons of vercel.json, on the table's schedules", () => {
+    expect(vercel.crons).toEqual(
+      BACKGROUND_JOBS.map((job) => ({ path: cronPath(job.name), schedule: job.vercelSchedule })),
+    );
+  });
+
+  it("each have a route running that job", () => {
+    for (const job of BACKGROUND_JOBS) {
+      expect(readFileSync(`app${cronPath(job.name)}/route.ts`, "utf8")).toContain(
+        `GET: cronRoute("${job.name}")`,
+      );
+    }
+  });
+
+  it("run on Vercel at most daily, so vercel.json deploys on every plan", () => {
+    for (const job of BACKGROUND_JOBS) expect(job.vercelSchedule).toMatch(/^\d+ \d+ \* \* \*$/);
+  });
+});
