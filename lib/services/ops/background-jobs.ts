@@ -5,6 +5,7 @@
  */
 import type { Tx } from "@/lib/db";
 import { refundExpiredReservations } from "@/lib/services/budgets/admission";
+import { deleteEndedOAuthRecords } from "@/lib/services/oauth/prune-oauth";
 import { deleteExpiredTraces } from "@/lib/services/traces/prune-traces";
 
 export interface BackgroundJob {
@@ -38,6 +39,14 @@ export const BACKGROUND_JOBS = [
     everyMs: 3_600_000,
     vercelSchedule: "30 3 * * *",
     work: deleteExpiredTraces,
+  },
+  {
+    // Codes, refresh tokens, connected apps and clients that can no longer be used (prune-oauth.ts).
+    name: "prune-oauth",
+    counts: "OAuth records deleted",
+    everyMs: 3_600_000,
+    vercelSchedule: "0 4 * * *",
+    work: deleteEndedOAuthRecords,
   },
 ] as const satisfies readonly BackgroundJob[];
 

@@ -6,7 +6,16 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reservations, traces } from "@/lib/db/schema";
+import {
+  apiTokens,
+  oauthClients,
+  oauthCodes,
+  oauthGrants,
+  oauthRefreshTokens,
+  reservations,
+  traces,
+  users,
+} from "@/lib/db/schema";
 import type { TenantContext } from "@/lib/services/context";
 import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 import { testPlatform } from "@/tests/support/platform";
@@ -23,6 +32,7 @@ const DAY_MS = 86_400_000;
 const app = inProcessApp("cron", { database: "fresh" });
 let sweep: RouteHandler;
 let prune: RouteHandler;
+let pruneOAuth: RouteHandler;
 let ctx: TenantContext;
 
 const call = (handler: RouteHandler, path: string, token?: string) =>
@@ -32,6 +42,7 @@ beforeAll(async () => {
   await app.start({ CRON_SECRET: SECRET });
   sweep = (await import("@/app/api/cron/sweep-reservations/route")).GET;
   prune = (await import("@/app/api/cron/prune-traces/route")).GET;
+  pruneOAuth = (await import("@/app/api/cron/prune-oauth/route")).GET;
   ctx = await operatorWorkspace("cron");
 });
 afterAll(() => app.stop());
@@ -100,6 +111,125 @@ describe("cron routes", () => {
     expect(await response.json()).toMatchObject({ job: "prune-traces", ran: true, count: 1 });
     const left = await ctx.db.withTenant(ctx.tenantId, (tx) => tx.select({ id: traces.id }).from(traces));
     expect(left.map((row) => row.id)).toEqual([recent?.id]);
+  });
+
+  it("prune-oauth: deletes codes, refresh tokens, connected apps and clients that ended, keeps live ones", async () => {
+    const ago = (days: number) => new Date(Date.now() - days * DAY_MS);
+    const tenantId = ctx.tenantId;
+    const [user] = await ctx.db.withSystem((tx) =>
+      tx
+        .insert(users)
+        .values({ email: `${randomUUID()}@example.com` })
+        .returning({ id: users.id }),
+    );
+    const userId = user?.id as string;
+    const client = (id: string, expiresAt: Date) => ({
+      id,
+      kind: "registered" as const,
+      name: id,
+      redirectUris: ["http://127.0.0.1/callback"],
+      tokenEndpointAuthMethod: "none",
+      expiresAt,
+    });
+    const grant = (clientId: string, createdAt: Date, revokedAt?: Date) => ({
+      tenantId,
+      clientId,
+      userId,
+      scopes: ["mcp"],
+      resource: "http://localhost/api/mcp",
+      createdAt,
+      revokedAt,
+    });
+    const code = (codeHash: string, clientId: string, expiresAt: Date) => ({
+      codeHash,
+      tenantId,
+      clientId,
+      userId,
+      redirectUri: "http://127.0.0.1/callback",
+      codeChallenge: "challenge",
+      scopes: ["mcp"],
+      resource: "http://localhost/api/mcp",
+      expiresAt,
+    });
+    await ctx.db.withSystem((tx) =>
+      tx
+        .insert(oauthClients)
+        .values([
+          client("smxc_live", ago(-30)),
+          client("smxc_unused", ago(1)),
+          client("smxc_with_grant", ago(1)),
+          client("smxc_with_code", ago(1)),
+        ]),
+    );
+    const grants = await ctx.db.withSystem((tx) =>
+      tx
+        .insert(oauthGrants)
+        .values([
+          grant("smxc_live", ago(90)), // refreshed recently: live
+          grant("smxc_with_grant", ago(90), ago(31)), // revoked 31 days ago
+          grant("smxc_live", ago(90), ago(2)), // revoked 2 days ago: still shown in its history
+          grant("smxc_live", ago(90)), // its refresh tokens all expired 31 days ago
+        ])
+        .returning({ id: oauthGrants.id }),
+    );
+    const [live, , revokedRecently, lapsed] = grants.map((g) => g.id);
+    const refresh = (grantId: string | undefined, expiresAt: Date) => ({
+      tokenHash: randomUUID(),
+      tenantId,
+      grantId: grantId as string,
+      expiresAt,
+    });
+    await ctx.db.withSystem(async (tx) => {
+      await tx
+        .insert(oauthRefreshTokens)
+        .values([
+          refresh(live, ago(-29)),
+          refresh(live, ago(40)),
+          refresh(revokedRecently, ago(-10)),
+          refresh(lapsed, ago(31)),
+        ]);
+      await tx.insert(apiTokens).values(
+        [live, lapsed].map((grantId) => ({
+          tenantId,
+          name: "oauth",
+          scopes: ["mcp"],
+          tokenHash: randomUUID(),
+          displayStart: "smx_",
+          last4: "abcd",
+          grantId,
+          expiresAt: ago(40),
+        })),
+      );
+      await tx
+        .insert(oauthCodes)
+        .values([
+          code("code-expired", "smxc_live", ago(2)),
+          code("code-fresh", "smxc_with_code", ago(-0.001)),
+        ]);
+    });
+
+    const response = await call(pruneOAuth, "/api/cron/prune-oauth", SECRET);
+    // code-expired, 1 refresh token of `live` and lapsed's, grants revokedLong and lapsed, smxc_unused.
+    expect(await response.json()).toMatchObject({ job: "prune-oauth", ran: true, count: 6 });
+    const left = await ctx.db.withSystem(async (tx) => ({
+      clients: (await tx.select({ id: oauthClients.id }).from(oauthClients)).map((c) => c.id).sort(),
+      grants: (await tx.select({ id: oauthGrants.id }).from(oauthGrants)).map((g) => g.id).sort(),
+      codes: (await tx.select({ hash: oauthCodes.codeHash }).from(oauthCodes)).map((c) => c.hash),
+      refreshTokens: (await tx.select({ grantId: oauthRefreshTokens.grantId }).from(oauthRefreshTokens))
+        .map((r) => r.grantId)
+        .sort(),
+      accessTokens: (await tx.select({ grantId: apiTokens.grantId }).from(apiTokens)).map((t) => t.grantId),
+    }));
+    expect(left).toEqual({
+      // smxc_with_grant lost its grant in this run: it goes on the next.
+      clients: ["smxc_live", "smxc_with_code", "smxc_with_grant"],
+      grants: [live, revokedRecently].sort(),
+      codes: ["code-fresh"],
+      refreshTokens: [live, revokedRecently].sort(),
+      accessTokens: [live],
+    });
+    const again = await call(pruneOAuth, "/api/cron/prune-oauth", SECRET);
+    expect(await again.json()).toMatchObject({ ran: true, count: 1 });
   });
 });
 
