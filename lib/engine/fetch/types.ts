@@ -49,6 +49,8 @@ export interface FetchedDocument extends TransportFacts {
   finalUrl?: string;
   metadata: PageMetadata;
   signals?: HtmlSignals;
+  /** An HTML page's absolute http(s) links, for the crawl engine. */
+  links?: string[];
 }
 
 /** How the direct fetcher reaches the network; only it uses these. */

@@ -6,6 +6,7 @@
  */
 import type { FetchedDocument } from "@/lib/engine/fetch/types";
 import { parseDocument } from "./dom";
+import { pageLinks } from "./links";
 import { htmlToMarkdown } from "./markdown";
 import { clean, pageFacts } from "./page-facts";
 import { readArticle } from "./readability";
@@ -19,6 +20,7 @@ const MIN_ARTICLE_CHARS = 250;
 export function documentFromHtml(html: string, url: string): FetchedDocument {
   const document = parseDocument(html);
   const { base, metadata, signals } = pageFacts(document, url);
+  const links = pageLinks(document, base);
   const article = readArticle(document, base);
 
   const articleNode = article?.content as Element | null | undefined;
@@ -35,6 +37,7 @@ export function documentFromHtml(html: string, url: string): FetchedDocument {
     markdown: withTitle(htmlToMarkdown(content, base), title),
     metadata,
     signals,
+    links,
   };
   if (title) document_.title = title;
   return withLazyHtml(document_, content);

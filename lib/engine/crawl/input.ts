@@ -1,0 +1,88 @@
+/**
+ * crawl input, shared by the engine, REST and MCP. Limits are clamped rather than refused (like every
+ * tool's counts); the page limit's default and cap depend on the mode, so the engine resolves it
+ * (`pageLimit`). Path patterns are simple globs on the URL path (`*` matches anything, `/docs/*`).
+ */
+import { z } from "zod";
+import { clampedInteger, deadlineField } from "@/lib/engine/shared/input-fields";
+
+export const CRAWL_LIMITS = {
+  depth: { defaultValue: 2, max: 5 },
+  pages: { defaultValue: 10, max: 50 },
+  map: { defaultValue: 100, max: 500 },
+  /** Characters of content per page, and for the whole result: about 25k tokens, what an agent can take. */
+  chars: { defaultValue: 8_000, min: 100, max: 50_000 },
+  totalChars: 100_000,
+  /** At most 240 s: within the tools route's 300 s maxDuration, with room to answer. */
+  timeout: { defaultMs: 60_000, minMs: 1_000, maxMs: 240_000 },
+  patterns: 20,
+} as const;
+
+const pathPatterns = (what: string) =>
+  z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1)
+        .max(200)
+        .refine((pattern) => pattern.startsWith("/") || pattern.startsWith("*"), {
+          message: "a path pattern starts with / or *",
+        }),
+    )
+    .max(CRAWL_LIMITS.patterns)
+    .optional()
+    .describe(`${what} (globs on the URL path, * matches anything, e.g. "/docs/*")`);
+
+export const crawlInputSchema = z.object({
+  url: z
+    .string()
+    .trim()
+    .min(1)
+    .max(8_192)
+    .refine((value) => URL.canParse(value), { message: "not an absolute URL", abort: true })
+    .refine((value) => /^https?:$/.test(new URL(value).protocol), "only http and https URLs can be crawled")
+    .describe("Where the crawl starts (http or https); only pages of the same site are followed"),
+  mode: z
+    .enum(["pages", "map"])
+    .default("pages")
+    .describe("pages: each page's content; map: only the discovered URLs with titles (default pages)"),
+  max_depth: z
+    .number()
+    .int()
+    .min(0)
+    .default(CRAWL_LIMITS.depth.defaultValue)
+    .transform((n) => Math.min(n, CRAWL_LIMITS.depth.max))
+    .meta({ minimum: 0, maximum: CRAWL_LIMITS.depth.max })
+    .describe(
+      `Link hops from the start page (0: the start page only; default ${CRAWL_LIMITS.depth.defaultValue}, capped at ${CRAWL_LIMITS.depth.max}); sitemap entries count as one hop`,
+    ),
+  max_pages: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .meta({ minimum: 1, maximum: CRAWL_LIMITS.map.max })
+    .describe(
+      `Pages to fetch (default ${CRAWL_LIMITS.pages.defaultValue} in pages mode, capped at ${CRAWL_LIMITS.pages.max}; default ${CRAWL_LIMITS.map.defaultValue} in map mode, capped at ${CRAWL_LIMITS.map.max})`,
+    ),
+  format: z
+    .enum(["markdown", "text", "html"])
+    .default("markdown")
+    .describe("Content format in pages mode (default markdown)"),
+  max_chars: clampedInteger(CRAWL_LIMITS.chars).describe(
+    `Characters of content per page (default ${CRAWL_LIMITS.chars.defaultValue}, clamped to ${CRAWL_LIMITS.chars.min}–${CRAWL_LIMITS.chars.max}); the whole result holds at most ${CRAWL_LIMITS.totalChars}`,
+  ),
+  include_paths: pathPatterns("Follow only links whose path matches one of these"),
+  exclude_paths: pathPatterns("Never follow links whose path matches one of these"),
+  timeout_ms: deadlineField(CRAWL_LIMITS.timeout, "; the crawl returns what it has by then"),
+});
+
+export type CrawlInputRaw = z.input<typeof crawlInputSchema>;
+export type CrawlInput = z.output<typeof crawlInputSchema>;
+
+/** `max_pages`, defaulted and capped by mode. */
+export function pageLimit(input: Pick<CrawlInput, "mode" | "max_pages">): number {
+  const limits = CRAWL_LIMITS[input.mode === "map" ? "map" : "pages"];
+  return Math.min(input.max_pages ?? limits.defaultValue, limits.max);
+}

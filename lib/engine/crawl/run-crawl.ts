@@ -1,0 +1,334 @@
+/**
+ * crawl engine entry point: from a start URL, the same site's pages breadth-first to a depth and page
+ * limit. No database, no env: the fetcher (the direct step), the SSRF allowlist and the signal come from
+ * the caller.
+ *
+ * Every page goes through the fetch engine's direct step (attemptStep: the SSRF-guarded client, every
+ * redirect hop checked again, extraction to Markdown, the content checks), so a crawled page reads like a
+ * fetched one; a page the checks find only too short still counts (index pages are mostly links).
+ * robots.txt is read once per origin and obeyed; the sitemap (robots.txt's Sitemap: lines, else
+ * /sitemap.xml; an index one level deep) seeds the frontier at depth 1, after the start page's own links.
+ * A few pages are fetched at once. The crawl stops at the page limit, at the character budget (pages
+ * mode), or at its deadline, returning what it has and why it stopped.
+ *
+ * Throws: ZodError for invalid input, SsrfBlocked when the start URL (or its robots.txt, or a redirect
+ * of the start page) is a refused target.
+ */
+import { attemptStep, type StepContext } from "@/lib/engine/fetch/attempt";
+import { renderContent } from "@/lib/engine/fetch/render";
+import type { FetchedDocument, FetchProviderEntry, FetchSpan } from "@/lib/engine/fetch/types";
+import { linkedAbort } from "@/lib/engine/shared/abort";
+import { type Allowlist, checkUrl, type Resolver, SsrfBlocked, type SsrfPolicy } from "@/lib/http/ssrf";
+import { fetchText, type TextFetchContext } from "./fetch-text";
+import { Frontier, type FrontierItem } from "./frontier";
+import { CRAWL_LIMITS, type CrawlInput, type CrawlInputRaw, crawlInputSchema, pageLimit } from "./input";
+import { type RobotsRules, robotsRules } from "./robots";
+import { visitKey } from "./site";
+import { sitemapEntries } from "./sitemap";
+
+/** Pages fetched at once: quick enough for an agent, gentle on the site. */
+const CONCURRENCY = 4;
+/** Decoded body cap per page: a crawl reads many, and the content is cut far below this anyway. */
+const PAGE_MAX_BYTES = 5 * 1024 * 1024;
+const ROBOTS_MAX_BYTES = 512 * 1024;
+const SITEMAP_MAX_BYTES = 10 * 1024 * 1024;
+/** Sitemaps read per crawl (declared or guessed ones plus one level of an index's children). */
+const MAX_SITEMAPS = 5;
+const MAX_SITEMAP_URLS = 1_000;
+
+export interface RunCrawlArgs {
+  /** Validated here; already-validated input passes unchanged. */
+  input: CrawlInputRaw;
+  /** The step every page, robots.txt and sitemap is fetched with: the free direct fetcher. */
+  fetcher: FetchProviderEntry;
+  ssrf: { allowlist: Allowlist; resolver?: Resolver; allowedPorts?: readonly number[] };
+  /** The caller's cancellation (client gone). */
+  signal?: AbortSignal;
+  /** Told of each fetch as it ends (live progress). */
+  onSpan?(span: FetchSpan): void;
+}
+
+export type CrawlStop = "complete" | "depth" | "page_limit" | "char_limit" | "deadline";
+
+export interface CrawledPage {
+  url: string;
+  final_url: string;
+  title: string;
+  depth: number;
+  /** pages mode; left out once the result's character budget is spent. */
+  content?: string;
+  /** The page's full length in the requested format. */
+  chars: number;
+  truncated?: true;
+}
+
+export interface CrawlSkip {
+  url: string;
+  reason: string;
+}
+
+export interface CrawlError {
+  url: string;
+  code: string;
+  message: string;
+}
+
+export interface CrawlResult {
+  url: string;
+  mode: CrawlInput["mode"];
+  pages: CrawledPage[];
+  skipped: CrawlSkip[];
+  errors: CrawlError[];
+  counts: {
+    pages: number;
+    skipped: number;
+    errors: number;
+    /** Distinct links to other sites, not followed. */
+    off_site: number;
+  };
+  stopped: CrawlStop;
+  /** Why the crawl stopped before its frontier was done, in words. */
+  note?: string;
+  spans: FetchSpan[];
+  duration_ms: number;
+}
+
+export async function runCrawl(args: RunCrawlArgs): Promise<CrawlResult> {
+  const origin = performance.now();
+  const input = crawlInputSchema.parse(args.input);
+  const start = new URL(input.url);
+  const policy: SsrfPolicy = { allowlist: args.ssrf.allowlist, allowedPorts: args.ssrf.allowedPorts };
+  checkUrl(start, policy);
+
+  const maxPages = pageLimit(input);
+  const halt = new AbortController();
+  const deadline = linkedAbort(
+    [args.signal, halt.signal],
+    input.timeout_ms,
+    `crawl stopped at the ${input.timeout_ms} ms deadline`,
+  );
+  const spans: FetchSpan[] = [];
+  const onSpan = (span: FetchSpan) => {
+    spans.push(span);
+    args.onSpan?.(span);
+  };
+  const network = { ssrf: policy, resolver: args.ssrf.resolver, maxBytes: PAGE_MAX_BYTES };
+  const texts: TextFetchContext = {
+    fetcher: args.fetcher,
+    network,
+    deadline: deadline.signal,
+    origin,
+    onSpan,
+  };
+  const step: StepContext = {
+    url: start,
+    format: input.format,
+    network,
+    deadline: deadline.signal,
+    origin,
+  };
+  const frontier = new Frontier(start, input);
+  const pages: Array<CrawledPage & { order: number }> = [];
+  const errors: CrawlError[] = [];
+  const robots = new Map<string, Promise<RobotsRules>>();
+  let charsLeft: number = CRAWL_LIMITS.totalChars;
+
+  /** The rules for `url`'s origin, fetched once. An unreadable robots.txt of the start is a refused target. */
+  const robotsFor = (url: URL): Promise<RobotsRules> => {
+    let rules = robots.get(url.origin);
+    if (rules === undefined) {
+      const robotsUrl = new URL("/robots.txt", url);
+      rules = fetchText(robotsUrl, ROBOTS_MAX_BYTES, texts).then((fetched) => {
+        if (!fetched.ok && fetched.failure.reason === "blocked" && url.origin === start.origin)
+          throw new SsrfBlocked(fetched.failure.message ?? "refused target");
+        return robotsRules(robotsUrl, fetched);
+      });
+      robots.set(url.origin, rules);
+    }
+    return rules;
+  };
+
+  const visit = async (item: FrontierItem): Promise<void> => {
+    const document = await fetchPage(item);
+    if (document === undefined) return;
+    const finalUrl = new URL(document.finalUrl ?? item.url.toString());
+    if (item.depth === 0) frontier.addSite(finalUrl);
+    else if (!frontier.isSameSite(finalUrl)) {
+      frontier.skip(item.url, `redirects off-site to ${finalUrl.toString()}`);
+      return;
+    }
+    // A redirect onto a page already visited or queued: that page stands for both.
+    if (visitKey(finalUrl) !== visitKey(item.url) && !frontier.claim(finalUrl)) return;
+    pages.push({ ...present(item, finalUrl, document), order: item.order });
+    for (const link of document.links ?? []) frontier.add(link, item.depth + 1);
+  };
+
+  /** The page through the direct step, or undefined with the reason listed in `errors`. */
+  const fetchPage = async (item: FrontierItem): Promise<FetchedDocument | undefined> => {
+    const started = performance.now();
+    try {
+      const outcome = await attemptStep(args.fetcher, { ...step, url: item.url });
+      onSpan(outcome.span);
+      if (outcome.ok) return outcome.document;
+      if (outcome.shortDocument) return outcome.shortDocument;
+      const { reason, message } = outcome.failure;
+      errors.push({ url: item.url.toString(), code: reason, message: message ?? reason });
+    } catch (error) {
+      // A refused hop (a redirect to a private address): the page is an error, the crawl goes on.
+      if (!(error instanceof SsrfBlocked) || item.depth === 0) throw error;
+      onSpan({
+        provider: args.fetcher.provider.id,
+        kind: "fetch",
+        start_offset_ms: Math.round(started - origin),
+        duration_ms: Math.round(performance.now() - started),
+        outcome: "error",
+        error: error.message,
+      });
+      errors.push({ url: item.url.toString(), code: "blocked", message: error.message });
+    }
+    return undefined;
+  };
+
+  const present = (item: FrontierItem, finalUrl: URL, document: FetchedDocument): CrawledPage => {
+    const page: CrawledPage = {
+      url: item.url.toString(),
+      final_url: finalUrl.toString(),
+      title: document.title ?? document.metadata.title ?? "",
+      depth: item.depth,
+      chars: document.markdown.length,
+    };
+    if (input.mode === "map") return page;
+    if (charsLeft <= 0) return { ...page, truncated: true };
+    const rendered = renderContent(document, input.format, Math.min(input.max_chars, charsLeft));
+    charsLeft -= rendered.content.length;
+    page.content = rendered.content;
+    page.chars = rendered.total_chars;
+    if (rendered.truncated) page.truncated = true;
+    return page;
+  };
+
+  /** The sitemap's pages, enqueued at depth 1 once the start page's links are in. */
+  const seedFromSitemaps = async (): Promise<void> => {
+    if (input.max_depth < 1) return;
+    const declared = (await robotsFor(start)).sitemaps.filter(
+      (url) => URL.canParse(url) && frontier.isSameSite(new URL(url)),
+    );
+    const pending = declared.length > 0 ? declared : [new URL("/sitemap.xml", start).toString()];
+    const guessed = declared.length === 0;
+    const roots = pending.length;
+    let read = 0;
+    for (let i = 0; i < pending.length && read < MAX_SITEMAPS && !deadline.signal.aborted; i++) {
+      const url = new URL(pending[i] as string);
+      read++;
+      const fetched = await fetchText(url, SITEMAP_MAX_BYTES, texts);
+      if (!fetched.ok || fetched.status >= 400) {
+        if (guessed && fetched.ok && fetched.status < 500) continue; // no /sitemap.xml: nothing to seed
+        errors.push(
+          fetched.ok
+            ? { url: url.toString(), code: "http_error", message: `sitemap answered HTTP ${fetched.status}` }
+            : {
+                url: url.toString(),
+                code: fetched.failure.reason,
+                message: fetched.failure.message ?? "unreadable",
+              },
+        );
+        continue;
+      }
+      const entries = sitemapEntries(fetched.text, MAX_SITEMAP_URLS);
+      for (const page of entries.pages) frontier.add(page, 1);
+      // One level of an index: its children are read, their own children are not.
+      if (i < roots) pending.push(...entries.sitemaps);
+    }
+  };
+
+  // Pages are fetched a few at a time; a task never rejects: the first unexpected error (a refused start)
+  // is kept, stops the others and is thrown once they are done.
+  const inflight = new Set<Promise<void>>();
+  let failure: unknown;
+  const launch = (work: () => Promise<void>) => {
+    const task = work()
+      .catch((error: unknown) => {
+        failure ??= error;
+        halt.abort(error);
+      })
+      .finally(() => inflight.delete(task));
+    inflight.add(task);
+  };
+  let fetched = 0;
+  try {
+    while (!deadline.signal.aborted) {
+      const spent = input.mode === "pages" && charsLeft <= 0;
+      const ready = frontier.queue.length > 0 && fetched < maxPages && !spent && inflight.size < CONCURRENCY;
+      const item = ready ? frontier.queue.shift() : undefined;
+      if (item === undefined) {
+        if (inflight.size === 0) break;
+        await Promise.race(inflight);
+        continue;
+      }
+      const refusal = (await robotsFor(item.url)).refusal(item.url);
+      if (refusal !== undefined) {
+        frontier.skip(item.url, refusal);
+        if (item.depth === 0) launch(seedFromSitemaps);
+        continue;
+      }
+      fetched++;
+      launch(item.depth === 0 ? () => visit(item).then(seedFromSitemaps) : () => visit(item));
+    }
+  } catch (error) {
+    failure ??= error;
+    halt.abort(error);
+  }
+  await Promise.all(inflight);
+  const aborted = deadline.signal.aborted;
+  deadline.dispose();
+  if (failure !== undefined) throw failure;
+
+  // The budget comes before the frontier: once it is spent, pages were read without their content.
+  const stopped: CrawlStop = aborted
+    ? "deadline"
+    : input.mode === "pages" && charsLeft <= 0
+      ? "char_limit"
+      : frontier.queue.length > 0
+        ? "page_limit"
+        : frontier.beyondDepth > 0
+          ? "depth"
+          : "complete";
+  const result: CrawlResult = {
+    url: input.url,
+    mode: input.mode,
+    pages: pages.sort((a, b) => a.order - b.order).map(({ order: _, ...page }) => page),
+    skipped: frontier.skipped,
+    errors,
+    counts: {
+      pages: pages.length,
+      skipped: frontier.skippedCount,
+      errors: errors.length,
+      off_site: frontier.offSiteCount,
+    },
+    stopped,
+    spans,
+    duration_ms: Math.round(performance.now() - origin),
+  };
+  const note = stopNote(stopped, { input, maxPages, unvisited: frontier.queue.length });
+  if (note !== undefined) result.note = note;
+  return result;
+}
+
+function stopNote(
+  stopped: CrawlStop,
+  facts: { input: CrawlInput; maxPages: number; unvisited: number },
+): string | undefined {
+  const { input, maxPages, unvisited } = facts;
+  switch (stopped) {
+    case "complete":
+      return undefined;
+    case "depth":
+      return `links beyond max_depth ${input.max_depth} were not followed`;
+    case "page_limit":
+      return `max_pages ${maxPages} reached; queued pages not visited: ${unvisited}`;
+    case "char_limit":
+      return `the result's ${CRAWL_LIMITS.totalChars}-character budget is spent; queued pages not visited: ${unvisited} (lower max_chars or narrow with include_paths)`;
+    case "deadline":
+      return `timeout_ms ${input.timeout_ms} reached; queued pages not visited: ${unvisited}`;
+  }
+}

@@ -1,0 +1,86 @@
+import type { z } from "zod";
+import { crawlInputSchema } from "@/lib/engine/crawl/input";
+import { type CrawlResult, runCrawl } from "@/lib/engine/crawl/run-crawl";
+import type { FetchProvider } from "@/lib/engine/fetch/types";
+import { SsrfBlocked } from "@/lib/http/ssrf";
+import { direct } from "@/lib/providers/fetch/direct";
+import { assertScope, type TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import type { OnProgress } from "@/lib/services/provider-attempts";
+import { fetchAllowlistFromEnv, withProviderSettings } from "@/lib/services/providers/operator-providers";
+import { runToolCall } from "@/lib/services/tool-call";
+import { noCacheField, parseInput } from "@/lib/services/validate";
+
+export const crawlToolInput = crawlInputSchema.extend({ no_cache: noCacheField }).strict();
+
+/** A crawl reads pages with the free direct fetcher only: dozens of pages must not draw on paid steps. */
+const CRAWL_STEPS: readonly FetchProvider[] = [direct];
+
+type CrawlOutcome = CrawlResult & {
+  /** The start page's failure when nothing was read (runToolCall's "every provider failed"). */
+  providers_failed: Array<{ provider: string; reason: string }>;
+  partial: boolean;
+};
+
+/**
+ * crawl for a tenant (scope fetch): the same site's pages breadth-first through the SSRF-guarded direct
+ * fetcher, robots.txt obeyed, one trace with a span per fetch; complete crawls are cached per tenant.
+ * A crawl where the start page could not be read is an error, like a fetch of it.
+ */
+export async function crawlSite({
+  ctx,
+  input,
+  onProgress,
+  signal,
+}: {
+  ctx: TenantContext;
+  input: z.input<typeof crawlToolInput>;
+  /** Told of each page fetch as it ends. */
+  onProgress?: OnProgress;
+  /** The caller went away (client disconnect, MCP cancellation): the crawl stops. */
+  signal?: AbortSignal;
+}) {
+  assertScope(ctx, "fetch");
+  const { no_cache, ...parsed } = parseInput(crawlToolInput, input);
+  return runToolCall<FetchProvider, CrawlOutcome>(ctx, {
+    tool: "crawl",
+    spanKind: "fetch",
+    onProgress,
+    registry: CRAWL_STEPS,
+    cacheInput: parsed,
+    noCache: no_cache,
+    async run(entries) {
+      const [fetcher] = withProviderSettings(entries, ctx.env);
+      if (fetcher === undefined) throw new Error("unreachable: the direct fetcher is always available");
+      try {
+        const result = await runCrawl({
+          input: parsed,
+          fetcher,
+          signal,
+          ssrf: { allowlist: fetchAllowlistFromEnv(ctx.env) },
+          onSpan: (span) => onProgress?.(span),
+        });
+        const unread = result.pages.length === 0 && result.skipped.length === 0;
+        return {
+          ...result,
+          providers_failed: unread
+            ? result.errors.map((e) => ({ provider: fetcher.provider.id, reason: e.code }))
+            : [],
+          partial: result.errors.length > 0 || result.stopped === "deadline",
+        };
+      } catch (error) {
+        if (error instanceof SsrfBlocked) throw new ServiceError("invalid_input", error.message);
+        throw error;
+      }
+    },
+    succeeded: (outcome) => (outcome.pages.length > 0 || outcome.skipped.length > 0 ? 1 : 0),
+    summarize: (outcome) => ({
+      mode: outcome.mode,
+      pages: outcome.counts.pages,
+      skipped: outcome.counts.skipped,
+      errors: outcome.counts.errors,
+      stopped: outcome.stopped,
+      urls: outcome.pages.slice(0, 5).map((page) => page.final_url),
+    }),
+  });
+}
