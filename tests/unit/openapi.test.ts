@@ -4,6 +4,7 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/api/openapi";
+import { BACKGROUND_JOBS, cronPath } from "@/lib/services/ops/background-jobs";
 import { TOOLS } from "@/lib/tools/table";
 import { appRoute } from "@/tests/support/app-routes";
 
@@ -17,8 +18,9 @@ const UNDOCUMENTED = new Map([
   ["/api/oauth/register", "OAuth, described by /.well-known/oauth-authorization-server (RFC 8414)"],
   ["/api/oauth/revoke", "OAuth, described by /.well-known/oauth-authorization-server (RFC 8414)"],
   ["/api/metrics", "the operator's Prometheus scrape (operator token), not part of the workspace API"],
-  ["/api/cron/sweep-reservations", "a background job for the operator's scheduler (CRON_SECRET)"],
-  ["/api/cron/prune-traces", "a background job for the operator's scheduler (CRON_SECRET)"],
+  ...BACKGROUND_JOBS.map(
+    (job) => [cronPath(job.name), "a background job for the operator's scheduler (CRON_SECRET)"] as const,
+  ),
   ["/api/{path}", "every path no other route serves: a JSON 404"],
 ]);
 
