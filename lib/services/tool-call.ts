@@ -29,6 +29,8 @@ export interface ToolCallSpec<P extends ProviderRegistration, R> {
   /** The caller's explicit provider subset, if any. */
   wanted?: readonly string[];
   noCache?: boolean;
+  /** The result is never read from or written to the cache as a whole: `run` caches its parts itself. */
+  uncached?: boolean;
   /** Checks on the providers the call will use (a scope one of them needs), before the cache and any call. */
   authorize?(entries: readonly ResolvedProvider<P>[]): void;
   /** The normalised input that identifies the result (without the provider subset and no_cache). */
@@ -55,6 +57,19 @@ export type ToolCallResult<R> = R & { cache_hit: boolean; trace_id: string };
 const failureSummary = (result: ToolOutcome) => ({
   failed: result.providers_failed.map(({ provider, reason }) => ({ provider, reason })),
 });
+
+/** Where a call's result is cached: per tenant, tool, normalised input and the providers it may use. */
+export function toolCacheKey(
+  ctx: TenantContext,
+  tool: string,
+  cacheInput: unknown,
+  entries: readonly ResolvedProvider<ProviderRegistration>[],
+): string {
+  return resultCacheKey(ctx.tenantId, tool, {
+    input: cacheInput,
+    providers: entries.map((e) => e.provider.id).sort(),
+  });
+}
 
 export async function runToolCall<P extends ProviderRegistration, R extends ToolOutcome>(
   ctx: TenantContext,
@@ -83,11 +98,8 @@ export async function runToolCall<P extends ProviderRegistration, R extends Tool
     spec.authorize?.(entries);
     trace.secrets = entries.flatMap((e) => (e.apiKey ? [e.apiKey] : []));
 
-    const cacheKey = resultCacheKey(ctx.tenantId, spec.tool, {
-      input: spec.cacheInput,
-      providers: entries.map((e) => e.provider.id).sort(),
-    });
-    if (!spec.noCache) {
+    const cacheKey = toolCacheKey(ctx, spec.tool, spec.cacheInput, entries);
+    if (!spec.noCache && !spec.uncached) {
       const hit = await readCached<R>(ctx.kv, cacheKey);
       metrics().cacheLookups.inc({ tool: spec.tool, result: hit ? "hit" : "miss" });
       if (hit) {
@@ -128,7 +140,8 @@ export async function runToolCall<P extends ProviderRegistration, R extends Tool
       ledger.exhausted,
     );
     // After the answer, like closing the reservations (writeCached never throws).
-    if (!outcome.partial) ctx.usage.track(writeCached(ctx.kv, cacheKey, outcome, cacheTtlSeconds(ctx.env)));
+    if (!outcome.partial && !spec.uncached)
+      ctx.usage.track(writeCached(ctx.kv, cacheKey, outcome, cacheTtlSeconds(ctx.env)));
     recordCallTrace(ctx, trace, {
       status: outcome.partial ? "partial" : "ok",
       cacheHit: false,

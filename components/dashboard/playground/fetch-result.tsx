@@ -1,24 +1,53 @@
 import { Badge } from "@/components/ui/badge";
 import { ExternalLink } from "@/components/ui/external-link";
-import type { FetchResponse } from "@/lib/tools/responses";
+import type { FetchResponse, FetchToolResponse } from "@/lib/tools/responses";
 import { plural } from "@/lib/wording";
 import { Markdown } from "./markdown";
 
+/** One fetched page, or (urls) each URL's page or error in order. */
+export function FetchResult({ response }: { response: FetchToolResponse }) {
+  // Without `results` the response is one page (toFetchResponse).
+  if (response.results === undefined) return <FetchedPage page={response as FetchResponse} />;
+  return (
+    <div className="space-y-6">
+      {response.results.map((item) =>
+        "error" in item ? (
+          <article key={item.url} className="space-y-1">
+            <h3 className="truncate font-mono text-sm">{item.url}</h3>
+            <Badge tone="danger">
+              {item.error.code}: {item.error.message}
+            </Badge>
+          </article>
+        ) : (
+          <FetchedPage key={item.url} page={item} />
+        ),
+      )}
+    </div>
+  );
+}
+
 /** The fetched page: where it came from, and its content rendered (Markdown) or as-is (text, HTML source). */
-export function FetchResult({ response }: { response: FetchResponse }) {
-  const { metadata } = response;
+function FetchedPage({ page }: { page: Omit<FetchResponse, "trace_id"> }) {
+  const { metadata } = page;
+  const offset = page.offset ?? 0;
+  const next = page.next_offset ?? null;
   return (
     <article className="space-y-3">
       <header className="space-y-1">
-        <h3 className="text-lg font-semibold">{response.title || response.final_url}</h3>
-        <ExternalLink href={response.final_url} className="block truncate font-mono text-xs">
-          {response.final_url}
+        <h3 className="text-lg font-semibold">{page.title || page.final_url}</h3>
+        <ExternalLink href={page.final_url} className="block truncate font-mono text-xs">
+          {page.final_url}
         </ExternalLink>
         <div className="flex flex-wrap gap-1.5">
-          <Badge tone="primary">via {response.provider}</Badge>
+          <Badge tone="primary">via {page.provider}</Badge>
           <Badge tone="outline">{plural(metadata.total_chars, "character")}</Badge>
           {metadata.truncated ? <Badge tone="warning">truncated</Badge> : null}
-          {response.providers_failed.map((f) => (
+          {offset > 0 || next !== null ? (
+            <Badge tone="outline">
+              {`characters ${offset}–${offset + page.content.length}${next === null ? "" : `; next offset ${next}`}`}
+            </Badge>
+          ) : null}
+          {page.providers_failed.map((f) => (
             <Badge key={f.provider} tone="danger">
               {f.provider}: {f.reason}
             </Badge>
@@ -26,10 +55,10 @@ export function FetchResult({ response }: { response: FetchResponse }) {
         </div>
       </header>
       <div className="max-h-[32rem] overflow-y-auto rounded-md border p-4">
-        {response.format === "markdown" ? (
-          <Markdown>{response.content}</Markdown>
+        {page.format === "markdown" ? (
+          <Markdown>{page.content}</Markdown>
         ) : (
-          <pre className="font-mono text-xs whitespace-pre-wrap">{response.content}</pre>
+          <pre className="font-mono text-xs whitespace-pre-wrap">{page.content}</pre>
         )}
       </div>
     </article>

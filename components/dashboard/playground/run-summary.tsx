@@ -14,7 +14,7 @@ function counts(result: PlaygroundResult): string {
     case "answer":
       return plural(result.response.answers.length, "answer");
     case "fetch":
-      return "1 page";
+      return plural(result.response.results?.length ?? 1, "page");
     default:
       return "Result";
   }
@@ -26,7 +26,7 @@ export function RunSummary({ result }: { result: PlaygroundResult }) {
   // A tool without a summary of its own may lack any of these.
   const duration = "duration_ms" in response ? response.duration_ms : undefined;
   const cacheHit = "cache_hit" in response && response.cache_hit;
-  const failed = "providers_failed" in response ? response.providers_failed : [];
+  const failed = ("providers_failed" in response ? response.providers_failed : undefined) ?? [];
   const traceId = "trace_id" in response ? response.trace_id : null;
   return (
     <div className="flex flex-wrap items-center gap-2 text-sm">

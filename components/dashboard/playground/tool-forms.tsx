@@ -212,11 +212,17 @@ const FORMATS = [
 ];
 
 export function FetchForm({ errors, running, onRun }: ToolFormProps) {
-  const build = (form: FormData) => ({
-    url: text(form, "url") ?? "",
-    format: option(form, "format"),
-    no_cache: flag(form, "no_cache"),
-  });
+  const build = (form: FormData) => {
+    const url = text(form, "url") ?? "";
+    const more = list(form, "more_urls") ?? [];
+    return {
+      ...(more.length > 0 ? { urls: [url, ...more] } : { url }),
+      format: option(form, "format"),
+      offset: number(form, "offset"),
+      max_chars: number(form, "max_chars"),
+      no_cache: flag(form, "no_cache"),
+    };
+  };
   return (
     // The fetch waterfall tries its steps one after another; which ones is not known ahead.
     <FormShell onSubmit={submitWith(build, [], onRun)} running={running} errors={errors}>
@@ -229,6 +235,22 @@ export function FetchForm({ errors, running, onRun }: ToolFormProps) {
           required
         />
         <SelectField label="Format" name="format" defaultValue="markdown" options={FORMATS} />
+      </div>
+      <TextField
+        label="More URLs"
+        hint="Up to 19 more, separated by spaces or commas: fetched in parallel in one call."
+        name="more_urls"
+        placeholder="e.g. https://example.com/a https://example.com/b"
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="Offset"
+          hint="Start at this character: a previous result's next offset."
+          name="offset"
+          inputMode="numeric"
+          placeholder="0"
+        />
+        <TextField label="Characters" name="max_chars" inputMode="numeric" placeholder="50000" />
       </div>
       <NoCache />
     </FormShell>

@@ -9,7 +9,7 @@ import { clampedInteger, deadlineField } from "@/lib/engine/shared/input-fields"
 import type { FetchProvider } from "./types";
 
 export const DEFAULT_MAX_CHARS = 50_000;
-const MIN_CHARS = 100;
+export const MIN_CHARS = 100;
 export const MAX_CHARS_CAP = 1_000_000;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MIN_TIMEOUT_MS = 1_000;
@@ -36,6 +36,20 @@ function routeRefusal(registry: readonly FetchProvider[], url: URL): string | un
   return undefined;
 }
 
+/** A URL to fetch: absolute, and not refused by one of the registry's domain routes. */
+export function fetchUrlField(registry: readonly FetchProvider[]) {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .max(8_192)
+    .refine((value) => URL.canParse(value), { message: "not an absolute URL", abort: true })
+    .superRefine((value, ctx) => {
+      const refusal = routeRefusal(registry, new URL(value));
+      if (refusal !== undefined) ctx.addIssue({ code: "custom", message: refusal });
+    });
+}
+
 function inputSchema(registry: readonly FetchProvider[]) {
   const ids = registry.map((provider) => provider.id) as [string, ...string[]];
   const providerList = z
@@ -44,17 +58,7 @@ function inputSchema(registry: readonly FetchProvider[]) {
     .transform((names) => [...new Set(names)]);
 
   return z.object({
-    url: z
-      .string()
-      .trim()
-      .min(1)
-      .max(8_192)
-      .refine((value) => URL.canParse(value), { message: "not an absolute URL", abort: true })
-      .superRefine((value, ctx) => {
-        const refusal = routeRefusal(registry, new URL(value));
-        if (refusal !== undefined) ctx.addIssue({ code: "custom", message: refusal });
-      })
-      .describe("The page to fetch (http or https)"),
+    url: fetchUrlField(registry).describe("The page to fetch (http or https)"),
     format: z
       .enum(["markdown", "text", "html"])
       .default("markdown")

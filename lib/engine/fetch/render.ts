@@ -15,9 +15,8 @@ export function renderContent(document: FetchedDocument, format: FetchFormat, ma
   if (full.length <= maxChars) {
     return { content: full, format: delivered, truncated: false, total_chars: full.length };
   }
-  const marker = `\n\n[… truncated: ${full.length - maxChars} more characters; showing ${maxChars} of ${full.length}]`;
   return {
-    content: cut(full, maxChars) + marker,
+    content: cutWithMarker(full, maxChars, full.length),
     format: delivered,
     truncated: true,
     total_chars: full.length,
@@ -30,9 +29,29 @@ function inFormat(document: FetchedDocument, format: FetchFormat): [string, Fetc
   return [document.markdown, "markdown"];
 }
 
-/** At most `max` characters, ending at a paragraph or line break when one is near. */
+/** The first `max` characters of a text of `total` (possibly cut already), with an honest marker. */
+export function cutWithMarker(text: string, max: number, total: number, why = ""): string {
+  return `${cut(text, max)}\n\n[… truncated${why}: ${total - max} more characters; showing ${max} of ${total}]`;
+}
+
+/** At most `max` characters, ending at a paragraph, line or word break when one is near. */
 function cut(text: string, max: number): string {
+  return text.slice(0, breakAt(text, max)).trimEnd();
+}
+
+/**
+ * Where to end a piece of at most `max` characters of `text`: after the last paragraph break in its last
+ * fifth, else the last line break there, else the last space; never inside a surrogate pair. The piece
+ * keeps the break, so consecutive pieces concatenate to the text (fetch's pages).
+ */
+export function breakAt(text: string, max: number): number {
+  if (text.length <= max) return text.length;
   const slice = text.slice(0, max);
-  const boundary = Math.max(slice.lastIndexOf("\n\n"), slice.lastIndexOf("\n"));
-  return (boundary > max * 0.8 ? slice.slice(0, boundary) : slice).trimEnd();
+  const floor = max * 0.8;
+  for (const separator of ["\n\n", "\n", " "]) {
+    const at = slice.lastIndexOf(separator);
+    if (at >= floor) return at + separator.length;
+  }
+  const code = text.charCodeAt(max - 1);
+  return code >= 0xd800 && code <= 0xdbff ? max - 1 : max;
 }

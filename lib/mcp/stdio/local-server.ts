@@ -10,6 +10,7 @@ import { newMcpServer } from "@/lib/mcp/server";
 import { answerAsOperator } from "@/lib/services/answer/answer-as-operator";
 import type { Env } from "@/lib/services/context";
 import { fetchAsOperator } from "@/lib/services/fetch/fetch-as-operator";
+import { MCP_MAX_CHARS } from "@/lib/services/fetch/result-size";
 import { papersAsOperator } from "@/lib/services/papers/papers-as-operator";
 import { operatorProvidersByTool } from "@/lib/services/providers/operator-providers";
 import { searchAsOperator } from "@/lib/services/search/search-as-operator";
@@ -36,7 +37,13 @@ export function createLocalMcpServer(env: Env): McpServer {
     untraced(toSearchResponse, await searchAsOperator({ ctx: { env, signal }, input })),
   );
   mcpTool(tools.fetch).registerRunner(server, async (input, { signal }) =>
-    untraced(toFetchResponse, await fetchAsOperator({ ctx: { env, signal }, input })),
+    untraced(
+      toFetchResponse,
+      await fetchAsOperator({
+        ctx: { env, signal },
+        input: { ...input, max_chars: input.max_chars ?? MCP_MAX_CHARS },
+      }),
+    ),
   );
   mcpTool(tools.answer).registerRunner(server, async (input, { signal }) =>
     untraced(toAnswerResponse, await answerAsOperator({ ctx: { env, signal }, input })),

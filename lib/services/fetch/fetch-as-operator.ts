@@ -1,6 +1,6 @@
 import { FetchFailed } from "@/lib/engine/fetch/errors";
-import { fetchInputSchemaFor } from "@/lib/engine/fetch/input";
-import { type FetchResult, runFetch } from "@/lib/engine/fetch/run-fetch";
+import { DEFAULT_MAX_CHARS, MAX_CHARS_CAP } from "@/lib/engine/fetch/input";
+import { runFetch } from "@/lib/engine/fetch/run-fetch";
 import type { FetchProviderEntry } from "@/lib/engine/fetch/types";
 import { SsrfBlocked } from "@/lib/http/ssrf";
 import { fetchProviders } from "@/lib/providers/fetch";
@@ -13,8 +13,8 @@ import {
   withProviderSettings,
 } from "@/lib/services/providers/operator-providers";
 import { parseInput } from "@/lib/services/validate";
-
-const fetchInputSchema = fetchInputSchemaFor(fetchProviders);
+import { fetchToolInput } from "./fetch-page";
+import { type PagedFetch, pageOf } from "./page-window";
 
 /**
  * The operator's fetch steps: the direct fetcher and keyless routes always, Jina Reader and GitHub
@@ -31,9 +31,15 @@ export function operatorFetchEntries(env: Env): FetchProviderEntry[] {
 export async function fetchAsOperator({
   ctx,
   input,
-}: VerbArgs<OperatorContext, typeof fetchInputSchema>): Promise<FetchResult> {
-  const parsed = parseInput(fetchInputSchema, input);
-  return runOperatorCall({
+}: VerbArgs<OperatorContext, typeof fetchToolInput>): Promise<PagedFetch> {
+  const { url, urls, offset, max_chars, no_cache: _, ...parsed } = parseInput(fetchToolInput, input);
+  // Without a cache, each page is a fresh fetch; many URLs are the hosted verb's (fetch-batch.ts).
+  if (url === undefined || urls !== undefined)
+    throw new ServiceError(
+      "invalid_input",
+      "the local fetch reads one url per call; urls needs the hosted server",
+    );
+  const document = await runOperatorCall({
     tool: "fetch",
     registry: fetchProviders,
     available: operatorFetchEntries(ctx.env),
@@ -41,7 +47,7 @@ export async function fetchAsOperator({
     async run(entries) {
       try {
         return await runFetch({
-          input: parsed,
+          input: { ...parsed, url, max_chars: MAX_CHARS_CAP },
           providers: entries,
           registry: fetchProviders,
           signal: ctx.signal,
@@ -58,4 +64,5 @@ export async function fetchAsOperator({
       }
     },
   });
+  return pageOf(document, { offset, maxChars: max_chars ?? DEFAULT_MAX_CHARS });
 }

@@ -1,76 +1,128 @@
-import type { z } from "zod";
-import { FetchFailed } from "@/lib/engine/fetch/errors";
-import { fetchInputSchemaFor } from "@/lib/engine/fetch/input";
-import { type FetchResult, runFetch } from "@/lib/engine/fetch/run-fetch";
-import type { FetchFailure, FetchSpan } from "@/lib/engine/fetch/types";
-import { SsrfBlocked } from "@/lib/http/ssrf";
+import { z } from "zod";
+import {
+  DEFAULT_MAX_CHARS,
+  fetchInputSchemaFor,
+  fetchUrlField,
+  MAX_CHARS_CAP,
+  MIN_CHARS,
+} from "@/lib/engine/fetch/input";
+import type { FetchResult } from "@/lib/engine/fetch/run-fetch";
 import { fetchProviders } from "@/lib/providers/fetch";
 import { assertScope, type TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
 import type { OnProgress } from "@/lib/services/provider-attempts";
-import { fetchAllowlistFromEnv, withProviderSettings } from "@/lib/services/providers/operator-providers";
-import { runToolCall } from "@/lib/services/tool-call";
+import { runToolCall, type ToolCallResult } from "@/lib/services/tool-call";
 import { noCacheField, parseInput } from "@/lib/services/validate";
+import { type FetchBatch, fetchBatch } from "./fetch-batch";
+import { documentCacheInput, fetchDocument, type NoPage } from "./fetch-document";
+import { type PagedFetch, pageOf } from "./page-window";
+import { defaultMaxChars, MCP_MAX_CHARS } from "./result-size";
 
-export const fetchToolInput = fetchInputSchemaFor(fetchProviders).extend({ no_cache: noCacheField }).strict();
+export const MAX_URLS = 20;
 
-/** A waterfall where no step produced a page, kept as a value so each billed step is still settled. */
-interface NoPage {
-  noPage: true;
-  providers_failed: readonly FetchFailure[];
-  spans: readonly FetchSpan[];
-}
+const urlField = fetchUrlField(fetchProviders);
+
+export const fetchToolInput = fetchInputSchemaFor(fetchProviders)
+  .extend({
+    url: urlField.optional().describe("The page to fetch (http or https); or give `urls`"),
+    urls: z
+      .array(urlField)
+      .min(1)
+      .max(MAX_URLS)
+      .optional()
+      .describe(
+        `Up to ${MAX_URLS} pages fetched in parallel instead of one url: one result or one error per URL, in this order`,
+      ),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_CHARS_CAP)
+      .default(0)
+      .describe(
+        "Start at this character of the document: a previous result's next_offset (later pages come from the cache at no cost)",
+      ),
+    // No schema default: it depends on the surface (result-size.ts), and MCP applies schema defaults itself.
+    max_chars: z
+      .number()
+      .int()
+      .min(1)
+      .transform((n) => Math.min(Math.max(n, MIN_CHARS), MAX_CHARS_CAP))
+      .meta({ minimum: MIN_CHARS, maximum: MAX_CHARS_CAP })
+      .optional()
+      .describe(
+        `Characters of content per result (default ${DEFAULT_MAX_CHARS}, ${MCP_MAX_CHARS} on MCP; clamped to ${MIN_CHARS}–${MAX_CHARS_CAP}); the rest is read with offset = next_offset`,
+      ),
+    no_cache: noCacheField,
+  })
+  .strict()
+  .superRefine((input, ctx) => {
+    if ((input.url === undefined) === (input.urls === undefined))
+      ctx.addIssue({ code: "custom", path: ["url"], message: "give either url or urls (not both)" });
+  });
+
+type FetchToolInput = z.input<typeof fetchToolInput>;
+type FetchPageArgs<I> = {
+  ctx: TenantContext;
+  input: I;
+  /** Told of each provider attempt as it finishes. */
+  onProgress?: OnProgress;
+  /** The caller went away (client disconnect, MCP cancellation): provider calls stop. */
+  signal?: AbortSignal;
+};
+
+export type FetchedPage = ToolCallResult<PagedFetch>;
+export type FetchedPages = ToolCallResult<FetchBatch>;
 
 /**
  * fetch for a tenant: domain routes, the SSRF-safe direct fetcher (free), then its keyed fetch providers
- * cheapest first, each paid step admitted against the budgets; results cached per tenant.
+ * cheapest first, each paid step admitted against the budgets. The whole document is cached per tenant
+ * (fetch-document.ts) and the result is one window of it from `offset` (page-window.ts): later pages cost
+ * nothing. With `urls`, many pages in one call (fetch-batch.ts).
  */
+export function fetchPage(
+  args: FetchPageArgs<FetchToolInput & { url: string; urls?: undefined }>,
+): Promise<FetchedPage>;
+export function fetchPage(args: FetchPageArgs<FetchToolInput>): Promise<FetchedPage | FetchedPages>;
 export async function fetchPage({
   ctx,
   input,
   onProgress,
   signal,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof fetchToolInput>;
-  /** Told of each provider attempt as it finishes. */
-  onProgress?: OnProgress;
-  /** The caller went away (client disconnect, MCP cancellation): provider calls stop. */
-  signal?: AbortSignal;
-}) {
+}: FetchPageArgs<FetchToolInput>): Promise<FetchedPage | FetchedPages> {
   assertScope(ctx, "fetch");
-  const { no_cache, ...parsed } = parseInput(fetchToolInput, input);
-  const result = await runToolCall<(typeof fetchProviders)[number], FetchResult | NoPage>(ctx, {
+  const { no_cache, url, urls, offset, max_chars, timeout_ms, ...options } = parseInput(
+    fetchToolInput,
+    input,
+  );
+  const window = { offset, maxChars: max_chars ?? defaultMaxChars(ctx.surface) };
+  if (urls !== undefined) {
+    return fetchBatch(ctx, {
+      urls,
+      options,
+      window,
+      timeoutMs: timeout_ms,
+      noCache: no_cache,
+      signal,
+      onProgress,
+    });
+  }
+  const pageUrl = url as string; // the schema requires url or urls
+  const document = await runToolCall<(typeof fetchProviders)[number], FetchResult | NoPage>(ctx, {
     tool: "fetch",
     spanKind: "fetch",
     onProgress,
     registry: fetchProviders,
     // The waterfall applies `providers` / `skip_providers` itself; every available step is offered.
-    cacheInput: parsed,
+    cacheInput: documentCacheInput(pageUrl, options),
     noCache: no_cache,
-    async run(entries, admit) {
-      try {
-        return await runFetch({
-          input: parsed,
-          providers: withProviderSettings(entries, ctx.env),
-          registry: fetchProviders,
-          admit,
-          signal,
-          ssrf: { allowlist: fetchAllowlistFromEnv(ctx.env) },
-        });
-      } catch (error) {
-        if (error instanceof SsrfBlocked) throw new ServiceError("invalid_input", error.message);
-        if (error instanceof FetchFailed)
-          return { noPage: true, providers_failed: error.providersFailed, spans: error.spans };
-        throw error;
-      }
-    },
+    run: (entries, admit) =>
+      fetchDocument(ctx, { url: pageUrl, options, timeoutMs: timeout_ms, signal }, entries, admit),
     succeeded: (outcome) => ("noPage" in outcome ? 0 : 1),
     summarize: (outcome) =>
       "noPage" in outcome
         ? {}
         : { provider: outcome.provider, final_url: outcome.final_url, chars: outcome.content.length },
   });
-  if ("noPage" in result) throw new Error("unreachable: runToolCall rejects calls where nothing succeeded");
-  return result;
+  if ("noPage" in document) throw new Error("unreachable: runToolCall rejects calls where nothing succeeded");
+  return { ...pageOf(document, window), cache_hit: document.cache_hit, trace_id: document.trace_id };
 }

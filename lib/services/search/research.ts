@@ -18,6 +18,7 @@ import { completeChat, operatorLlm } from "@/lib/providers/answer/openai-compati
 import { fetchProviders } from "@/lib/providers/fetch";
 import type { TenantContext } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
+import { contentTotalChars } from "@/lib/services/fetch/result-size";
 import type { OnProgress } from "@/lib/services/provider-attempts";
 import {
   fetchAllowlistFromEnv,
@@ -79,7 +80,11 @@ export async function planResearch(ctx: TenantContext, request: ResearchRequest)
   }
   const grounding = model && { results: request.grounded_results, timeout_ms: request.grounded_timeout_ms };
   const content = request.include_content
-    ? { results: request.content_results, max_chars: request.max_chars }
+    ? {
+        results: request.content_results,
+        max_chars: request.max_chars,
+        total_chars: contentTotalChars(ctx.surface),
+      }
     : undefined;
   if (!grounding && !content) return { cacheInput: {}, run: async (search) => search };
 
@@ -122,6 +127,7 @@ export async function planResearch(ctx: TenantContext, request: ResearchRequest)
               results: search.results,
               count: content.results,
               maxChars: content.max_chars,
+              totalChars: content.total_chars,
               remainingMs: Math.max(0, Math.round(call.timeoutMs - (performance.now() - call.origin))),
             })
           : undefined,

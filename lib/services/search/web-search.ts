@@ -4,6 +4,7 @@ import { runSearch } from "@/lib/engine/search/run-search";
 import { clampedInteger, resultCountField } from "@/lib/engine/shared/input-fields";
 import { searchProviders } from "@/lib/providers/search";
 import { assertScope, type TenantContext } from "@/lib/services/context";
+import { CONTENT_TOTAL_CHARS, MCP_CONTENT_TOTAL_CHARS } from "@/lib/services/fetch/result-size";
 import { lensName } from "@/lib/services/lenses/lens";
 import { resolveLens } from "@/lib/services/lenses/resolve-lens";
 import type { OnProgress } from "@/lib/services/provider-attempts";
@@ -49,7 +50,9 @@ export const webSearchInput = searchInputSchema
     include_content: z
       .boolean()
       .optional()
-      .describe("Also return the Markdown of the top results' pages (fetched within timeout_ms)"),
+      .describe(
+        `Also return the Markdown of the top results' pages (fetched within timeout_ms; ${CONTENT_TOTAL_CHARS} characters across pages at most, ${MCP_CONTENT_TOTAL_CHARS} on MCP, each page trimmed to fit)`,
+      ),
     content_results: resultCountField({ defaultCount: 3, cap: 10 }, "top results whose content is returned"),
     max_chars: clampedInteger({ min: 100, max: 100_000, defaultValue: DEFAULT_CONTENT_CHARS }).describe(
       `Maximum characters of content per page (default ${DEFAULT_CONTENT_CHARS}, clamped to 100–100000)`,

@@ -1,0 +1,67 @@
+/**
+ * One URL's whole document through the fetch engine for a tenant (domain routes, the SSRF-safe direct
+ * fetcher, the keyed waterfall with each paid step admitted), as fetch caches it: the document up to
+ * MAX_CHARS_CAP characters, whatever window the caller reads (page-window.ts). Shared by a fetch of one
+ * `url` and of many `urls`, which cache each document under the same key.
+ */
+import { FetchFailed } from "@/lib/engine/fetch/errors";
+import { type FetchInput, MAX_CHARS_CAP } from "@/lib/engine/fetch/input";
+import { type FetchResult, runFetch } from "@/lib/engine/fetch/run-fetch";
+import type { FetchFailure, FetchProviderEntry, FetchSpan } from "@/lib/engine/fetch/types";
+import type { AdmitHook } from "@/lib/engine/shared/types";
+import { SsrfBlocked } from "@/lib/http/ssrf";
+import { fetchProviders } from "@/lib/providers/fetch";
+import type { TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { fetchAllowlistFromEnv, withProviderSettings } from "@/lib/services/providers/operator-providers";
+
+/** What identifies a document in the cache: not the window (offset, max_chars) nor the deadline. */
+export type DocumentOptions = Pick<FetchInput, "format" | "providers" | "skip_providers">;
+
+export const documentCacheInput = (url: string, options: DocumentOptions) => ({ url, ...options });
+
+/** A waterfall where no step produced a page, kept as a value so each billed step is still settled. */
+export interface NoPage {
+  noPage: true;
+  providers_failed: readonly FetchFailure[];
+  spans: readonly FetchSpan[];
+}
+
+export interface DocumentRequest {
+  url: string;
+  options: DocumentOptions;
+  timeoutMs: number;
+  /** The caller's cancellation, or the deadline of a call of many URLs. */
+  signal?: AbortSignal;
+}
+
+/** Throws invalid_input for a refused target (SSRF guard); a page, or why there is none. */
+export async function fetchDocument(
+  ctx: TenantContext,
+  request: DocumentRequest,
+  entries: readonly FetchProviderEntry[],
+  admit: AdmitHook,
+): Promise<FetchResult | NoPage> {
+  try {
+    return await runFetch({
+      input: {
+        ...request.options,
+        url: request.url,
+        max_chars: MAX_CHARS_CAP,
+        timeout_ms: request.timeoutMs,
+      },
+      providers: withProviderSettings(entries, ctx.env),
+      registry: fetchProviders,
+      admit,
+      signal: request.signal,
+      ssrf: { allowlist: fetchAllowlistFromEnv(ctx.env) },
+    });
+  } catch (error) {
+    if (error instanceof SsrfBlocked) throw new ServiceError("invalid_input", error.message);
+    if (error instanceof FetchFailed)
+      return { noPage: true, providers_failed: error.providersFailed, spans: error.spans };
+    throw error;
+  }
+}
+
+export const isNoPage = (outcome: FetchResult | NoPage): outcome is NoPage => "noPage" in outcome;
