@@ -7,7 +7,9 @@
 import type {
   AnswerResponse,
   BudgetStatusResponse,
+  CrawlResponse,
   FetchResponse,
+  FetchToolResponse,
   PaperSearchResponse,
   SearchResponse,
 } from "@/lib/tools/responses";
@@ -52,16 +54,45 @@ export function formatSearch(response: SearchResponse): string {
   ].join("\n");
 }
 
-export function formatFetch(response: FetchResponse): string {
-  const { metadata } = response;
-  const facts = [`Source: ${response.final_url}`, `Fetched by ${response.provider} as ${response.format}`];
-  if (metadata.truncated)
-    facts.push(`Truncated: the page has ${metadata.total_chars} characters (raise max_chars to read more)`);
-  if (response.providers_failed.length > 0) facts.push(failedLine(response.providers_failed));
-  const alternatives = (response.alternative_results ?? []).map(
+export function formatFetch(response: FetchToolResponse): string {
+  // Without `results` the response is one page (toFetchResponse).
+  if (response.results === undefined) return fetchedPageText(response as FetchResponse);
+  const failed = response.results.filter((r) => "error" in r).length;
+  const sections = response.results.map((r, i) =>
+    "error" in r
+      ? `## ${i + 1}. ${r.url}\nFailed (${r.error.code}): ${r.error.message}`
+      : `## ${i + 1}. ${fetchedPageText(r).replace(/^# /, "")}`,
+  );
+  const header = `${plural(response.results.length, "URL")} fetched${failed > 0 ? `, ${failed} failed` : ""}${cacheNote(response.cache_hit)}`;
+  return [header, ...sections].join("\n\n");
+}
+
+/** One page: its facts, its content and, when the content stops short of the end, how to read on. */
+function fetchedPageText(page: Omit<FetchResponse, "cache_hit" | "trace_id">): string {
+  const { metadata } = page;
+  const offset = page.offset ?? 0;
+  const next = page.next_offset ?? null;
+  const total = page.total_chars ?? metadata.total_chars;
+  const facts = [`Source: ${page.final_url}`, `Fetched by ${page.provider} as ${page.format}`];
+  if (offset > 0 || next !== null)
+    facts.push(`Characters ${offset}–${offset + page.content.length} of ${total}`);
+  if (metadata.truncated) {
+    const readOn = next === null ? "" : `; call fetch with offset=${next} to continue`;
+    facts.push(
+      `Truncated: the page has ${metadata.total_chars} characters (raise max_chars to read more)${readOn}`,
+    );
+  }
+  if (page.providers_failed.length > 0) facts.push(failedLine(page.providers_failed));
+  const rest =
+    next === null
+      ? []
+      : [
+          `\n[… cut here: ${total - next} more characters; call fetch with offset=${next} to continue; total ${total} chars]`,
+        ];
+  const alternatives = (page.alternative_results ?? []).map(
     (alt) => `\n---\nSecond opinion from ${alt.provider} (${alt.final_url}):\n\n${alt.content}`,
   );
-  return [`# ${response.title || response.final_url}`, ...facts, "", response.content, ...alternatives].join(
+  return [`# ${page.title || page.final_url}`, ...facts, "", page.content, ...rest, ...alternatives].join(
     "\n",
   );
 }
@@ -170,5 +201,26 @@ export function formatBudgetStatus(status: BudgetStatusResponse): string {
     "Usage by provider:",
     ...(usage.length > 0 ? usage : ["- no calls yet"]),
     ...(alerts.length > 0 ? ["", "Recent alerts:", ...alerts] : []),
+  ].join("\n");
+}
+
+export function formatCrawl(response: CrawlResponse): string {
+  const { counts } = response;
+  const header = `${response.mode === "map" ? "Map" : "Crawl"} of ${response.url}: ${plural(counts.pages, "page")}, ${counts.skipped} skipped, ${plural(counts.errors, "error")} in ${response.duration_ms} ms${cacheNote(response.cache_hit)}`;
+  const pages = response.pages.map((p, i) => {
+    const facts = [`depth ${p.depth}`, plural(p.chars, "character")];
+    if (p.truncated) facts.push("truncated");
+    const heading = `${i + 1}. ${p.title || "(untitled)"}\n   ${p.final_url} (${facts.join(", ")})`;
+    return p.content === undefined ? heading : `${heading}\n\n${p.content}\n`;
+  });
+  const skipped = response.skipped.map((s) => `- ${s.url}: ${s.reason}`);
+  const errors = response.errors.map((e) => `- ${e.url}: ${e.code} (${e.message})`);
+  return [
+    header,
+    `Stopped: ${response.stopped}${response.note ? ` (${response.note})` : ""}`,
+    "",
+    ...(pages.length > 0 ? pages : ["No pages read."]),
+    ...(skipped.length > 0 ? ["", "Skipped:", ...skipped] : []),
+    ...(errors.length > 0 ? ["", "Errors:", ...errors] : []),
   ].join("\n");
 }

@@ -6,14 +6,18 @@
  */
 import { z } from "zod";
 import type { answer } from "@/lib/services/answer/answer";
+import type { crawlSite } from "@/lib/services/crawl/crawl-site";
 import type { fetchPage } from "@/lib/services/fetch/fetch-page";
 import type { Lens } from "@/lib/services/lenses/lens";
 import type { paperSearch } from "@/lib/services/papers/paper-search";
 import type { WebSearchResult } from "@/lib/services/search/web-search";
 
 type FetchPageResult = Awaited<ReturnType<typeof fetchPage>>;
+type FetchedDocument = Exclude<FetchPageResult, { results: unknown }>;
+type FetchBatchItem = Extract<FetchPageResult, { results: unknown }>["results"][number];
 type AnswerResult = Awaited<ReturnType<typeof answer>>;
 type PaperSearchResult = Awaited<ReturnType<typeof paperSearch>>;
+type CrawlSiteResult = Awaited<ReturnType<typeof crawlSite>>;
 
 /** Written after the response; the id is known at once, so the dashboard can show the call later. */
 const traceId = z.string().nullable().describe("Trace of this call (dashboard, GET /api/v1/traces/<id>)");
@@ -58,16 +62,41 @@ const fetchedPage = {
   metadata: pageMetadata,
 };
 
-export const fetchResponse = z.object({
+/** One URL's fetch: a window of its document (`offset`, `max_chars`) and where the next one starts. */
+const fetchedDocument = z.object({
   url: z.string(),
   ...fetchedPage,
+  offset: z.number().describe("Where this content starts in the document, in characters"),
+  next_offset: z
+    .number()
+    .nullable()
+    .describe("Pass as offset to read on (served from the cache); null when the content reaches the end"),
+  total_chars: z.number().describe("The document's length in characters, as offsets count it"),
   providers_attempted: z.array(z.string()),
   providers_failed: z.array(z.object({ provider: z.string(), reason: z.string() })),
   alternative_results: z.array(z.object(fetchedPage)).optional(),
   cache_hit: z.boolean(),
+});
+const fetchFailedUrl = z.object({
+  url: z.string(),
+  error: z.object({ code: z.string(), message: z.string() }),
+});
+
+/** A fetch of one `url` (its paging fields optional here so that a page without them reads as whole). */
+const fetchedOne = fetchedDocument.partial({ offset: true, next_offset: true, total_chars: true });
+export type FetchResponse = z.infer<typeof fetchedOne> & { trace_id: string | null };
+
+/** One `url`: that page's fields; `urls`: `results`, one page or one error per URL in input order. */
+export const fetchResponse = z.object({
+  ...fetchedOne.partial().shape,
+  results: z
+    .array(z.union([fetchedDocument, fetchFailedUrl]))
+    .optional()
+    .describe("With urls: one page or one error per URL, in input order"),
+  cache_hit: z.boolean().describe("With urls: whether every page came from the cache"),
   trace_id: traceId,
 });
-export type FetchResponse = z.infer<typeof fetchResponse>;
+export type FetchToolResponse = z.infer<typeof fetchResponse>;
 
 const citation = z.object({ title: z.string(), url: z.string() });
 
@@ -242,7 +271,7 @@ export function toLensResponse(lens: Lens): z.infer<typeof lensResponse> {
 }
 
 type FetchedPage = Pick<
-  FetchPageResult,
+  FetchedDocument,
   "final_url" | "title" | "content" | "format" | "provider" | "metadata"
 >;
 
@@ -255,16 +284,33 @@ const page = (p: FetchedPage) => ({
   metadata: { ...p.metadata },
 });
 
-export function toFetchResponse(result: FetchPageResult): FetchResponse {
-  return {
-    url: result.url,
-    ...page(result),
-    providers_attempted: [...result.providers_attempted],
-    providers_failed: result.providers_failed.map(({ provider, reason }) => ({ provider, reason })),
-    ...(result.alternative_results ? { alternative_results: result.alternative_results.map(page) } : {}),
-    cache_hit: result.cache_hit,
-    trace_id: result.trace_id,
-  };
+const document = (result: Omit<FetchedDocument, "trace_id">) => ({
+  url: result.url,
+  ...page(result),
+  offset: result.offset,
+  next_offset: result.next_offset,
+  total_chars: result.total_chars,
+  providers_attempted: [...result.providers_attempted],
+  providers_failed: result.providers_failed.map(({ provider, reason }) => ({ provider, reason })),
+  ...(result.alternative_results ? { alternative_results: result.alternative_results.map(page) } : {}),
+  cache_hit: result.cache_hit,
+});
+
+const batchItem = (item: FetchBatchItem) =>
+  "error" in item
+    ? { url: item.url, error: { code: item.error.code, message: item.error.message } }
+    : document(item);
+
+export function toFetchResponse(result: FetchPageResult): FetchToolResponse {
+  if ("results" in result) {
+    const results = result.results.map(batchItem);
+    return {
+      results,
+      cache_hit: results.every((r) => "cache_hit" in r && r.cache_hit),
+      trace_id: result.trace_id,
+    };
+  }
+  return { ...document(result), trace_id: result.trace_id };
 }
 
 export function toAnswerResponse(result: AnswerResult): AnswerResponse {
@@ -314,6 +360,69 @@ export function toPaperSearchResponse(result: PaperSearchResult): PaperSearchRes
     })),
     providers_succeeded: succeeded(result.providers_succeeded),
     providers_failed: failedWithDuration(result.providers_failed),
+    cache_hit: result.cache_hit,
+    trace_id: result.trace_id,
+    duration_ms: result.duration_ms,
+  };
+}
+
+export const crawlResponse = z.object({
+  url: z.string(),
+  mode: z.enum(["pages", "map"]),
+  pages: z.array(
+    z.object({
+      url: z.string(),
+      final_url: z.string(),
+      title: z.string(),
+      depth: z.number().describe("Link hops from the start page (sitemap entries: 1)"),
+      content: z
+        .string()
+        .optional()
+        .describe("pages mode: the page in the requested format, cut to max_chars"),
+      chars: z.number().describe("The page's full length in characters"),
+      truncated: z.boolean().optional(),
+    }),
+  ),
+  skipped: z
+    .array(z.object({ url: z.string(), reason: z.string() }))
+    .describe("Not fetched: robots.txt, include/exclude paths, a redirect off the site (first 100)"),
+  errors: z.array(z.object({ url: z.string(), code: z.string(), message: z.string() })),
+  counts: z.object({
+    pages: z.number(),
+    skipped: z.number(),
+    errors: z.number(),
+    off_site: z.number().describe("Distinct links to other sites, not followed"),
+  }),
+  stopped: z
+    .enum(["complete", "depth", "page_limit", "char_limit", "deadline"])
+    .describe(
+      "Why the crawl ended: nothing left, links beyond max_depth, max_pages, the result's size, timeout_ms",
+    ),
+  note: z.string().optional(),
+  cache_hit: z.boolean(),
+  trace_id: traceId,
+  duration_ms: z.number(),
+});
+export type CrawlResponse = z.infer<typeof crawlResponse>;
+
+export function toCrawlResponse(result: CrawlSiteResult): CrawlResponse {
+  return {
+    url: result.url,
+    mode: result.mode,
+    pages: result.pages.map((p) => ({
+      url: p.url,
+      final_url: p.final_url,
+      title: p.title,
+      depth: p.depth,
+      ...(p.content === undefined ? {} : { content: p.content }),
+      chars: p.chars,
+      ...(p.truncated ? { truncated: true } : {}),
+    })),
+    skipped: result.skipped.map(({ url, reason }) => ({ url, reason })),
+    errors: result.errors.map(({ url, code, message }) => ({ url, code, message })),
+    counts: { ...result.counts },
+    stopped: result.stopped,
+    ...(result.note === undefined ? {} : { note: result.note }),
     cache_hit: result.cache_hit,
     trace_id: result.trace_id,
     duration_ms: result.duration_ms,

@@ -8,12 +8,14 @@
 import { z } from "zod";
 import { answer, answerToolInput } from "@/lib/services/answer/answer";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
+import { crawlSite, crawlToolInput } from "@/lib/services/crawl/crawl-site";
 import { fetchPage, fetchToolInput } from "@/lib/services/fetch/fetch-page";
 import { paperSearch, paperSearchToolInput } from "@/lib/services/papers/paper-search";
 import { webSearch, webSearchInput } from "@/lib/services/search/web-search";
 import {
   formatAnswer,
   formatBudgetStatus,
+  formatCrawl,
   formatFetch,
   formatPapers,
   formatSearch,
@@ -21,10 +23,12 @@ import {
 import {
   answerResponse,
   budgetStatusResponse,
+  crawlResponse,
   fetchResponse,
   paperSearchResponse,
   searchResponse,
   toAnswerResponse,
+  toCrawlResponse,
   toFetchResponse,
   toPaperSearchResponse,
   toSearchResponse,
@@ -76,8 +80,10 @@ export const TOOL_LIST = [
       "Use it to read a web_search result in full or any URL the user gives. GitHub, YouTube, Reddit and arXiv",
       "links are handled natively; pages that block plain fetching (bot challenges, JavaScript-only pages) fall",
       "back to the workspace's scraping providers, which may cost budget. Typically 1–10 s, at most timeout_ms",
-      "(default 30 s). Content longer than max_chars (default 50,000) is truncated and the full length reported.",
-      "Private and internal network addresses are refused.",
+      "(default 30 s). Long documents come in pages of max_chars (25,000 over MCP, 50,000 over REST): the result gives",
+      "total_chars and next_offset; call fetch again with the same url and offset=next_offset to read on (served",
+      "from cache, no cost). `urls` (up to 20, instead of url) fetches many pages in parallel in one call, one",
+      "result or error per URL in order. Private and internal network addresses are refused.",
     ].join(" "),
     inputSchema: fetchToolInput,
     outputSchema: fetchResponse,
@@ -91,6 +97,35 @@ export const TOOL_LIST = [
     slow: true,
     run: async (ctx, input, call) => traced(toFetchResponse, await fetchPage({ ctx, input, ...call })),
     format: formatFetch,
+  }),
+  defineTool({
+    name: "crawl",
+    title: "Crawl a site",
+    scope: "fetch",
+    description: [
+      "Read or map a web site from a start URL: follows the same site's links (and its sitemap) breadth-first,",
+      "up to max_depth link hops (default 2) and max_pages pages, obeying robots.txt. mode 'pages' (default, up to",
+      "10 pages, at most 50) returns each page as Markdown cut to max_chars (default 8,000; the whole result holds",
+      "at most 100,000 characters); mode 'map' (default 100 pages, at most 500) returns only the URLs with titles,",
+      "to see what a site has before fetching the pages you need. include_paths / exclude_paths (globs such as",
+      "'/docs/*') narrow it. Other sites' links, subdomains included, are not followed (www. counts as the same",
+      "site). Pages that robots.txt disallows are listed as skipped, failed pages as errors, and `stopped` says why",
+      "it ended (complete, depth, page_limit, char_limit, deadline). Uses the free direct fetcher only (pages that",
+      "need a scraping provider come back as errors; `fetch` them instead). Typically 5–60 s, at most timeout_ms",
+      "(default 60 s), returning what it has by then. Private and internal network addresses are refused.",
+    ].join(" "),
+    inputSchema: crawlToolInput,
+    outputSchema: crawlResponse,
+    rest: {
+      method: "post",
+      path: "/api/v1/crawl",
+      summary: "A site's pages breadth-first from a start URL (same site, robots.txt, sitemap), or its map",
+      operationId: "crawlSite",
+    },
+    openWorld: true,
+    slow: true,
+    run: async (ctx, input, call) => traced(toCrawlResponse, await crawlSite({ ctx, input, ...call })),
+    format: formatCrawl,
   }),
   defineTool({
     name: "answer",

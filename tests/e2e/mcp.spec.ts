@@ -107,11 +107,12 @@ test.describe("session setup", () => {
 });
 
 test.describe("tools/list", () => {
-  test("lists the five tools with annotations, strict input schemas and output schemas", async () => {
+  test("lists the six tools with annotations, strict input schemas and output schemas", async () => {
     const { tools } = await (await client()).listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       "answer",
       "budget_status",
+      "crawl",
       "fetch",
       "paper_search",
       "web_search",
@@ -134,7 +135,14 @@ test.describe("tools/list", () => {
         include_domains: { maxItems: 100 },
       },
     });
-    expect(byName.get("fetch")?.inputSchema).toMatchObject({ required: ["url"] });
+    // url or urls (the verb refuses both or neither): neither is required in the schema.
+    expect(byName.get("fetch")?.inputSchema).toMatchObject({
+      properties: { url: { type: "string" }, urls: { type: "array", maxItems: 20 }, offset: { minimum: 0 } },
+    });
+    expect(byName.get("crawl")?.inputSchema).toMatchObject({
+      required: ["url"],
+      properties: { mode: { enum: ["pages", "map"] } },
+    });
     expect(byName.get("paper_search")?.inputSchema).toMatchObject({
       properties: { year_from: { minimum: 1000, maximum: 3000 } },
     });

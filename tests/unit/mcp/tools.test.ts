@@ -9,6 +9,7 @@ describe("toolsForScopes", () => {
     expect(names(DEFAULT_TOKEN_SCOPES)).toEqual([
       "web_search",
       "fetch",
+      "crawl",
       "answer",
       "paper_search",
       "budget_status",
@@ -19,7 +20,7 @@ describe("toolsForScopes", () => {
   it("maps each scope to its tool, and budget_status to every token", () => {
     expect(names(["mcp"])).toEqual(["budget_status"]);
     expect(names(["mcp", "search"])).toEqual(["web_search", "budget_status"]);
-    expect(names(["mcp", "fetch"])).toEqual(["fetch", "budget_status"]);
+    expect(names(["mcp", "fetch"])).toEqual(["fetch", "crawl", "budget_status"]);
     expect(names(["mcp", "answer"])).toEqual(["answer", "budget_status"]);
     expect(names(["mcp", "papers"])).toEqual(["paper_search", "budget_status"]);
     expect(names(["admin"])).toEqual(["budget_status"]);

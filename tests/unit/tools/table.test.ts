@@ -70,7 +70,7 @@ describe("the tool table", () => {
     expect(PLAYGROUND_TOOL_NAMES).toEqual(
       TOOLS.filter((tool) => tool.playground !== false).map((tool) => tool.name),
     );
-    expect(PLAYGROUND_TOOL_NAMES).toEqual(["web_search", "fetch", "answer", "paper_search"]);
+    expect(PLAYGROUND_TOOL_NAMES).toEqual(["web_search", "fetch", "crawl", "answer", "paper_search"]);
   });
 
   it("gives the CLI a command per entry with a flag per simple input field", () => {
