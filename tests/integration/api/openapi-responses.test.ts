@@ -102,6 +102,16 @@ describe("every documented operation answers what the document says", () => {
       body: { url: `${site?.origin}/page`, providers: ["direct"] },
     });
     expect(fetched.status).toBe(200);
+    const batch = await call("POST", "/api/v1/fetch", {
+      body: { urls: [`${site?.origin}/page`, "http://10.0.0.1/"], providers: ["direct"] },
+    });
+    expect(batch.status).toBe(200);
+    expect(batch.body.results).toHaveLength(2);
+    const crawled = await call("POST", "/api/v1/crawl", {
+      body: { url: `${site?.origin}/page`, max_depth: 0 },
+    });
+    expect(crawled.status).toBe(200);
+    expect(crawled.body.pages).toHaveLength(1);
     expect(
       (await call("POST", "/api/v1/answer", { body: { query: "why?", providers: ["perplexity"] } })).status,
     ).toBe(200);
