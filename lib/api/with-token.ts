@@ -54,6 +54,15 @@ export interface TokenRefusal {
   scope?: string;
 }
 
+/**
+ * A token that lacks `needed`: the scopes to step up to are the token's and the missing one (MCP
+ * authorization's recommended approach, so the client keeps what it was granted).
+ */
+export const insufficientScope = (scopes: readonly Scope[], needed: Scope): TokenRefusal => ({
+  error: "insufficient_scope",
+  scope: [...scopes, needed].join(" "),
+});
+
 /** RFC 6750's challenge: the realm, and the error with its scope when a token was refused. */
 export function defaultChallenge({ error, scope }: TokenRefusal): string {
   const params = ['realm="searchmux"'];
@@ -129,10 +138,7 @@ export function withToken<P = Record<string, never>>(
       if (options.scope && !token.scopes.includes(options.scope)) {
         return errorResponse("forbidden", `this token lacks the '${options.scope}' scope`, undefined, {
           ...limitHeaders,
-          "www-authenticate": challenge({
-            error: "insufficient_scope",
-            scope: [...token.scopes, options.scope].join(" "),
-          }),
+          "www-authenticate": challenge(insufficientScope(token.scopes, options.scope)),
         });
       }
       // Authorized: only now does the token count as used. A request refused above (rate limit, scope)

@@ -4,32 +4,78 @@
  * access token must have been issued for this endpoint, see resource-metadata.ts). No
  * session ids are issued, so GET (a standalone SSE stream) and DELETE (ending a session) answer 405, and a
  * request carrying a session id answers 404 as an unknown session would. Responses stream as SSE so slow
- * calls can send progress and keep-alive frames; each carries exactly one JSON-RPC response.
+ * calls can send progress and keep-alive frames; each carries exactly one JSON-RPC response. A tools/call
+ * naming a tool outside the token's scopes answers 403 with an insufficient_scope challenge, so an OAuth
+ * client can step up to the wider scope (MCP authorization, "Scope Challenge Handling").
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { MAX_BODY_BYTES } from "@/lib/api/body";
+import { MAX_BODY_BYTES, readBody } from "@/lib/api/body";
 import { errorResponse } from "@/lib/api/errors";
-import { type TokenRequest, withToken } from "@/lib/api/with-token";
+import { insufficientScope, type TokenRefusal, type TokenRequest, withToken } from "@/lib/api/with-token";
 import { config } from "@/lib/config";
 import type { RouteTemplate } from "@/lib/observability/http-metrics";
+import { ServiceError } from "@/lib/services/errors";
 import { foreignRequestReason } from "./request-guard";
 import { bearerChallenge, mcpResource } from "./resource-metadata";
 import { createMcpServer } from "./server";
+import { missingScope } from "./tools";
 
 type RouteContext<P> = { params: Promise<P> };
 
-function jsonRpcError(status: number, message: string, headers?: Record<string, string>): Response {
+function jsonRpcError(
+  status: number,
+  message: string,
+  headers?: Record<string, string>,
+  id: string | number | null = null,
+): Response {
   return Response.json(
-    { jsonrpc: "2.0", error: { code: status === 404 ? -32001 : -32000, message }, id: null },
+    { jsonrpc: "2.0", error: { code: status === 404 ? -32001 : -32000, message }, id },
     { status, headers },
   );
 }
 
-async function serveMcp<P>(request: Request, { ctx }: TokenRequest<P>): Promise<Response> {
+/** The body, read once with the REST routes' cap; undefined without one (the transport answers that). */
+async function readMcpBody(request: Request): Promise<string | Response | undefined> {
+  if (!request.body) return undefined;
+  try {
+    return (await readBody(request)).toString("utf8");
+  } catch (error) {
+    if (error instanceof ServiceError && error.code === "payload_too_large")
+      return jsonRpcError(413, error.message);
+    throw error;
+  }
+}
+
+function parsedJson(body: string | undefined): unknown {
+  try {
+    return body && JSON.parse(body);
+  } catch {
+    return undefined; // the transport answers the parse error
+  }
+}
+
+async function serveMcp<P>(
+  request: Request,
+  { ctx }: TokenRequest<P>,
+  challenge: (refusal: TokenRefusal) => string,
+): Promise<Response> {
   if (request.headers.has("mcp-session-id")) {
     return jsonRpcError(
       404,
       "Session not found: this server issues no sessions; initialize without Mcp-Session-Id",
+    );
+  }
+  // Read here so a call outside the token's scopes is refused with HTTP 403 before the SDK would answer
+  // it as an unknown tool (the tool is not listed for this token); the transport then gets the same bytes.
+  const body = await readMcpBody(request);
+  if (body instanceof Response) return body;
+  const refusal = missingScope(parsedJson(body), ctx.scopes);
+  if (refusal) {
+    return jsonRpcError(
+      403,
+      `this token lacks the '${refusal.scope}' scope`,
+      { "www-authenticate": challenge(insufficientScope(ctx.scopes, refusal.scope)) },
+      refusal.id,
     );
   }
   const server = createMcpServer(ctx);
@@ -38,7 +84,7 @@ async function serveMcp<P>(request: Request, { ctx }: TokenRequest<P>): Promise<
     maxRequestBodySize: MAX_BODY_BYTES,
   });
   await server.connect(transport);
-  return transport.handleRequest(request);
+  return transport.handleRequest(body === undefined ? request : new Request(request, { body }));
 }
 
 /**
@@ -54,12 +100,13 @@ export function mcpPost<P>(
     const publicUrl = auth.url;
     const foreign = foreignRequestReason(request, { publicUrl, allowedHosts });
     if (foreign) return errorResponse("forbidden", foreign);
-    const authenticated = withToken<P>(serveMcp, {
+    const challenge = (refusal: TokenRefusal) => bearerChallenge(request, publicUrl, refusal);
+    const authenticated = withToken<P>((req, token) => serveMcp(req, token, challenge), {
       route: template,
       scope: "mcp",
       surface: "mcp",
       tokenFrom,
-      challenge: (refusal) => bearerChallenge(request, publicUrl, refusal),
+      challenge,
       resource: () => mcpResource(request, publicUrl),
     });
     return authenticated(request, route);

@@ -1,7 +1,8 @@
 /**
  * MCP: the tools of the table (lib/tools/table.ts). Each calls the same service verb as REST and the
  * dashboard, with the verb's own strict input schema; only the tools a token's scopes allow are
- * registered (and so listed).
+ * registered (and so listed). A call to one of the others is refused before the server sees it
+ * (`missingScope`), with a challenge the client can step up from.
  */
 import type { Scope } from "@/lib/services/context";
 import { TOOLS as TABLE } from "@/lib/tools/table";
@@ -12,4 +13,27 @@ export const TOOLS: readonly McpTool[] = TABLE.map(mcpTool);
 /** The tools a token may see and call: those of its scopes, and budget_status for every token. */
 export function toolsForScopes(scopes: readonly Scope[]): McpTool[] {
   return TOOLS.filter((tool) => tool.scope === null || scopes.includes(tool.scope));
+}
+
+/** A tools/call the token may not make: the call's id and the scope its tool needs. */
+export interface ScopeRefusal {
+  id: string | number | null;
+  scope: Scope;
+}
+
+/**
+ * The first tools/call in a JSON-RPC message or batch that names a tool of the table outside `scopes`.
+ * Anything else (other methods, unknown tools, malformed messages) is left to the SDK to answer.
+ */
+export function missingScope(body: unknown, scopes: readonly Scope[]): ScopeRefusal | null {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (typeof message !== "object" || message === null) continue;
+    const { method, params, id } = message as { method?: unknown; params?: { name?: unknown }; id?: unknown };
+    if (method !== "tools/call") continue;
+    const scope = TOOLS.find((tool) => tool.name === params?.name)?.scope;
+    if (scope && !scopes.includes(scope)) {
+      return { id: typeof id === "string" || typeof id === "number" ? id : null, scope };
+    }
+  }
+  return null;
 }
