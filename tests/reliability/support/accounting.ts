@@ -26,6 +26,8 @@ export interface ProviderAccount {
   completedSpans: number;
   /** Trace spans recording an attempt that was not skipped (also errors and timeouts). */
   attemptedSpans: number;
+  /** Trace spans recording a timeout: charged, as the provider may have received the request. */
+  timedOutSpans: number;
 }
 
 export interface Accounting {
@@ -89,6 +91,7 @@ export async function accountFor(
   const snapshot = await whenIdle(stack, tenantIds, timeoutMs);
   const completedSpans: Record<string, number> = {};
   const attemptedSpans: Record<string, number> = {};
+  const timedOutSpans: Record<string, number> = {};
   const stored = new Set<string>();
   for (const tenantId of tenantIds) {
     const spans = await spanOutcomes(stack.database.db, tenantId);
@@ -97,6 +100,7 @@ export async function accountFor(
       completedSpans[provider] = (completedSpans[provider] ?? 0) + completed;
       attemptedSpans[provider] =
         (attemptedSpans[provider] ?? 0) + completed + (outcomes.error ?? 0) + (outcomes.timeout ?? 0);
+      timedOutSpans[provider] = (timedOutSpans[provider] ?? 0) + (outcomes.timeout ?? 0);
     }
     for (const id of await storedTraceIds(stack.database.db, tenantId, traceIds)) stored.add(id);
   }
@@ -106,6 +110,7 @@ export async function accountFor(
     charged: snapshot.requests[provider] ?? 0,
     completedSpans: completedSpans[provider] ?? 0,
     attemptedSpans: attemptedSpans[provider] ?? 0,
+    timedOutSpans: timedOutSpans[provider] ?? 0,
   });
   const providers: Record<string, ProviderAccount> = {};
   for (const id of FIVE_PROVIDERS) providers[id] = account(id, stack.fake.requests(id).length);
