@@ -16,7 +16,7 @@ import { createTokenInput } from "@/lib/services/tokens/create-token";
 import { revokeTokenInput } from "@/lib/services/tokens/revoke-token";
 import { listTracesInput } from "@/lib/services/traces/list-traces";
 import { usageHistoryInput } from "@/lib/services/usage/usage-history";
-import { lensListResponse, lensResponse } from "@/lib/tools/responses";
+import { lensListResponse, lensResponse, researchJobResponse } from "@/lib/tools/responses";
 import { TOOLS } from "@/lib/tools/table";
 import type { Tool } from "@/lib/tools/tool";
 import packageJson from "@/package.json";
@@ -60,14 +60,30 @@ export interface Operation {
   query?: z.ZodObject;
   /** What a successful call answers (as JSON). */
   response: z.ZodType;
-  /** The success status, when not 200. */
-  created?: true;
+  /** The success status, when not 200: 201 Created, 202 Accepted (a job that goes on after the response). */
+  status?: 201 | 202;
   /** Failures whose body is not the Error schema: their status and schema (health's 503). */
   failures?: Record<string, z.ZodType>;
 }
 
 /** Every route that is not a tool's. */
 const ROUTE_OPERATIONS: readonly Operation[] = [
+  {
+    method: "get",
+    path: "/api/v1/research/{id}",
+    operationId: "getResearch",
+    summary: "A research job's status, progress and, once it succeeded, its cited report and sources",
+    scope: "search",
+    response: researchJobResponse,
+  },
+  {
+    method: "delete",
+    path: "/api/v1/research/{id}",
+    operationId: "cancelResearch",
+    summary: "Cancels a queued or running research job (409 when it already ended)",
+    scope: "search",
+    response: researchJobResponse,
+  },
   {
     method: "get",
     path: "/api/v1/usage/history",
@@ -180,7 +196,7 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     scope: "admin",
     body: createTokenInput,
     response: tokenCreatedResponse,
-    created: true,
+    status: 201,
   },
   {
     method: "delete",
@@ -264,8 +280,9 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
 ];
 
 /** A tool's operation: its REST route, scope, input (body or query) and response, from the table. */
-function toolOperation({ rest, scope, inputSchema, outputSchema }: Tool): Operation {
+function toolOperation({ rest, scope, inputSchema, outputSchema, background }: Tool): Operation {
   return {
+    ...(background && { status: 202 as const }),
     method: rest.method,
     path: rest.path,
     operationId: rest.operationId,
@@ -293,6 +310,7 @@ const ERRORS: Record<string, string> = {
   "402": "Budget exhausted (which budgets, and when they reset)",
   "403": "The token lacks the scope",
   "404": "Not found (also another workspace's ids)",
+  "409": "Conflicts with the current state (a research job that already ended)",
   "413": "Body over 256 KB",
   "429": "Rate limited (Retry-After)",
   "502": "Every provider failed (with each reason)",
@@ -351,8 +369,8 @@ function operationObject(op: Operation) {
         }
       : {}),
     responses: {
-      [op.created ? "201" : "200"]: {
-        description: op.created ? "Created" : "OK",
+      [String(op.status ?? 200)]: {
+        description: { 200: "OK", 201: "Created", 202: "Accepted" }[op.status ?? 200],
         content: { "application/json": { schema: schema(op.response, "output") } },
       },
       ...errors,

@@ -2,11 +2,13 @@
  * Transport: the REST routes of the tool table (lib/tools/table.ts). One dynamic route file,
  * app/api/v1/[tool]/route.ts, serves every entry at its path: its method, its scope (any token when it has
  * none), its input from the JSON body (POST) or the query string (GET), its verb, its response. A path
- * segment no entry has is a 404, another method a 405.
+ * segment no entry has is a 404, another method a 405. A background entry (research) answers 202 with the
+ * job it queued.
  */
 import type { z } from "zod";
 import type { Tool } from "@/lib/tools/tool";
 import { readJsonBody } from "./body";
+import { keepWorkingAfterResponse } from "./research-work";
 import { type MethodHandlers, resolvedRouteMethods } from "./route-methods";
 import { withToken } from "./with-token";
 
@@ -24,6 +26,12 @@ export function toolRoute<I extends z.ZodObject, O extends z.ZodObject>(tool: To
         tool.rest.method === "post"
           ? await readJsonBody<z.input<I>>(request)
           : (Object.fromEntries(new URL(request.url).searchParams) as z.input<I>);
+      if (tool.background) {
+        // A job: queued now, answered 202 with its status URL; it runs after the response.
+        const job = await tool.background.start(ctx, input);
+        keepWorkingAfterResponse();
+        return Response.json(job, { status: 202, headers: { location: `${tool.rest.path}/${job.id}` } });
+      }
       const { response } = await tool.run(ctx, input, { signal: request.signal });
       return Response.json(response);
     },

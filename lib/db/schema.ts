@@ -532,6 +532,62 @@ export const traceSpans = pgTable(
   (t) => [index("trace_spans_trace_idx").on(t.tenantId, t.traceId), ...tenantPolicies(t.tenantId)],
 );
 
+// ---------------------------------------------------------------------------------------------
+// Research jobs: a question researched in the background (lib/services/research). Any instance may run
+// a job: it claims the row with a lease it renews while it works; a lease that lapses (the instance
+// died) lets another instance take the job over from its last checkpoint.
+
+export const researchStatus = pgEnum("research_status", [
+  "queued",
+  "running",
+  "succeeded",
+  "failed",
+  "cancelled",
+]);
+
+export const researchJobs = pgTable(
+  "research_jobs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    /** Who started it: the job runs with their token's rights (scopes, surface), recorded on its traces. */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    tokenId: uuid("token_id").references(() => apiTokens.id, { onDelete: "set null" }),
+    tokenName: text("token_name"),
+    surface: traceSurface("surface").notNull(),
+    scopes: text("scopes").array().notNull(),
+    /** The parsed input. */
+    input: jsonb("input").notNull(),
+    status: researchStatus("status").notNull().default("queued"),
+    /** Phase, a line for people, steps done and planned. */
+    progress: jsonb("progress").notNull().default({}),
+    /** The checkpoint: the plan and every finished sub-call, so a job taken over repeats none of them. */
+    state: jsonb("state").notNull().default({}),
+    report: text("report"),
+    sources: jsonb("sources"),
+    partial: boolean("partial").notNull().default(false),
+    stopReason: text("stop_reason"),
+    error: text("error"),
+    /** The trace of the job itself (its model calls and the list of its sub-calls), once it ended. */
+    traceId: uuid("trace_id"),
+    /** How many times an instance claimed it. */
+    attempts: integer("attempts").notNull().default(0),
+    leaseOwner: text("lease_owner"),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
+    cancelRequested: boolean("cancel_requested").notNull().default(false),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("research_jobs_tenant_created_idx").on(t.tenantId, t.createdAt),
+    // The claim query: queued jobs, and running ones whose lease lapsed.
+    index("research_jobs_claimable_idx").on(t.status, t.leaseExpiresAt),
+    ...tenantPolicies(t.tenantId),
+  ],
+);
+
 export const auditLog = pgTable(
   "audit_log",
   {

@@ -3,14 +3,17 @@
  * the same annotations policy, the same error mapping and the same progress reporting (per provider, plus
  * a heartbeat when it is slow).
  */
+import type { ToolTaskHandler } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { Scope, TenantContext } from "@/lib/services/context";
+import type { ResearchJobView } from "@/lib/services/research/job-view";
 import { UNTRUSTED_NOTE } from "@/lib/tools/format";
 import type { Tool, ToolCall } from "@/lib/tools/tool";
-import { withProgress } from "./progress";
+import { reportJobProgress, withProgress } from "./progress";
+import { taskOf } from "./research-tasks";
 import { toolErrorFrom } from "./tool-errors";
 
 /** What answers a call: the tenant's verb, or (the stdio bridge's local mode) the operator's engine. */
@@ -26,6 +29,10 @@ export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   register(server: McpServer, ctx: TenantContext): void;
   /** Registers the same tool (name, description, schemas, annotations, text) answered by `run`. */
   registerRunner(server: McpServer, run: ToolRunner<I, O>, format?: (output: z.output<O>) => string): void;
+  /** A job that outlives the request (research): registered as a task tool over the server's task store. */
+  background: boolean;
+  /** A response as the call's result: its text for the model, and the structured content. */
+  result(output: z.output<O>): CallToolResult;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -62,31 +69,58 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
     const note = spec.openWorld ? [{ type: "text" as const, text: UNTRUSTED_NOTE }] : [];
     return [{ type: "text", text }, ...note];
   }
+  // Widened so the SDK's callback type does not depend on this function's type parameter.
+  const config = {
+    title: spec.title,
+    description: spec.description,
+    inputSchema: spec.inputSchema as z.ZodObject,
+    outputSchema: spec.outputSchema,
+    // Every tool only reads: searching, fetching and answering change nothing the caller owns.
+    annotations: { title: spec.title, readOnlyHint: true, openWorldHint: spec.openWorld },
+  };
   function registerRunner(server: McpServer, run: ToolRunner<I, O>, format = spec.format): void {
-    // Widened so the SDK's callback type does not depend on this function's type parameter.
-    const inputSchema: z.ZodObject = spec.inputSchema;
-    server.registerTool(
-      spec.name,
-      {
-        title: spec.title,
-        description: spec.description,
-        inputSchema,
-        outputSchema: spec.outputSchema,
-        // Every tool only reads: searching, fetching and answering change nothing the caller owns.
-        annotations: { title: spec.title, readOnlyHint: true, openWorldHint: spec.openWorld },
+    server.registerTool(spec.name, config, (input, extra) => call(run, format, input, extra));
+  }
+  /**
+   * A task tool: a task-augmented call answers at once with the job as a task (the client polls tasks/get
+   * and collects tasks/result); a plain call waits for the job (the SDK polls the task store), and is sent
+   * the job's progress when the client asked for it.
+   */
+  function registerTask(
+    server: McpServer,
+    ctx: TenantContext,
+    start: NonNullable<typeof spec.background>["start"],
+  ) {
+    const handler: ToolTaskHandler<z.ZodObject> = {
+      createTask: async (input, extra) => {
+        const job = (await start(ctx, input as z.input<I>)) as unknown as ResearchJobView;
+        reportJobProgress(ctx, job.id, extra);
+        return { task: taskOf(job) };
       },
-      (input, extra) => call(run, format, input, extra),
+      getTask: (_input, extra) => extra.taskStore.getTask(extra.taskId),
+      getTaskResult: async (_input, extra) =>
+        (await extra.taskStore.getTaskResult(extra.taskId)) as CallToolResult,
+    };
+    server.experimental.tasks.registerToolTask(
+      spec.name,
+      { ...config, execution: { taskSupport: "optional" } },
+      handler,
     );
   }
+  const background = spec.background;
   return {
     name: spec.name,
     scope: spec.scope,
+    background: background !== undefined,
     // The SDK parsed the input with the verb's schema; the verb parses it again (its defaults hold).
     register: (server, ctx) =>
-      registerRunner(
-        server,
-        async (input, call) => (await spec.run(ctx, input as z.input<I>, call)).response,
-      ),
+      background
+        ? registerTask(server, ctx, background.start)
+        : registerRunner(
+            server,
+            async (input, call) => (await spec.run(ctx, input as z.input<I>, call)).response,
+          ),
     registerRunner,
+    result: (output) => ({ content: textContent(spec.format(output)), structuredContent: output }),
   };
 }

@@ -6,7 +6,9 @@
  */
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { TenantContext } from "@/lib/services/context";
 import type { OnProgress, ProviderProgress } from "@/lib/services/provider-attempts";
+import { awaitResearch } from "@/lib/services/research/await-research";
 
 export const HEARTBEAT_MS = 5_000;
 
@@ -50,4 +52,37 @@ export async function withProgress<T>(
     clearInterval(timer);
     open = false;
   }
+}
+
+/**
+ * A plain call of a task tool waits while the SDK polls the job; when the client asked for progress, the
+ * job's steps are reported until it finishes or the request ends (a send on a closed stream fails, which
+ * stops the reporting: after a task-augmented call has answered, for one).
+ */
+export function reportJobProgress(
+  ctx: TenantContext,
+  id: string,
+  extra: Extra & { signal: AbortSignal },
+): void {
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken === undefined) return;
+  const stop = new AbortController();
+  const signal = AbortSignal.any([extra.signal, stop.signal]);
+  void awaitResearch({
+    ctx,
+    input: { id },
+    signal,
+    onUpdate: ({ progress }) =>
+      void extra
+        .sendNotification({
+          method: "notifications/progress",
+          params: {
+            progressToken,
+            progress: progress.done,
+            total: progress.total,
+            message: progress.message,
+          },
+        })
+        .catch(() => stop.abort()),
+  }).catch(() => {});
 }

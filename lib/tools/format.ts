@@ -11,6 +11,7 @@ import type {
   FetchResponse,
   FetchToolResponse,
   PaperSearchResponse,
+  ResearchJobResponse,
   SearchResponse,
 } from "@/lib/tools/responses";
 import { plural } from "@/lib/wording";
@@ -223,4 +224,20 @@ export function formatCrawl(response: CrawlResponse): string {
     ...(skipped.length > 0 ? ["", "Skipped:", ...skipped] : []),
     ...(errors.length > 0 ? ["", "Errors:", ...errors] : []),
   ].join("\n");
+}
+
+export function formatResearch(job: ResearchJobResponse): string {
+  if (job.status === "succeeded" && job.report !== null) {
+    const cost = job.cost_usd > 0 ? `, $${job.cost_usd.toFixed(4)}` : "";
+    const partial = job.partial ? ` — partial (${job.stop_reason})` : "";
+    return `${job.report}\n\n(research job ${job.id}${partial}${cost})`;
+  }
+  const lines = [`Research job ${job.id}: ${job.status} — ${job.progress.message}`];
+  if (job.status === "queued" || job.status === "running") {
+    lines.push(
+      `Step ${job.progress.done} of ${job.progress.total}. Poll GET /api/v1/research/${job.id} (or tasks/get).`,
+    );
+  }
+  if (job.error) lines.push(`Error: ${job.error}`);
+  return lines.join("\n");
 }

@@ -428,3 +428,43 @@ export function toCrawlResponse(result: CrawlSiteResult): CrawlResponse {
     duration_ms: result.duration_ms,
   };
 }
+
+const foundBy = z.object({ query: z.string(), provider: z.string(), rank: z.number() });
+
+/** A research job (REST 202 and status, MCP task result); `report` once it succeeded. */
+export const researchJobResponse = z.object({
+  id: z.string().describe("The job's id: GET /api/v1/research/<id> for its status and report"),
+  status: z.enum(["queued", "running", "succeeded", "failed", "cancelled"]),
+  question: z.string(),
+  progress: z.object({
+    phase: z.enum(["queued", "planning", "searching", "reading", "writing", "done"]),
+    message: z.string(),
+    done: z.number().describe("Steps done: the plan, each search, the reading, the report"),
+    total: z.number(),
+  }),
+  report: z
+    .string()
+    .nullable()
+    .describe(
+      "The cited report in Markdown: [n] after each claim refers to sources[n-1], a page that was read",
+    ),
+  sources: z.array(
+    z.object({
+      n: z.number(),
+      url: z.string(),
+      title: z.string(),
+      found_by: z
+        .array(foundBy)
+        .describe("The searches and providers that listed the page, with their ranks"),
+    }),
+  ),
+  partial: z.boolean().describe("The job stopped early (stop_reason); the report covers what it found"),
+  stop_reason: z.enum(["budget_exhausted", "cost_limit", "deadline"]).nullable(),
+  error: z.string().nullable(),
+  trace_id: traceId,
+  cost_usd: z.number().describe("What the job's calls cost so far, model and providers"),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+export type ResearchJobResponse = z.infer<typeof researchJobResponse>;

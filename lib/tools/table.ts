@@ -11,6 +11,9 @@ import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { crawlSite, crawlToolInput } from "@/lib/services/crawl/crawl-site";
 import { fetchPage, fetchToolInput } from "@/lib/services/fetch/fetch-page";
 import { paperSearch, paperSearchToolInput } from "@/lib/services/papers/paper-search";
+import { awaitResearch } from "@/lib/services/research/await-research";
+import { researchInput } from "@/lib/services/research/input";
+import { startResearch } from "@/lib/services/research/start-research";
 import { webSearch, webSearchInput } from "@/lib/services/search/web-search";
 import {
   formatAnswer,
@@ -18,6 +21,7 @@ import {
   formatCrawl,
   formatFetch,
   formatPapers,
+  formatResearch,
   formatSearch,
 } from "@/lib/tools/format";
 import {
@@ -26,6 +30,7 @@ import {
   crawlResponse,
   fetchResponse,
   paperSearchResponse,
+  researchJobResponse,
   searchResponse,
   toAnswerResponse,
   toCrawlResponse,
@@ -174,6 +179,37 @@ export const TOOL_LIST = [
     run: async (ctx, input, call) =>
       traced(toPaperSearchResponse, await paperSearch({ ctx, input, ...call })),
     format: formatPapers,
+  }),
+  defineTool({
+    name: "research",
+    title: "Research a question",
+    scope: "search",
+    description: [
+      "Research a question in the background and get a cited report: plans several searches (the workspace's",
+      "model when configured, reformulations otherwise), runs them over the workspace's search providers, reads",
+      "the best pages and writes a Markdown report where every [n] cites a page that was read, with a sources",
+      "list naming the providers and ranks that found each page. Takes minutes: with task support, call it as a",
+      "task and poll; otherwise the call waits, sending progress. Every search, fetch and model call inside is",
+      "charged against the workspace's budgets; max_cost_usd caps the job. When budgets run out it stops and",
+      "reports what it found, marked partial with the reason. Needs the search and fetch scopes.",
+    ].join(" "),
+    inputSchema: researchInput,
+    outputSchema: researchJobResponse,
+    rest: {
+      method: "post",
+      path: "/api/v1/research",
+      summary: "Queues a research job (202); GET /api/v1/research/{id} for its status and cited report",
+      operationId: "startResearch",
+    },
+    openWorld: true,
+    slow: true,
+    background: { start: (ctx, input) => startResearch({ ctx, input }) },
+    playground: false,
+    run: async (ctx, input, call) => {
+      const job = await startResearch({ ctx, input });
+      return { response: await awaitResearch({ ctx, input: job, signal: call.signal }), spans: [] };
+    },
+    format: formatResearch,
   }),
   defineTool({
     name: "budget_status",

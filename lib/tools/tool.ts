@@ -57,6 +57,13 @@ export interface Tool<
   /** Calls that can take tens of seconds: MCP sends progress heartbeats. */
   slow?: boolean;
   rest: RestRoute;
+  /**
+   * A job that outlives the request (research): REST answers 202 with the job from its own route, MCP
+   * registers it as a task tool (lib/mcp/task-tool.ts), and `run` waits for the job to finish.
+   */
+  background?: {
+    start(ctx: TenantContext, input: z.input<Input>): Promise<z.output<Output> & { id: string }>;
+  };
   /** Left out of the dashboard playground (which shows calls with provider steps). */
   playground?: false;
   /** Runs the verb as the context's tenant and projects its result onto `outputSchema`. */

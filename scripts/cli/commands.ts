@@ -146,7 +146,7 @@ export const commands: Record<string, CliCommand> = {
     usage: "traces prune                                 deletes traces older than each tenant's retention",
     flags: [],
     async run() {
-      return `deleted ${await pruneTraces({ ctx: await platform() })} traces`;
+      return `deleted ${await pruneTraces({ ctx: await platform() })} traces and research jobs`;
     },
   },
   "reservations sweep": {

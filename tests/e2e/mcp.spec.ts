@@ -107,7 +107,7 @@ test.describe("session setup", () => {
 });
 
 test.describe("tools/list", () => {
-  test("lists the six tools with annotations, strict input schemas and output schemas", async () => {
+  test("lists the seven tools with annotations, strict input schemas and output schemas", async () => {
     const { tools } = await (await client()).listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       "answer",
@@ -115,6 +115,7 @@ test.describe("tools/list", () => {
       "crawl",
       "fetch",
       "paper_search",
+      "research",
       "web_search",
     ]);
     for (const tool of tools) {
@@ -151,13 +152,14 @@ test.describe("tools/list", () => {
     });
   });
 
-  test("a token lists only the tools of its scopes, and calling another is an error", async () => {
+  test("a token lists only the tools of its scopes, and calling another gets the step-up 403", async () => {
     const mcp = await client("search-only");
     const { tools } = await mcp.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["budget_status", "web_search"]);
-    const result = await mcp.callTool({ name: "fetch", arguments: { url: "https://example.com/" } });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("fetch not found");
+    expect(tools.map((t) => t.name).sort()).toEqual(["budget_status", "research", "web_search"]);
+    // The SDK's transport shows the HTTP status as the error's code.
+    await expect(
+      mcp.callTool({ name: "fetch", arguments: { url: "https://example.com/" } }),
+    ).rejects.toMatchObject({ code: 403, message: /'fetch' scope/ });
   });
 });
 
@@ -341,7 +343,7 @@ test.describe("authentication", () => {
     const mcp = await connectClient(`${MCP_URL}/t/${token("search-only")}`);
     clients.push(mcp);
     const { tools } = await mcp.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["budget_status", "web_search"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["budget_status", "research", "web_search"]);
     const wrong = await postRaw(
       initializeRequest(LATEST_PROTOCOL_VERSION),
       freshIp(),

@@ -21,7 +21,7 @@ export const OFF_SITE_URL = "https://elsewhere.example/page";
 export const SLOW_PAGE_MS = 5_000;
 
 export interface CrawlSite {
-  /** http://127.0.0.1:<port> */
+  /** http://<host>:<port> */
   origin: string;
   /** Request paths served so far, in order. */
   hits(): string[];
@@ -103,7 +103,8 @@ function route(path: string, origin: string): Answer | undefined {
   return undefined;
 }
 
-export async function startCrawlSite(): Promise<CrawlSite> {
+/** `host`: a loopback address; the e2e server allowlists one of its own rather than 127.0.0.1. */
+export async function startCrawlSite(host = "127.0.0.1"): Promise<CrawlSite> {
   const hits: string[] = [];
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
@@ -134,10 +135,10 @@ export async function startCrawlSite(): Promise<CrawlSite> {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  server.listen(0, "127.0.0.1");
+  server.listen(0, host);
   await once(server, "listening");
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin: `http://${host}:${(server.address() as AddressInfo).port}`,
     hits: () => [...hits],
     close: async () => {
       for (const socket of sockets) socket.destroy();

@@ -2,7 +2,8 @@
  * The fake provider server as a standalone process on a fixed port, for `next start` under Playwright
  * (`tsx tests/fakes/serve-fake-providers.ts`; what is faked: tests/e2e/support/fake-providers.ts).
  * Requests are passed through to the in-process fake server with every tool's wires; GET /health answers
- * once it is up, GET /_requests/<wire> lists what a wire received.
+ * once it is up, GET /_requests/<wire> lists what a wire received, PUT /_scenario/<wire> (a FakeScenario as
+ * JSON) changes what it answers and DELETE /_scenario/<wire> restores its e2e default.
  */
 import http from "node:http";
 import {
@@ -11,24 +12,41 @@ import {
   FAKED_PROVIDERS,
   FAKES_PORT,
   REQUEST_LOG_PATH,
+  SCENARIO_PATH,
 } from "@/tests/e2e/support/fake-providers";
 import { ANSWER_WIRES } from "./answer-wires";
 import { FETCH_WIRES } from "./fetch-wires";
 import { PAPER_WIRES } from "./paper-wires";
-import { FAKE_PROVIDER_IDS, startFakeProviders } from "./provider-server";
+import { FAKE_PROVIDER_IDS, type FakeScenario, startFakeProviders } from "./provider-server";
 
 const extraWires = { ...FETCH_WIRES, ...ANSWER_WIRES, ...PAPER_WIRES };
 const fake = await startFakeProviders(extraWires);
-for (const wire of [...FAKE_PROVIDER_IDS, ...Object.keys(extraWires)]) {
+
+function defaultScenario(wire: string): FakeScenario {
   const latencyMs = FAKED_PROVIDERS[wire];
-  if (latencyMs === undefined) fake.setScenario(wire, { status: FAILING_STATUS });
-  else
-    fake.setScenario(wire, wire === "tavily" ? { latencyMs, expectedApiKey: E2E_TAVILY_KEY } : { latencyMs });
+  if (latencyMs === undefined) return { status: FAILING_STATUS };
+  return wire === "tavily" ? { latencyMs, expectedApiKey: E2E_TAVILY_KEY } : { latencyMs };
 }
+for (const wire of [...FAKE_PROVIDER_IDS, ...Object.keys(extraWires)])
+  fake.setScenario(wire, defaultScenario(wire));
 const upstream = new URL(fake.url);
+
+async function setScenario(req: http.IncomingMessage, res: http.ServerResponse, wire: string) {
+  if (req.method === "DELETE") fake.setScenario(wire, defaultScenario(wire));
+  else {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    fake.setScenario(wire, JSON.parse(Buffer.concat(chunks).toString("utf8")) as FakeScenario);
+  }
+  res.writeHead(204).end();
+}
 
 const server = http.createServer((req, res) => {
   if (req.url === "/health") return void res.end("ok");
+  if (req.url?.startsWith(SCENARIO_PATH)) {
+    const wire = decodeURIComponent(req.url.slice(SCENARIO_PATH.length));
+    return void setScenario(req, res, wire).catch(() => res.writeHead(400).end());
+  }
   if (req.url?.startsWith(REQUEST_LOG_PATH)) {
     const wire = decodeURIComponent(req.url.slice(REQUEST_LOG_PATH.length));
     res.writeHead(200, { "content-type": "application/json" });

@@ -2,9 +2,11 @@
  * `searchmux mcp` (compiled as it ships: dist/searchmux.mjs, here in a directory of this file's own) driven
  * by the official MCP client over stdio, as a local client would run it:
  * - local mode: the engine in the bridge's process with providers faked at the HTTP level (base URLs in
- *   its environment), no database (its data directory stays empty);
+ *   its environment), no database (its data directory stays empty); fetch's paging from the documents it
+ *   keeps in memory, `urls` and crawl against the fake sites (tests/fakes/paging-site.ts, crawl-site.ts);
  * - forwarding mode: the hosted MCP server (createMcpServer for a tenant on the embedded database) behind
- *   a Streamable HTTP endpoint that checks a Bearer token, as `/api/mcp` does;
+ *   a Streamable HTTP endpoint that checks a Bearer token, as `/api/mcp` does; crawl, paging and `urls`
+ *   pass through;
  * - configuration errors and a refused token: a clear message on stderr, an exit code, nothing on stdout.
  * (Against `next start` the forwarding case is the same with SEARCHMUX_URL pointing at the app and a
  * token from `npm run smx -- token create`; the e2e suite owns that server.)
@@ -23,7 +25,10 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpServer } from "@/lib/mcp/server";
 import { DEFAULT_TOKEN_SCOPES } from "@/lib/services/context";
+import { PER_HOST } from "@/lib/services/fetch/fetch-many";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
+import { type CrawlSite, startCrawlSite } from "@/tests/fakes/crawl-site";
+import { LONG_PARAGRAPHS, type PagingSite, startPagingSite } from "@/tests/fakes/paging-site";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 import { compileCli } from "@/tests/support/compile-cli";
 import { databaseTargets, type TestDatabase } from "@/tests/support/database";
@@ -43,6 +48,46 @@ const text = (result: ToolResult) =>
 
 let fake: FakeProviders;
 let providerEnv: Record<string, string>;
+let pagingSite: PagingSite;
+let crawlSite: CrawlSite;
+
+interface Window {
+  content: string;
+  offset: number;
+  next_offset: number | null;
+  total_chars: number;
+  cache_hit: boolean;
+  trace_id: string | null;
+}
+type Batch = { results: Array<{ url: string; title?: string; error?: { code: string; message: string } }> };
+interface CrawlMap {
+  pages: Array<{ url: string; title: string }>;
+  skipped: Array<{ url: string; reason: string }>;
+  errors: Array<{ url: string; code: string }>;
+  counts: { pages: number; skipped: number; errors: number; off_site: number };
+  stopped: string;
+  trace_id: string | null;
+}
+
+/** `path` of the paging site read window by window; each window's structured content. */
+async function readInWindows(client: Client, path: string, maxChars: number): Promise<Window[]> {
+  const windows: Window[] = [];
+  let offset: number | null = 0;
+  while (offset !== null) {
+    const result = await client.callTool({
+      name: "fetch",
+      arguments: { url: `${pagingSite.origin}${path}`, max_chars: maxChars, offset },
+    });
+    expect(result.isError, text(result)).toBeFalsy();
+    const window = result.structuredContent as unknown as Window;
+    windows.push(window);
+    offset = window.next_offset;
+  }
+  return windows;
+}
+
+/** Five pages of the paging site, the fourth missing (404 from the site and from every other step). */
+const fiveUrls = () => [1, 2, 3, 0, 4].map((n) => `${pagingSite.origin}/${n ? `page/${n}` : "missing"}`);
 
 type BridgeEnv = Record<string, string> & NodeJS.ProcessEnv;
 
@@ -88,9 +133,13 @@ beforeAll(async () => {
   await compileCli(cli);
   fake = await startFakeProviders();
   providerEnv = fakeProviderEnv(fake.url);
+  pagingSite = await startPagingSite({ delayMs: 150 });
+  crawlSite = await startCrawlSite();
 }, 120_000);
 afterAll(async () => {
   await fake?.close();
+  pagingSite?.close();
+  await crawlSite?.close();
   rmSync(cli, { recursive: true, force: true });
 });
 
@@ -124,11 +173,12 @@ describe("local mode", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("lists the five tools with the hosted server's schemas", async () => {
+  it("lists the six tools with the hosted server's schemas", async () => {
     const { tools } = await bridge.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       "answer",
       "budget_status",
+      "crawl",
       "fetch",
       "paper_search",
       "web_search",
@@ -163,6 +213,97 @@ describe("local mode", () => {
     expect(result.structuredContent).toMatchObject({ title: "Team handbook", provider: "direct" });
     expect(text(result)).toContain("# Onboarding\n\nEvery new member gets a laptop");
     expect(text(result)).toContain("-   Read the security policy");
+  });
+
+  it("pages through a long document fetched once: later windows make no request to the site", async () => {
+    pagingSite.reset();
+    const windows = await readInWindows(bridge.client, "/long", 100_000);
+    expect(windows.length).toBeGreaterThan(3);
+    const [first, second] = windows;
+    expect(first).toMatchObject({ offset: 0, cache_hit: false, trace_id: null });
+    expect(second).toMatchObject({ offset: first?.next_offset, cache_hit: true });
+    expect(windows.slice(1).every((window) => window.cache_hit)).toBe(true);
+    const whole = windows.map((window) => window.content).join("");
+    expect(whole.length).toBe(first?.total_chars);
+    expect(whole).toContain(`Paragraph ${LONG_PARAGRAPHS} of the long report`);
+    expect(pagingSite.requests("/long")).toBe(1);
+
+    // no_cache fetches again; an offset past the end is a tool error naming total_chars.
+    const fresh = await bridge.client.callTool({
+      name: "fetch",
+      arguments: { url: `${pagingSite.origin}/long`, no_cache: true },
+    });
+    expect(fresh.structuredContent).toMatchObject({ cache_hit: false, offset: 0 });
+    expect(pagingSite.requests("/long")).toBe(2);
+    const past = await bridge.client.callTool({
+      name: "fetch",
+      arguments: { url: `${pagingSite.origin}/long`, offset: first?.total_chars },
+    });
+    expect(past.isError).toBe(true);
+    expect(text(past)).toContain(`total_chars ${first?.total_chars}`);
+  });
+
+  it("fetches urls in input order, one error for the missing page, at most PER_HOST at once", async () => {
+    pagingSite.reset();
+    const urls = fiveUrls();
+    const result = await bridge.client.callTool({ name: "fetch", arguments: { urls } });
+    expect(result.isError).toBeFalsy();
+    const { results } = result.structuredContent as unknown as Batch;
+    expect(results.map((item) => item.url)).toEqual(urls);
+    expect(results.map((item) => item.title ?? item.error?.code)).toEqual([
+      "Page 1",
+      "Page 2",
+      "Page 3",
+      "all_providers_failed",
+      "Page 4",
+    ]);
+    expect(results[3]?.error?.message).toContain("direct");
+    expect(pagingSite.maxConcurrent()).toBeGreaterThan(1);
+    expect(pagingSite.maxConcurrent()).toBeLessThanOrEqual(PER_HOST);
+    expect(text(result)).toMatch(/^5 URLs fetched, 1 failed/);
+
+    // Each page was kept: a fetch of one of them is a hit.
+    const again = await bridge.client.callTool({ name: "fetch", arguments: { url: urls[0] } });
+    expect(again.structuredContent).toMatchObject({ title: "Page 1", cache_hit: true });
+    expect(pagingSite.requests("/page/1")).toBe(1);
+  });
+
+  it("maps the fake site with crawl: robots.txt obeyed, redirects to private addresses refused", async () => {
+    const before = crawlSite.hits().length;
+    const result = await bridge.client.callTool({
+      name: "crawl",
+      arguments: { url: `${crawlSite.origin}/`, mode: "map" },
+    });
+    expect(result.isError, text(result)).toBeFalsy();
+    const map = result.structuredContent as unknown as CrawlMap;
+    expect(map).toMatchObject({ stopped: "complete", trace_id: null });
+    expect(map.counts).toEqual({ pages: 33, skipped: 1, errors: 2, off_site: 1 });
+    expect(map.skipped).toEqual([
+      { url: `${crawlSite.origin}/private/secret`, reason: "disallowed by robots.txt" },
+    ]);
+    expect(map.errors.map((error) => [error.url, error.code]).sort()).toEqual([
+      [`${crawlSite.origin}/go/intranet`, "blocked"],
+      [`${crawlSite.origin}/go/metadata`, "blocked"],
+    ]);
+    expect(map.pages.map((page) => page.title)).toContain("Orphan"); // from the sitemap
+    const hits = crawlSite.hits().slice(before);
+    expect(hits).toContain("/robots.txt");
+    expect(hits).not.toContain("/private/secret");
+    expect(text(result)).toMatch(/^Map of http:\/\/127\.0\.0\.1:\d+\/: 33 pages, 1 skipped, 2 errors/);
+  });
+
+  it("refuses a private start for crawl and fetch's urls, as the hosted server does", async () => {
+    const crawl = await bridge.client.callTool({
+      name: "crawl",
+      arguments: { url: "http://169.254.169.254/latest/meta-data/" },
+    });
+    expect(crawl.isError).toBe(true);
+    const fetched = await bridge.client.callTool({
+      name: "fetch",
+      arguments: { urls: ["http://10.0.0.1/admin", `${pagingSite.origin}/page/9`] },
+    });
+    const { results } = fetched.structuredContent as unknown as Batch;
+    expect(results.map((item) => item.error?.code ?? item.title)).toEqual(["invalid_input", "Page 9"]);
   });
 
   it("reports a provider without a key as a tool error", async () => {
@@ -227,7 +368,9 @@ describe("forwarding mode", () => {
     const [pglite] = databaseTargets();
     if (!pglite) throw new Error("no database target");
     database = await pglite.create();
-    const platform = testPlatform(database.db, { env: providerEnv });
+    const platform = testPlatform(database.db, {
+      env: { ...providerEnv, SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1" },
+    });
     const tenantId = (await createTenant({ ctx: systemCtx(platform), input: { name: "bridge" } })).id;
     const ctx = { ...tenantCtx(platform, tenantId, DEFAULT_TOKEN_SCOPES), surface: "mcp" as const };
     // What /api/mcp does, with a fixed token instead of the token table: stateless, one server per POST.
@@ -291,6 +434,40 @@ describe("forwarding mode", () => {
     expect(progress.slice(1)).toEqual(
       progress.slice(1).map(() => expect.stringMatching(/^wikipedia: ok in \d+ ms$/)),
     );
+  });
+
+  it("forwards crawl, fetch's paging and urls unchanged, from the remote's cache and traced", async () => {
+    const { tools } = await bridge.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["crawl", "fetch"]));
+    const fetchSchema = tools.find((tool) => tool.name === "fetch")?.inputSchema.properties ?? {};
+    expect(Object.keys(fetchSchema)).toEqual(expect.arrayContaining(["url", "urls", "offset"]));
+
+    pagingSite.reset();
+    const windows = await readInWindows(bridge.client, "/long", 150_000);
+    expect(windows.length).toBeGreaterThan(2);
+    expect(windows[0]).toMatchObject({ offset: 0, cache_hit: false, trace_id: expect.any(String) });
+    expect(windows.slice(1).every((window) => window.cache_hit)).toBe(true);
+    expect(windows.map((window) => window.content).join("").length).toBe(windows[0]?.total_chars);
+    expect(pagingSite.requests("/long")).toBe(1);
+
+    const urls = fiveUrls();
+    const many = await bridge.client.callTool({ name: "fetch", arguments: { urls } });
+    const { results } = many.structuredContent as unknown as Batch;
+    expect(results.map((item) => item.title ?? item.error?.code)).toEqual([
+      "Page 1",
+      "Page 2",
+      "Page 3",
+      "all_providers_failed",
+      "Page 4",
+    ]);
+
+    const crawled = await bridge.client.callTool({
+      name: "crawl",
+      arguments: { url: `${crawlSite.origin}/`, mode: "map" },
+    });
+    const map = crawled.structuredContent as unknown as CrawlMap;
+    expect(map.counts).toEqual({ pages: 33, skipped: 1, errors: 2, off_site: 1 });
+    expect(map.trace_id).toEqual(expect.any(String));
   });
 
   it("forwards resources", async () => {

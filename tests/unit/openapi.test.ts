@@ -111,7 +111,8 @@ describe("OpenAPI document", () => {
     for (const [route, methods] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(methods as Record<string, OperationObject>)) {
         const at = `${method} ${route}`;
-        const success = operation.responses["200"] ?? operation.responses["201"];
+        const success =
+          operation.responses["200"] ?? operation.responses["201"] ?? operation.responses["202"];
         expect(success?.content?.["application/json"]?.schema, at).toBeDefined();
         compiles(success?.content?.["application/json"]?.schema);
         expect(operation.responses.default?.content?.["application/json"]?.schema, at).toEqual(ERROR_REF);

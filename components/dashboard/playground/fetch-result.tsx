@@ -1,13 +1,18 @@
 import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
 import { ExternalLink } from "@/components/ui/external-link";
 import type { FetchResponse, FetchToolResponse } from "@/lib/tools/responses";
 import { plural } from "@/lib/wording";
 import { Markdown } from "./markdown";
 
+/** Fetches `url` again from `offset`: the page's next window. */
+type ReadOn = (url: string, offset: number) => void;
+
 /** One fetched page, or (urls) each URL's page or error in order. */
-export function FetchResult({ response }: { response: FetchToolResponse }) {
+export function FetchResult({ response, onReadOn }: { response: FetchToolResponse; onReadOn: ReadOn }) {
   // Without `results` the response is one page (toFetchResponse).
-  if (response.results === undefined) return <FetchedPage page={response as FetchResponse} />;
+  if (response.results === undefined)
+    return <FetchedPage page={response as FetchResponse} onReadOn={onReadOn} />;
   return (
     <div className="space-y-6">
       {response.results.map((item) =>
@@ -19,15 +24,18 @@ export function FetchResult({ response }: { response: FetchToolResponse }) {
             </Badge>
           </article>
         ) : (
-          <FetchedPage key={item.url} page={item} />
+          <FetchedPage key={item.url} page={item} onReadOn={onReadOn} />
         ),
       )}
     </div>
   );
 }
 
-/** The fetched page: where it came from, and its content rendered (Markdown) or as-is (text, HTML source). */
-function FetchedPage({ page }: { page: Omit<FetchResponse, "trace_id"> }) {
+/**
+ * The fetched page: where it came from, its content rendered (Markdown) or as-is (text, HTML source), and
+ * the next page of a long document.
+ */
+function FetchedPage({ page, onReadOn }: { page: Omit<FetchResponse, "trace_id">; onReadOn: ReadOn }) {
   const { metadata } = page;
   const offset = page.offset ?? 0;
   const next = page.next_offset ?? null;
@@ -61,6 +69,11 @@ function FetchedPage({ page }: { page: Omit<FetchResponse, "trace_id"> }) {
           <pre className="font-mono text-xs whitespace-pre-wrap">{page.content}</pre>
         )}
       </div>
+      {next !== null ? (
+        <Button variant="outline" onClick={() => onReadOn(page.url, next)}>
+          Next page
+        </Button>
+      ) : null}
     </article>
   );
 }

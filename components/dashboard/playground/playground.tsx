@@ -1,6 +1,15 @@
 "use client";
 
-import { BookOpen, FileText, Globe, type LucideIcon, MessageSquareText, Wrench } from "lucide-react";
+import {
+  BookOpen,
+  FileText,
+  Globe,
+  type LucideIcon,
+  MessageSquareText,
+  Network,
+  Telescope,
+  Wrench,
+} from "lucide-react";
 import { type ComponentType, useState } from "react";
 import { Waterfall } from "@/components/dashboard/traces/waterfall";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -13,20 +22,26 @@ import type {
   PlaygroundToolOption,
 } from "@/lib/dashboard/playground-events";
 import { AnswerResults } from "./answer-results";
+import { CrawlResult } from "./crawl-result";
 import { FetchResult } from "./fetch-result";
 import { PaperResults } from "./paper-results";
+import { RecentResearch, ResearchJob } from "./research-job";
 import { RunSummary } from "./run-summary";
 import { SearchResults } from "./search-results";
 import {
   AnswerForm,
+  CrawlForm,
   FetchForm,
   type FieldErrors,
   JsonInputForm,
   PaperSearchForm,
+  type ProviderChoice,
+  ResearchForm,
   type ToolFormProps,
   WebSearchForm,
 } from "./tool-forms";
 import { type RunState, usePlaygroundRun } from "./use-playground-run";
+import { useResearch } from "./use-research";
 
 interface ToolTab {
   label: string;
@@ -38,6 +53,7 @@ interface ToolTab {
 const TABS: Partial<Record<PlaygroundTool, ToolTab>> = {
   web_search: { label: "Web search", icon: Globe, Form: WebSearchForm },
   fetch: { label: "Fetch", icon: FileText, Form: FetchForm },
+  crawl: { label: "Crawl", icon: Network, Form: CrawlForm },
   answer: { label: "Answer", icon: MessageSquareText, Form: AnswerForm },
   paper_search: { label: "Papers", icon: BookOpen, Form: PaperSearchForm },
 };
@@ -57,12 +73,20 @@ function fieldErrors(state: RunState): FieldErrors {
   return errors;
 }
 
-function Results({ result }: { result: PlaygroundResult }) {
+function Results({
+  result,
+  onReadOn,
+}: {
+  result: PlaygroundResult;
+  onReadOn: (url: string, offset: number) => void;
+}) {
   switch (result.tool) {
     case "web_search":
       return <SearchResults response={result.response} />;
     case "fetch":
-      return <FetchResult response={result.response} />;
+      return <FetchResult response={result.response} onReadOn={onReadOn} />;
+    case "crawl":
+      return <CrawlResult response={result.response} />;
     case "answer":
       return <AnswerResults response={result.response} />;
     case "paper_search":
@@ -86,20 +110,23 @@ function progressTitle(state: RunState): string {
   return state.status === "done" ? "Providers · done" : `Providers · failed after ${elapsed}`;
 }
 
-/** Pick a tool and its options, run it, watch the providers finish, then read the fused results. */
+/**
+ * Pick a tool and its options, run it, watch the providers finish, then read the fused results; or start a
+ * research job and watch it in the background.
+ */
 export function Playground({
   tools,
+  researchProviders,
 }: {
   /** The table's tools the playground offers, in its order. */
   tools: readonly PlaygroundToolOption[];
+  /** The search providers a research job may use (its tab is its own: a job is no single run). */
+  researchProviders: readonly ProviderChoice[];
 }) {
   const [tool, setTool] = useState<PlaygroundTool>(tools[0]?.name ?? "web_search");
   const { state, run } = usePlaygroundRun();
+  const research = useResearch(tool === "research");
   const errors = fieldErrors(state);
-  const reported = new Set(state.spans.map((s) => s.provider));
-  const cacheHit = reported.has("*");
-  const running =
-    state.status === "running" && !cacheHit ? state.expected.filter((p) => !reported.has(p)) : [];
 
   return (
     <div className="space-y-6">
@@ -115,6 +142,9 @@ export function Playground({
                   </TabsTrigger>
                 );
               })}
+              <TabsTrigger value="research">
+                <Telescope aria-hidden /> Research
+              </TabsTrigger>
             </TabsList>
             {tools.map((option) => {
               const { Form } = tabOf(option);
@@ -125,15 +155,68 @@ export function Playground({
                     providers={option.providers}
                     errors={errors}
                     running={state.status === "running"}
-                    onRun={(input, expected) => run(name, input, name === "fetch" ? [] : expected)}
+                    onRun={(input, expected) => run(name, input, expected)}
                   />
                 </TabsContent>
               );
             })}
+            <TabsContent value="research">
+              <ResearchForm
+                providers={researchProviders}
+                errors={research.state.problem?.fieldErrors ?? {}}
+                running={research.state.starting}
+                onRun={(input) => research.start(input)}
+              />
+            </TabsContent>
           </Tabs>
         </CardContent>
       </Card>
 
+      {tool === "research" ? <ResearchJobs research={research} /> : <RunResults state={state} run={run} />}
+    </div>
+  );
+}
+
+/** The job on show and the recent jobs under the Research tab. */
+function ResearchJobs({ research }: { research: ReturnType<typeof useResearch> }) {
+  const { job, recent, cancelling, problem } = research.state;
+  return (
+    <>
+      {problem?.message ? (
+        <FormMessage state={problem} className="rounded-md border border-destructive/40 p-3" />
+      ) : null}
+      {job ? (
+        <Card>
+          <CardContent className="pt-5">
+            <ResearchJob job={job} cancelling={cancelling} onCancel={research.cancel} />
+          </CardContent>
+        </Card>
+      ) : null}
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-base">Recent research jobs</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <RecentResearch jobs={recent} current={job?.id} onOpen={research.open} />
+        </CardContent>
+      </Card>
+    </>
+  );
+}
+
+/** The last run's live progress, its error or its results. */
+function RunResults({ state, run }: ReturnType<typeof usePlaygroundRun>) {
+  const errors = fieldErrors(state);
+  const reported = new Set(state.spans.map((s) => s.provider));
+  const cacheHit = reported.has("*");
+  const running =
+    state.status === "running" && !cacheHit ? state.expected.filter((p) => !reported.has(p)) : [];
+  // The next window of a fetched page: the same format and size, served from the cache.
+  const readOn = (url: string, offset: number) =>
+    run("fetch", { url, offset, format: state.input.format, max_chars: state.input.max_chars }, []);
+
+  return (
+    <>
       {state.status === "running" || state.spans.length > 0 ? (
         <Card aria-live="polite" aria-busy={state.status === "running"}>
           <CardHeader>
@@ -169,10 +252,10 @@ export function Playground({
             <RunSummary result={state.result} />
           </CardHeader>
           <CardContent>
-            <Results result={state.result} />
+            <Results result={state.result} onReadOn={readOn} />
           </CardContent>
         </Card>
       ) : null}
-    </div>
+    </>
   );
 }

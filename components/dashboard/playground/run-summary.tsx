@@ -15,6 +15,8 @@ function counts(result: PlaygroundResult): string {
       return plural(result.response.answers.length, "answer");
     case "fetch":
       return plural(result.response.results?.length ?? 1, "page");
+    case "crawl":
+      return plural(result.response.pages.length, result.response.mode === "map" ? "URL" : "page");
     default:
       return "Result";
   }

@@ -105,11 +105,14 @@ function FormShell({
   onSubmit,
   running,
   errors,
+  submit = ["Run", "Running…"],
   children,
 }: {
   onSubmit: (e: FormEvent<HTMLFormElement>) => void;
   running: boolean;
   errors: FieldErrors;
+  /** The button's label, idle and busy. */
+  submit?: readonly [string, string];
   children: ReactNode;
 }) {
   return (
@@ -119,7 +122,7 @@ function FormShell({
       </FormFields>
       <div>
         <Button type="submit" disabled={running} aria-busy={running}>
-          {running ? "Running…" : "Run"}
+          {running ? submit[1] : submit[0]}
         </Button>
       </div>
     </form>
@@ -257,6 +260,78 @@ export function FetchForm({ errors, running, onRun }: ToolFormProps) {
   );
 }
 
+const CRAWL_MODES = [
+  { value: "pages", label: "Pages (with Markdown)" },
+  { value: "map", label: "Map (URLs and titles)" },
+];
+
+export function CrawlForm({ errors, running, onRun }: ToolFormProps) {
+  const build = (form: FormData) => ({
+    url: text(form, "url") ?? "",
+    mode: option(form, "mode"),
+    max_depth: number(form, "max_depth"),
+    max_pages: number(form, "max_pages"),
+    include_paths: list(form, "include_paths"),
+    exclude_paths: list(form, "exclude_paths"),
+    max_chars: number(form, "max_chars"),
+    no_cache: flag(form, "no_cache"),
+  });
+  return (
+    // Every page is read by the direct fetcher, one span each: none is known ahead.
+    <FormShell onSubmit={submitWith(build, [], onRun)} running={running} errors={errors}>
+      <div className="grid gap-4 sm:grid-cols-[1fr_16rem]">
+        <TextField
+          label="Start URL"
+          name="url"
+          type="url"
+          placeholder="e.g. https://docs.example.com/"
+          required
+        />
+        <SelectField label="Mode" name="mode" defaultValue="pages" options={CRAWL_MODES} />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <TextField
+          label="Depth"
+          hint="Link hops from the start page, at most 5."
+          name="max_depth"
+          inputMode="numeric"
+          placeholder="2"
+        />
+        <TextField
+          label="Pages"
+          hint="Pages: 10, at most 50. Map: 100, at most 500."
+          name="max_pages"
+          inputMode="numeric"
+          placeholder="10"
+        />
+        <TextField
+          label="Characters per page"
+          hint="Pages mode; the whole result holds at most 100,000."
+          name="max_chars"
+          inputMode="numeric"
+          placeholder="8000"
+        />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="Only these paths"
+          hint="Globs on the URL path, separated by spaces or commas."
+          name="include_paths"
+          placeholder="e.g. /docs/*"
+          autoComplete="off"
+        />
+        <TextField
+          label="Never these paths"
+          name="exclude_paths"
+          placeholder="e.g. /blog/* /changelog"
+          autoComplete="off"
+        />
+      </div>
+      <NoCache />
+    </FormShell>
+  );
+}
+
 export function AnswerForm(props: ToolFormProps) {
   return (
     <QueryToolForm
@@ -292,6 +367,57 @@ export function PaperSearchForm(props: ToolFormProps) {
       </div>
       <CheckOption name="open_access" label="Open access only" />
     </QueryToolForm>
+  );
+}
+
+/** A research job's question and limits; the job runs in the background, so the button starts it. */
+export function ResearchForm({ providers, errors, running, onRun }: ToolFormProps) {
+  const build = (form: FormData) => ({
+    question: text(form, "question") ?? "",
+    max_queries: number(form, "max_queries"),
+    max_pages: number(form, "max_pages"),
+    max_cost_usd: number(form, "max_cost_usd"),
+    providers: picked(form),
+  });
+  return (
+    <FormShell
+      onSubmit={submitWith(build, providers, onRun)}
+      running={running}
+      errors={errors}
+      submit={["Start", "Starting…"]}
+    >
+      <TextField
+        label="Question"
+        name="question"
+        placeholder="e.g. How do Rust async runtimes differ in scheduling?"
+        required
+        autoComplete="off"
+      />
+      <div className="grid gap-4 sm:grid-cols-3">
+        <TextField
+          label="Searches"
+          hint="The question and its reformulations, 1–8."
+          name="max_queries"
+          inputMode="numeric"
+          placeholder="4"
+        />
+        <TextField
+          label="Pages to read"
+          hint="The best of all searches' results, 1–20."
+          name="max_pages"
+          inputMode="numeric"
+          placeholder="8"
+        />
+        <TextField
+          label="Max cost (USD)"
+          hint="No new step once the job has cost this; budgets apply besides."
+          name="max_cost_usd"
+          inputMode="decimal"
+          placeholder="no limit"
+        />
+      </div>
+      <ProviderPicker providers={providers} error={errors.providers} />
+    </FormShell>
   );
 }
 

@@ -13,6 +13,8 @@ export interface RunState {
   status: "idle" | "running" | "done" | "failed";
   /** Providers expected to report (for their "running" bars); fetch's waterfall is not known ahead. */
   expected: readonly string[];
+  /** The input the call was run with (what a next page of a fetch keeps). */
+  input: Readonly<Record<string, unknown>>;
   spans: readonly ProviderProgress[];
   startedAt: number;
   elapsedMs: number;
@@ -20,7 +22,7 @@ export interface RunState {
   error?: PlaygroundError;
 }
 
-const IDLE: RunState = { status: "idle", expected: [], spans: [], startedAt: 0, elapsedMs: 0 };
+const IDLE: RunState = { status: "idle", expected: [], input: {}, spans: [], startedAt: 0, elapsedMs: 0 };
 
 /** Yields each line of an NDJSON response body as it arrives. */
 async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
@@ -70,7 +72,7 @@ export function usePlaygroundRun() {
       running.current?.abort();
       const controller = new AbortController();
       running.current = controller;
-      setState({ ...IDLE, status: "running", expected, startedAt: performance.now() });
+      setState({ ...IDLE, status: "running", expected, input, startedAt: performance.now() });
       try {
         const response = await fetch("/dashboard/playground/run", {
           method: "POST",

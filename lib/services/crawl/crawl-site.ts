@@ -1,10 +1,10 @@
 import type { z } from "zod";
-import { crawlInputSchema } from "@/lib/engine/crawl/input";
+import { type CrawlInput, crawlInputSchema } from "@/lib/engine/crawl/input";
 import { type CrawlResult, runCrawl } from "@/lib/engine/crawl/run-crawl";
-import type { FetchProvider } from "@/lib/engine/fetch/types";
+import type { FetchProvider, FetchProviderEntry } from "@/lib/engine/fetch/types";
 import { SsrfBlocked } from "@/lib/http/ssrf";
 import { direct } from "@/lib/providers/fetch/direct";
-import { assertScope, type TenantContext } from "@/lib/services/context";
+import { assertScope, type Env, type TenantContext } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import type { OnProgress } from "@/lib/services/provider-attempts";
 import { fetchAllowlistFromEnv, withProviderSettings } from "@/lib/services/providers/operator-providers";
@@ -14,7 +14,7 @@ import { noCacheField, parseInput } from "@/lib/services/validate";
 export const crawlToolInput = crawlInputSchema.extend({ no_cache: noCacheField }).strict();
 
 /** A crawl reads pages with the free direct fetcher only: dozens of pages must not draw on paid steps. */
-const CRAWL_STEPS: readonly FetchProvider[] = [direct];
+export const CRAWL_STEPS: readonly FetchProvider[] = [direct];
 
 type CrawlOutcome = CrawlResult & {
   /** The start page's failure when nothing was read (runToolCall's "every provider failed"). */
@@ -49,31 +49,8 @@ export async function crawlSite({
     registry: CRAWL_STEPS,
     cacheInput: parsed,
     noCache: no_cache,
-    async run(entries) {
-      const [fetcher] = withProviderSettings(entries, ctx.env);
-      if (fetcher === undefined) throw new Error("unreachable: the direct fetcher is always available");
-      try {
-        const result = await runCrawl({
-          input: parsed,
-          fetcher,
-          signal,
-          ssrf: { allowlist: fetchAllowlistFromEnv(ctx.env) },
-          onSpan: (span) => onProgress?.(span),
-        });
-        const unread = result.pages.length === 0 && result.skipped.length === 0;
-        return {
-          ...result,
-          providers_failed: unread
-            ? result.errors.map((e) => ({ provider: fetcher.provider.id, reason: e.code }))
-            : [],
-          partial: result.errors.length > 0 || result.stopped === "deadline",
-        };
-      } catch (error) {
-        if (error instanceof SsrfBlocked) throw new ServiceError("invalid_input", error.message);
-        throw error;
-      }
-    },
-    succeeded: (outcome) => (outcome.pages.length > 0 || outcome.skipped.length > 0 ? 1 : 0),
+    run: (entries) => crawlThrough(entries, { env: ctx.env, input: parsed, signal, onProgress }),
+    succeeded: crawlSucceeded,
     summarize: (outcome) => ({
       mode: outcome.mode,
       pages: outcome.counts.pages,
@@ -84,3 +61,39 @@ export async function crawlSite({
     }),
   });
 }
+
+/**
+ * The crawl through the direct step of `entries` (the operator's settings applied), SSRF refusals as
+ * invalid input; shared with the operator's crawl (crawl-as-operator.ts).
+ */
+export async function crawlThrough(
+  entries: readonly FetchProviderEntry[],
+  call: { env: Env; input: CrawlInput; signal?: AbortSignal; onProgress?: OnProgress },
+): Promise<CrawlOutcome> {
+  const [fetcher] = withProviderSettings(entries, call.env);
+  if (fetcher === undefined) throw new Error("unreachable: the direct fetcher is always available");
+  try {
+    const result = await runCrawl({
+      input: call.input,
+      fetcher,
+      signal: call.signal,
+      ssrf: { allowlist: fetchAllowlistFromEnv(call.env) },
+      onSpan: (span) => call.onProgress?.(span),
+    });
+    const unread = result.pages.length === 0 && result.skipped.length === 0;
+    return {
+      ...result,
+      providers_failed: unread
+        ? result.errors.map((e) => ({ provider: fetcher.provider.id, reason: e.code }))
+        : [],
+      partial: result.errors.length > 0 || result.stopped === "deadline",
+    };
+  } catch (error) {
+    if (error instanceof SsrfBlocked) throw new ServiceError("invalid_input", error.message);
+    throw error;
+  }
+}
+
+/** A crawl that read nothing, not even a page robots.txt refused, failed like a fetch of its start. */
+export const crawlSucceeded = (outcome: CrawlOutcome) =>
+  outcome.pages.length > 0 || outcome.skipped.length > 0 ? 1 : 0;

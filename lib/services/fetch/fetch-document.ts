@@ -1,8 +1,8 @@
 /**
- * One URL's whole document through the fetch engine for a tenant (domain routes, the SSRF-safe direct
- * fetcher, the keyed waterfall with each paid step admitted), as fetch caches it: the document up to
- * MAX_CHARS_CAP characters, whatever window the caller reads (page-window.ts). Shared by a fetch of one
- * `url` and of many `urls`, which cache each document under the same key.
+ * One URL's whole document through the fetch engine (domain routes, the SSRF-safe direct fetcher, the keyed
+ * waterfall with each paid step admitted for a tenant), as fetch caches it: the document up to MAX_CHARS_CAP
+ * characters, whatever window the caller reads (page-window.ts). Shared by a fetch of one `url` and of many
+ * `urls`, which cache each document under the same key, and by the operator's fetch (fetch-as-operator.ts).
  */
 import { FetchFailed } from "@/lib/engine/fetch/errors";
 import { type FetchInput, MAX_CHARS_CAP } from "@/lib/engine/fetch/input";
@@ -11,7 +11,7 @@ import type { FetchFailure, FetchProviderEntry, FetchSpan } from "@/lib/engine/f
 import type { AdmitHook } from "@/lib/engine/shared/types";
 import { SsrfBlocked } from "@/lib/http/ssrf";
 import { fetchProviders } from "@/lib/providers/fetch";
-import type { TenantContext } from "@/lib/services/context";
+import type { Env } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { fetchAllowlistFromEnv, withProviderSettings } from "@/lib/services/providers/operator-providers";
 
@@ -37,10 +37,11 @@ export interface DocumentRequest {
 
 /** Throws invalid_input for a refused target (SSRF guard); a page, or why there is none. */
 export async function fetchDocument(
-  ctx: TenantContext,
+  ctx: { env: Env },
   request: DocumentRequest,
   entries: readonly FetchProviderEntry[],
-  admit: AdmitHook,
+  /** A tenant's budgets; the operator's calls have none. */
+  admit?: AdmitHook,
 ): Promise<FetchResult | NoPage> {
   try {
     return await runFetch({
@@ -64,4 +65,4 @@ export async function fetchDocument(
   }
 }
 
-export const isNoPage = (outcome: FetchResult | NoPage): outcome is NoPage => "noPage" in outcome;
+export const isNoPage = <T extends object>(outcome: T | NoPage): outcome is NoPage => "noPage" in outcome;

@@ -12,8 +12,9 @@ import { assertScope, type TenantContext } from "@/lib/services/context";
 import type { OnProgress } from "@/lib/services/provider-attempts";
 import { runToolCall, type ToolCallResult } from "@/lib/services/tool-call";
 import { noCacheField, parseInput } from "@/lib/services/validate";
-import { type FetchBatch, fetchBatch } from "./fetch-batch";
+import { fetchBatch } from "./fetch-batch";
 import { documentCacheInput, fetchDocument, type NoPage } from "./fetch-document";
+import type { FetchBatch } from "./fetch-many";
 import { type PagedFetch, pageOf } from "./page-window";
 import { defaultMaxChars, MCP_MAX_CHARS } from "./result-size";
 

@@ -35,7 +35,7 @@ export const BACKGROUND_JOBS = [
   },
   {
     name: "prune-traces",
-    counts: "traces deleted",
+    counts: "traces and research jobs deleted",
     everyMs: 3_600_000,
     vercelSchedule: "30 3 * * *",
     work: deleteExpiredTraces,

@@ -62,7 +62,7 @@ export interface Research {
 }
 
 /** The tenant's `llm`: the operator's endpoint and model, with the tenant's own key when it stored one. */
-async function tenantModel(ctx: TenantContext): Promise<ModelEntry | undefined> {
+export async function tenantModel(ctx: TenantContext): Promise<ModelEntry | undefined> {
   const { available } = await tenantProviders(ctx, [operatorLlm]);
   const [entry] = withOperatorModel(available, ctx.env);
   return entry?.model ? { ...entry, model: entry.model } : undefined;

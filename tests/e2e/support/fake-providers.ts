@@ -6,7 +6,7 @@
  * providers a zero-configuration workspace calls — answers 503, which is what mcp.spec's failure paths
  * assert, and each spec can read what a wire received.
  */
-import type { RecordedRequest } from "@/tests/fakes/provider-server";
+import type { FakeScenario, RecordedRequest } from "@/tests/fakes/provider-server";
 
 export const FAKES_PORT = Number(process.env.E2E_FAKES_PORT ?? 3198);
 export const FAKES_ORIGIN = `http://127.0.0.1:${FAKES_PORT}`;
@@ -33,4 +33,16 @@ export async function fakeRequests(wire: string): Promise<RecordedRequest[]> {
   const response = await fetch(`${FAKES_ORIGIN}${REQUEST_LOG_PATH}${encodeURIComponent(wire)}`);
   if (!response.ok) throw new Error(`the fake provider server answered ${response.status}`);
   return (await response.json()) as RecordedRequest[];
+}
+
+/** Where the fake server takes a wire's scenario (PUT a FakeScenario as JSON; DELETE restores the default). */
+export const SCENARIO_PATH = "/_scenario/";
+
+/** Makes the fake server's `wire` answer as `scenario`, or (null) as every spec expects by default. */
+export async function setFakeScenario(wire: string, scenario: FakeScenario | null): Promise<void> {
+  const response = await fetch(`${FAKES_ORIGIN}${SCENARIO_PATH}${encodeURIComponent(wire)}`, {
+    method: scenario === null ? "DELETE" : "PUT",
+    body: scenario === null ? undefined : JSON.stringify(scenario),
+  });
+  if (!response.ok) throw new Error(`the fake provider server answered ${response.status}`);
 }

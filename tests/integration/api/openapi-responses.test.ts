@@ -119,6 +119,21 @@ describe("every documented operation answers what the document says", () => {
       (await call("POST", "/api/v1/papers", { body: { query: "attention", providers: ["arxiv"] } })).status,
     ).toBe(200);
     expect((await call("GET", "/api/v1/usage")).status).toBe(200);
+    fake.setScenario("brave", {
+      results: [{ title: "A page", url: `${site?.origin}/page`, snippet: "Documented." }],
+    });
+    const job = await call("POST", "/api/v1/research", {
+      body: { question: "documented responses", providers: ["brave"], max_queries: 1, max_pages: 1 },
+    });
+    expect(job.status).toBe(202);
+    const path = `/api/v1/research/${job.body.id}`;
+    expect((await call("GET", "/api/v1/research/{id}", { path })).status).toBe(200);
+    // Cancelled while it runs, or a conflict when it already ended: both documented.
+    expect([200, 409]).toContain((await call("DELETE", "/api/v1/research/{id}", { path })).status);
+    await expect
+      .poll(async () => (await expectDocumented("GET", "/api/v1/research/{id}", { path })).body.status)
+      .toMatch(/succeeded|cancelled/);
+    fake.resetScenarios();
   });
 
   it("budgets, keys, lenses and tokens", async () => {

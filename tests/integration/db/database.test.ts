@@ -27,6 +27,7 @@ const TABLES = [
   "oauth_grants",
   "oauth_codes",
   "oauth_refresh_tokens",
+  "research_jobs",
 ];
 /** Every migration of drizzle/ (its journal lists them), so a new one needs no edit here. */
 const MIGRATIONS = (

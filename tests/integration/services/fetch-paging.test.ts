@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMcpServer } from "@/lib/mcp/server";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import type { Platform, TenantContext } from "@/lib/services/context";
-import { PER_HOST } from "@/lib/services/fetch/fetch-batch";
+import { PER_HOST } from "@/lib/services/fetch/fetch-many";
 import { fetchPage } from "@/lib/services/fetch/fetch-page";
 import { MCP_CONTENT_TOTAL_CHARS, MCP_MAX_CHARS } from "@/lib/services/fetch/result-size";
 import { webSearch } from "@/lib/services/search/web-search";

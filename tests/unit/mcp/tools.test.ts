@@ -12,6 +12,7 @@ describe("toolsForScopes", () => {
       "crawl",
       "answer",
       "paper_search",
+      "research",
       "budget_status",
     ]);
     expect(names(SCOPES)).toEqual(TOOLS.map((t) => t.name));
@@ -19,7 +20,7 @@ describe("toolsForScopes", () => {
 
   it("maps each scope to its tool, and budget_status to every token", () => {
     expect(names(["mcp"])).toEqual(["budget_status"]);
-    expect(names(["mcp", "search"])).toEqual(["web_search", "budget_status"]);
+    expect(names(["mcp", "search"])).toEqual(["web_search", "research", "budget_status"]);
     expect(names(["mcp", "fetch"])).toEqual(["fetch", "crawl", "budget_status"]);
     expect(names(["mcp", "answer"])).toEqual(["answer", "budget_status"]);
     expect(names(["mcp", "papers"])).toEqual(["paper_search", "budget_status"]);

@@ -59,9 +59,9 @@ describe("the tool table", () => {
     (_, tool) => {
       const operation = operationOf(tool.rest.path, tool.rest.method);
       expect(operation).toMatchObject({ operationId: tool.rest.operationId, summary: tool.rest.summary });
-      expect(operation?.responses["200"]?.content?.["application/json"]?.schema).toEqual(
-        outputJsonSchema(tool.outputSchema),
-      );
+      expect(
+        operation?.responses[tool.background ? "202" : "200"]?.content?.["application/json"]?.schema,
+      ).toEqual(outputJsonSchema(tool.outputSchema));
       if (tool.rest.method === "post") expect(operation).toHaveProperty("requestBody");
     },
   );

@@ -8,14 +8,10 @@ import { providerStatus } from "@/lib/services/providers/provider-status";
 export default async function PlaygroundPage() {
   const { ctx } = await dashboardSession();
   const { providers } = await providerStatus({ ctx });
+  const serving = (tool: string) =>
+    providers.filter((p) => p.tools.includes(tool)).map((p) => ({ id: p.provider, name: p.name }));
   const tools = PLAYGROUND_TOOLS.map(
-    (tool): PlaygroundToolOption => ({
-      name: tool.name,
-      title: tool.title,
-      providers: providers
-        .filter((p) => p.tools.includes(tool.name))
-        .map((p) => ({ id: p.provider, name: p.name })),
-    }),
+    (tool): PlaygroundToolOption => ({ name: tool.name, title: tool.title, providers: serving(tool.name) }),
   );
   return (
     <div className="space-y-6">
@@ -23,7 +19,8 @@ export default async function PlaygroundPage() {
         title="Playground"
         description="Run any tool as your agents would, on this workspace's keys and budgets; every run is traced."
       />
-      <Playground tools={tools} />
+      {/* A research job searches with web_search's providers. */}
+      <Playground tools={tools} researchProviders={serving("web_search")} />
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { StatCard } from "@/components/dashboard/stat-card";
 import { STATUS_TONE } from "@/components/dashboard/traces/outcome";
+import { ResearchTrace } from "@/components/dashboard/traces/research-trace";
 import { Waterfall } from "@/components/dashboard/traces/waterfall";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -13,7 +14,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime, formatDuration, formatUsd } from "@/lib/dashboard/format";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { callerOf } from "@/lib/dashboard/trace-caller";
-import { describeSummary } from "@/lib/dashboard/trace-summary";
+import { describeSummary, researchSummary } from "@/lib/dashboard/trace-summary";
 import { ServiceError } from "@/lib/services/errors";
 import { getTrace } from "@/lib/services/traces/get-trace";
 
@@ -43,6 +44,7 @@ export default async function TracePage({ params }: { params: Promise<{ id: stri
   const summary = (trace.summary ?? {}) as Record<string, unknown>;
   const topUrls = stringList(summary.top_urls);
   const failed = failures(summary.failed);
+  const research = researchSummary(trace.tool, trace.summary);
 
   return (
     <div className="space-y-6">
@@ -89,13 +91,19 @@ export default async function TracePage({ params }: { params: Promise<{ id: stri
         <CardContent>
           {trace.spans.length === 0 ? (
             <EmptyState icon={Radio} title="No provider was called">
-              {trace.error ? "The call failed before reaching a provider." : "Nothing to show."}
+              {research
+                ? "The job called no model itself: its searches and reads are the sub-calls below."
+                : trace.error
+                  ? "The call failed before reaching a provider."
+                  : "Nothing to show."}
             </EmptyState>
           ) : (
             <Waterfall spans={trace.spans} />
           )}
         </CardContent>
       </Card>
+
+      {research ? <ResearchTrace research={research} /> : null}
 
       {trace.error ? (
         <Card className="border-destructive/50">

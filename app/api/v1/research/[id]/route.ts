@@ -1,0 +1,20 @@
+import { routeMethods } from "@/lib/api/route-methods";
+import { withToken } from "@/lib/api/with-token";
+import { cancelResearch } from "@/lib/services/research/cancel-research";
+import { getResearch } from "@/lib/services/research/get-research";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  /** GET /api/v1/research/<id> — status, progress and, once it succeeded, the cited report and sources. */
+  GET: withToken<{ id: string }>(
+    async (_request, { ctx, params }) => Response.json(await getResearch({ ctx, input: { id: params.id } })),
+    { route: "/api/v1/research/[id]", scope: "search" },
+  ),
+  /** DELETE /api/v1/research/<id> — cancels a queued or running job. */
+  DELETE: withToken<{ id: string }>(
+    async (_request, { ctx, params }) =>
+      Response.json(await cancelResearch({ ctx, input: { id: params.id } })),
+    { route: "/api/v1/research/[id]", scope: "search" },
+  ),
+});

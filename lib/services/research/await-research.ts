@@ -1,0 +1,45 @@
+import type { TenantContext } from "@/lib/services/context";
+import { getResearch } from "./get-research";
+import { isFinished, type ResearchJobView } from "./job-view";
+
+/** How often a caller waiting on a job reads its row. */
+export const POLL_MS = 1_000;
+
+/**
+ * Waits for a job to finish, reading its row every POLL_MS and telling `onUpdate` of each change of
+ * progress: for callers that hold a connection open (an MCP call without tasks, the CLI). The job runs on
+ * whichever instance claimed it; `signal` stops the waiting, never the job.
+ */
+export async function awaitResearch({
+  ctx,
+  input,
+  signal,
+  onUpdate,
+}: {
+  ctx: TenantContext;
+  input: { id: string };
+  signal?: AbortSignal;
+  onUpdate?: (job: ResearchJobView) => void;
+}): Promise<ResearchJobView> {
+  let seen = "";
+  for (;;) {
+    const job = await getResearch({ ctx, input });
+    const progress = JSON.stringify(job.progress);
+    if (progress !== seen) {
+      seen = progress;
+      onUpdate?.(job);
+    }
+    if (isFinished(job.status)) return job;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, POLL_MS);
+      signal?.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+  }
+}

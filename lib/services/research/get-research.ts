@@ -1,0 +1,19 @@
+import { z } from "zod";
+import type { TenantContext } from "@/lib/services/context";
+import { parseInput } from "@/lib/services/validate";
+import { type ResearchJobView, toJobView } from "./job-view";
+import { withVisibleJob } from "./visibility";
+
+export const researchIdInput = z.strictObject({ id: z.uuid() });
+
+/** A research job's status, progress and (once done) report; another workspace's job is not found. */
+export async function getResearch({
+  ctx,
+  input,
+}: {
+  ctx: TenantContext;
+  input: z.input<typeof researchIdInput>;
+}): Promise<ResearchJobView> {
+  const { id } = parseInput(researchIdInput, input);
+  return withVisibleJob(ctx, id, {}, async (_tx, job) => toJobView(job));
+}

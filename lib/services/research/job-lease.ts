@@ -1,0 +1,96 @@
+/**
+ * The lease that makes a research job run on one instance at a time and survive any one of them. A worker
+ * claims a job (queued, or running with a lapsed lease: its instance died) by writing its own name and a
+ * lease expiry; it renews the lease while it works, and every write it makes afterwards is fenced by its
+ * name, so a worker that lost its lease (paused past expiry, then resumed) changes nothing. Times are the
+ * database's clock, the one clock every instance shares.
+ */
+import { and, asc, eq, lt, or, sql } from "drizzle-orm";
+import type { Database } from "@/lib/db";
+import { researchJobs } from "@/lib/db/schema";
+
+export type JobRow = typeof researchJobs.$inferSelect;
+
+const leaseUntil = (leaseMs: number) => sql`now() + ${`${leaseMs} milliseconds`}::interval`;
+
+/** Claims the oldest claimable job for `owner`, or nothing when there is none. */
+export async function claimJob(db: Database, owner: string, leaseMs: number): Promise<JobRow | undefined> {
+  return db.withSystem(async (tx) => {
+    const [candidate] = await tx
+      .select({ id: researchJobs.id })
+      .from(researchJobs)
+      .where(
+        or(
+          eq(researchJobs.status, "queued"),
+          and(eq(researchJobs.status, "running"), lt(researchJobs.leaseExpiresAt, sql`now()`)),
+        ),
+      )
+      .orderBy(asc(researchJobs.createdAt))
+      .limit(1)
+      .for("update", { skipLocked: true });
+    if (!candidate) return undefined;
+    const [claimed] = await tx
+      .update(researchJobs)
+      .set({
+        status: "running",
+        leaseOwner: owner,
+        leaseExpiresAt: leaseUntil(leaseMs),
+        attempts: sql`${researchJobs.attempts} + 1`,
+        startedAt: sql`coalesce(${researchJobs.startedAt}, now())`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(researchJobs.id, candidate.id))
+      .returning();
+    return claimed;
+  });
+}
+
+const held = (id: string, owner: string) =>
+  and(eq(researchJobs.id, id), eq(researchJobs.leaseOwner, owner), eq(researchJobs.status, "running"));
+
+/** Renews the lease; null when it is no longer ours (taken over, or the job ended elsewhere). */
+export async function renewLease(
+  db: Database,
+  job: { id: string; owner: string },
+  leaseMs: number,
+): Promise<{ cancelRequested: boolean } | null> {
+  const [row] = await db.withSystem((tx) =>
+    tx
+      .update(researchJobs)
+      .set({ leaseExpiresAt: leaseUntil(leaseMs) })
+      .where(held(job.id, job.owner))
+      .returning({ cancelRequested: researchJobs.cancelRequested }),
+  );
+  return row ?? null;
+}
+
+export type JobUpdate = Partial<
+  Pick<
+    typeof researchJobs.$inferInsert,
+    "state" | "progress" | "status" | "report" | "sources" | "partial" | "stopReason" | "error" | "traceId"
+  >
+>;
+
+/**
+ * Writes a checkpoint or the outcome, only while the lease is ours; an outcome (a finished status) also
+ * releases the lease. False when the job is no longer ours: the caller stops.
+ */
+export async function writeJob(
+  db: Database,
+  job: { id: string; owner: string },
+  update: JobUpdate,
+): Promise<boolean> {
+  const finished = update.status !== undefined && update.status !== "running";
+  const rows = await db.withSystem((tx) =>
+    tx
+      .update(researchJobs)
+      .set({
+        ...update,
+        updatedAt: sql`now()`,
+        ...(finished && { finishedAt: sql`now()`, leaseOwner: null, leaseExpiresAt: null }),
+      })
+      .where(held(job.id, job.owner))
+      .returning({ id: researchJobs.id }),
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,50 @@
+/**
+ * A research job's checkpoint, stored on its row after every step: the plan, each search's results or
+ * error, the pages read, the sub-calls made and what they cost. A job taken over by another instance
+ * starts from it and repeats no finished step.
+ */
+import type { FoundBy, ReadPage, SubQueryResults } from "@/lib/engine/research/types";
+import type { SpanRecord } from "@/lib/services/traces/trace-sink";
+import type { StopReason } from "./job-view";
+
+export type SearchStep = { results: SubQueryResults["results"] } | { error: string };
+export type PageStep = ReadPage | { url: string; title: string; found_by: FoundBy[]; error: string };
+
+/** A call the job made through a tool's verb, as its own trace records it. */
+export interface SubCall {
+  tool: string;
+  trace_id: string;
+  /** The query or the URLs, for people. */
+  label: string;
+  status: "ok" | "partial" | "error";
+  duration_ms: number;
+  cache_hit: boolean;
+  cost_micros: number;
+}
+
+export interface ResearchState {
+  plan?: { queries: string[]; planner: "model" | "variants" };
+  searches: Record<string, SearchStep>;
+  pages?: PageStep[];
+  sub_calls: SubCall[];
+  /** The job's own model calls, offsets from when it first started. */
+  spans: SpanRecord[];
+  /** What the sub-calls and model calls have cost so far. */
+  cost_micros: number;
+  stop?: { reason: StopReason; detail: string };
+}
+
+export function stateOf(stored: unknown): ResearchState {
+  const state = (stored ?? {}) as Partial<ResearchState>;
+  return {
+    ...state,
+    searches: state.searches ?? {},
+    sub_calls: state.sub_calls ?? [],
+    spans: state.spans ?? [],
+    cost_micros: state.cost_micros ?? 0,
+  };
+}
+
+export const isReadPage = (page: PageStep): page is ReadPage => !("error" in page);
+export const hasResults = (step: SearchStep | undefined): step is { results: SubQueryResults["results"] } =>
+  step !== undefined && "results" in step;

@@ -1,0 +1,59 @@
+import { and, count, eq, inArray } from "drizzle-orm";
+import type { z } from "zod";
+import { researchJobs } from "@/lib/db/schema";
+import { actingUserId, assertScope, type TenantContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { parseInput } from "@/lib/services/validate";
+import { researchInput } from "./input";
+import { QUEUED, type ResearchJobView, toJobView } from "./job-view";
+import { wakeResearchWorker } from "./worker";
+
+/** Jobs of one workspace waiting or running at once; more would only queue behind each other. */
+export const MAX_ACTIVE_JOBS = 5;
+
+/**
+ * Queues a research job and wakes this instance's worker; the caller has its id at once and the job
+ * outlives the request (any instance may run it, see worker.ts). It needs the `search` scope only: the
+ * pages it reads are its own searches' results, read as part of the research, never a URL the caller names.
+ */
+export async function startResearch({
+  ctx,
+  input,
+}: {
+  ctx: TenantContext;
+  input: z.input<typeof researchInput>;
+}): Promise<ResearchJobView> {
+  assertScope(ctx, "search");
+  const parsed = parseInput(researchInput, input);
+  const row = await ctx.db.withTenant(ctx.tenantId, async (tx) => {
+    const [active] = await tx
+      .select({ n: count() })
+      .from(researchJobs)
+      .where(
+        and(eq(researchJobs.tenantId, ctx.tenantId), inArray(researchJobs.status, ["queued", "running"])),
+      );
+    if ((active?.n ?? 0) >= MAX_ACTIVE_JOBS) {
+      throw new ServiceError(
+        "rate_limited",
+        `this workspace already has ${MAX_ACTIVE_JOBS} research jobs queued or running; wait for one to finish`,
+      );
+    }
+    const [inserted] = await tx
+      .insert(researchJobs)
+      .values({
+        tenantId: ctx.tenantId,
+        userId: actingUserId(ctx.actor),
+        tokenId: ctx.actor.kind === "token" ? ctx.actor.tokenId : null,
+        tokenName: ctx.actor.kind === "token" ? ctx.actor.tokenName : null,
+        surface: ctx.surface,
+        scopes: [...ctx.scopes],
+        input: parsed,
+        progress: QUEUED,
+      })
+      .returning();
+    return inserted;
+  });
+  if (!row) throw new Error("unreachable: insert returned no row");
+  wakeResearchWorker(ctx);
+  return toJobView(row);
+}
