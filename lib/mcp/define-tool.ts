@@ -1,18 +1,19 @@
 /**
- * MCP: how a tool of the table (lib/tools/table.ts) is registered on a per-request server. Every tool gets
- * the same annotations policy, the same error mapping and the same progress reporting (per provider, plus
- * a heartbeat when it is slow).
+ * MCP: how a tool of the table (lib/tools/table.ts) is registered on a per-request server, of either SDK:
+ * v1 (`@modelcontextprotocol/sdk`, protocol revisions up to 2025-11-25) or v2 (`@modelcontextprotocol/server`,
+ * 2026-07-28). Every tool gets the same config, annotations policy, error mapping and progress reporting (per
+ * provider, plus a heartbeat when it is slow) in both.
  */
 import type { ToolTaskHandler } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServer as ModernMcpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { Scope, TenantContext } from "@/lib/services/context";
 import type { ResearchJobView } from "@/lib/services/research/job-view";
 import { UNTRUSTED_NOTE } from "@/lib/tools/format";
 import type { Tool, ToolCall } from "@/lib/tools/tool";
-import { reportJobProgress, withProgress } from "./progress";
+import { type ProgressSink, reportJobProgress, withProgress } from "./progress";
 import { taskOf } from "./research-tasks";
 import { toolErrorFrom } from "./tool-errors";
 
@@ -27,6 +28,11 @@ export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   scope: Scope | null;
   /** Registers the tool for one tenant: its verb, as that tenant. */
   register(server: McpServer, ctx: TenantContext): void;
+  /**
+   * The same on a 2026-07-28 server. That revision has no tasks in its core, so a background tool is a plain
+   * call there: it waits for the job, with progress heartbeats.
+   */
+  registerModern(server: ModernMcpServer, ctx: TenantContext): void;
   /** Registers the same tool (name, description, schemas, annotations, text) answered by `run`. */
   registerRunner(server: McpServer, run: ToolRunner<I, O>, format?: (output: z.output<O>) => string): void;
   /** A job that outlives the request (research): registered as a task tool over the server's task store. */
@@ -35,7 +41,12 @@ export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   result(output: z.output<O>): CallToolResult;
 }
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** What a call needs from the SDK's handler context: v1's `extra` as it is, v2's through `modernExtra`. */
+type Extra = ProgressSink & { signal: AbortSignal };
+
+function modernExtra({ mcpReq }: ServerContext): Extra {
+  return { signal: mcpReq.signal, _meta: mcpReq._meta, sendNotification: (n) => mcpReq.notify(n) };
+}
 
 export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
   spec: Tool<string, I, O>,
@@ -107,19 +118,22 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
       handler,
     );
   }
+  // The SDK parsed the input with the verb's schema; the verb parses it again (its defaults hold).
+  const verb =
+    (ctx: TenantContext): ToolRunner<I, O> =>
+    async (input, call) =>
+      (await spec.run(ctx, input as z.input<I>, call)).response;
   const background = spec.background;
   return {
     name: spec.name,
     scope: spec.scope,
     background: background !== undefined,
-    // The SDK parsed the input with the verb's schema; the verb parses it again (its defaults hold).
     register: (server, ctx) =>
-      background
-        ? registerTask(server, ctx, background.start)
-        : registerRunner(
-            server,
-            async (input, call) => (await spec.run(ctx, input as z.input<I>, call)).response,
-          ),
+      background ? registerTask(server, ctx, background.start) : registerRunner(server, verb(ctx)),
+    registerModern: (server, ctx) =>
+      server.registerTool(spec.name, config, (input, context) =>
+        call(verb(ctx), spec.format, input, modernExtra(context)),
+      ),
     registerRunner,
     result: (output) => ({ content: textContent(spec.format(output)), structuredContent: output }),
   };

@@ -1,5 +1,8 @@
 /**
- * MCP over Streamable HTTP, stateless: every POST gets its own server and transport, authenticated by
+ * MCP over Streamable HTTP, stateless, in two protocol eras: a request carrying the 2026-07-28 `_meta`
+ * envelope goes to the v2 SDK's handler (modern-server.ts); everything else (the 2025-03-26, 2025-06-18 and
+ * 2025-11-25 revisions, with their initialize handshake and tasks) to the v1 SDK, where every POST gets its
+ * own server and transport. Both are authenticated by
  * withToken (the token needs the `mcp` scope, whether it comes as a Bearer header or in the URL; an OAuth
  * access token must have been issued for this endpoint, see resource-metadata.ts). No
  * session ids are issued, so GET (a standalone SSE stream) and DELETE (ending a session) answer 405, and a
@@ -9,12 +12,14 @@
  * client can step up to the wider scope (MCP authorization, "Scope Challenge Handling").
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { MAX_BODY_BYTES, readBody } from "@/lib/api/body";
 import { errorResponse } from "@/lib/api/errors";
 import { insufficientScope, type TokenRefusal, type TokenRequest, withToken } from "@/lib/api/with-token";
 import { config } from "@/lib/config";
 import type { RouteTemplate } from "@/lib/observability/http-metrics";
 import { ServiceError } from "@/lib/services/errors";
+import { modernAuthInfo, modernMcpHandler } from "./modern-server";
 import { foreignRequestReason } from "./request-guard";
 import { bearerChallenge, mcpResource } from "./resource-metadata";
 import { createMcpServer } from "./server";
@@ -69,7 +74,8 @@ async function serveMcp<P>(
   // it as an unknown tool (the tool is not listed for this token); the transport then gets the same bytes.
   const body = await readMcpBody(request);
   if (body instanceof Response) return body;
-  const refusal = missingScope(parsedJson(body), ctx.scopes);
+  const message = parsedJson(body);
+  const refusal = missingScope(message, ctx.scopes);
   if (refusal) {
     return jsonRpcError(
       403,
@@ -78,13 +84,17 @@ async function serveMcp<P>(
       refusal.id,
     );
   }
+  const forwarded = body === undefined ? request : new Request(request, { body });
+  if (!(await isLegacyRequest(forwarded, message, { maxRequestBodySize: MAX_BODY_BYTES }))) {
+    return modernMcpHandler().fetch(forwarded, { authInfo: modernAuthInfo(ctx) });
+  }
   const server = createMcpServer(ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     maxRequestBodySize: MAX_BODY_BYTES,
   });
   await server.connect(transport);
-  return transport.handleRequest(body === undefined ? request : new Request(request, { body }));
+  return transport.handleRequest(forwarded);
 }
 
 /**

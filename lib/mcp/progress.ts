@@ -4,15 +4,25 @@
  * clients that reset their request timeout on progress do not give up on a two-minute answer. (The
  * transport's SSE keep-alive comments cover proxies either way.)
  */
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { TenantContext } from "@/lib/services/context";
 import type { OnProgress, ProviderProgress } from "@/lib/services/provider-attempts";
 import { awaitResearch } from "@/lib/services/research/await-research";
 
 export const HEARTBEAT_MS = 5_000;
 
-type Extra = Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, "_meta" | "sendNotification">;
+interface ProgressNotification {
+  method: "notifications/progress";
+  params: { progressToken: string | number; progress: number; total?: number; message?: string };
+}
+
+/**
+ * What reporting progress needs from a tool call's context: v1's handler `extra` has this shape as it is,
+ * v2's is adapted to it (modern-server.ts), so both eras report alike.
+ */
+export interface ProgressSink {
+  _meta?: { progressToken?: string | number };
+  sendNotification(notification: ProgressNotification): Promise<void>;
+}
 
 const progressMessage = (event: ProviderProgress) =>
   event.outcome === "cache_hit"
@@ -20,7 +30,7 @@ const progressMessage = (event: ProviderProgress) =>
     : `${event.provider}: ${event.outcome.replace("_", " ")} in ${Math.round(event.duration_ms)} ms`;
 
 export async function withProgress<T>(
-  extra: Extra,
+  extra: ProgressSink,
   tool: string,
   run: (onProgress?: OnProgress) => Promise<T>,
   options: { heartbeat: boolean; intervalMs?: number },
@@ -62,7 +72,7 @@ export async function withProgress<T>(
 export function reportJobProgress(
   ctx: TenantContext,
   id: string,
-  extra: Extra & { signal: AbortSignal },
+  extra: ProgressSink & { signal: AbortSignal },
 ): void {
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return;

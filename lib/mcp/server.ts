@@ -12,9 +12,11 @@ import { researchTaskStore } from "./research-tasks";
 import { toolsForScopes } from "./tools";
 
 /** Far above any valid input (100 domains, 50 providers); refuses 10k-element arrays before zod runs. */
-const MAX_TOOL_INPUT_ELEMENTS = 1_000;
+export const MAX_TOOL_INPUT_ELEMENTS = 1_000;
 
-const INSTRUCTIONS = [
+export const SERVER_INFO = { name: "searchmux", title: "Searchmux", version: packageJson.version };
+
+export const INSTRUCTIONS = [
   "Searchmux is a search gateway: each tool fans out to many providers and merges what they return.",
   "Start with web_search (or paper_search for scholarly work), read promising results with fetch, and use",
   "answer for a cited synthesis from several answer engines. Calls are charged against the workspace's",
@@ -27,18 +29,15 @@ const INSTRUCTIONS = [
  * task store it offers tasks (list, cancel, task-augmented tools/call).
  */
 export function newMcpServer(instructions: string, taskStore?: TaskStore): McpServer {
-  return new McpServer(
-    { name: "searchmux", title: "Searchmux", version: packageJson.version },
-    {
-      instructions,
-      maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
-      jsonSchemaValidator: schemaValidator(),
-      ...(taskStore && {
-        taskStore,
-        capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
-      }),
-    },
-  );
+  return new McpServer(SERVER_INFO, {
+    instructions,
+    maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
+    jsonSchemaValidator: schemaValidator(),
+    ...(taskStore && {
+      taskStore,
+      capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+    }),
+  });
 }
 
 let sharedValidator: AjvJsonSchemaValidator | undefined;
@@ -57,16 +56,23 @@ export function createMcpServer(ctx: TenantContext): McpServer {
     jobTool && researchTaskStore(ctx, (job) => jobTool.result(job as unknown as Record<string, unknown>)),
   );
   for (const tool of tools) tool.register(server, ctx);
-  server.registerResource(
-    "providers",
-    "searchmux://providers",
-    {
+  const providers = providersResource(ctx);
+  server.registerResource(providers.name, providers.uri, providers.config, providers.read);
+  return server;
+}
+
+/** The `searchmux://providers` resource of a tenant, registered alike on servers of both SDKs. */
+export function providersResource(ctx: TenantContext) {
+  return {
+    name: "providers",
+    uri: "searchmux://providers",
+    config: {
       title: "Provider status",
       description:
         "The providers this workspace can use now, for which tools, whose key pays, free tiers and budgets left",
       mimeType: "application/json",
     },
-    async (uri) => ({
+    read: async (uri: URL) => ({
       contents: [
         {
           uri: uri.href,
@@ -75,6 +81,5 @@ export function createMcpServer(ctx: TenantContext): McpServer {
         },
       ],
     }),
-  );
-  return server;
+  };
 }

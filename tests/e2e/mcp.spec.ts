@@ -10,7 +10,14 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { expect, test } from "@playwright/test";
 import { BASE_URL, seedTenant } from "./support/e2e-server";
 import { fakeRequests } from "./support/fake-providers";
-import { connectClient, initializeRequest, MCP_URL, postRaw, toolCall } from "./support/mcp";
+import {
+  connectClient,
+  connectModernClient,
+  initializeRequest,
+  MCP_URL,
+  postRaw,
+  toolCall,
+} from "./support/mcp";
 
 let tokens: Record<string, string> = {};
 let exhaustedToken = "";
@@ -96,6 +103,24 @@ test.describe("session setup", () => {
       expect(call.messages[0]?.result?.isError).toBeUndefined();
     });
   }
+
+  test("a 2026-07-28 client discovers the server without a handshake and calls tools", async () => {
+    const modern = await connectModernClient(MCP_URL, token("full"));
+    expect(modern.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    expect(modern.getServerVersion()).toMatchObject({ name: "searchmux" });
+    const { tools } = await modern.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["web_search", "research"]));
+    const status = await modern.callTool({ name: "budget_status", arguments: {} });
+    expect(status.isError).toBeFalsy();
+    expect(status.structuredContent).toMatchObject({ budgets: expect.any(Array) });
+    const search = await modern.callTool({
+      name: "web_search",
+      arguments: { query: "searchmux e2e modern", timeout_ms: 5_000 },
+    });
+    expect(search.isError).toBe(true);
+    expect(JSON.stringify(search.content)).toContain("all_providers_failed");
+    await modern.close();
+  });
 
   test("an unsupported protocol version header is refused", async () => {
     const reply = await postRaw(toolCall("budget_status", {}, 1), {

@@ -2,6 +2,10 @@
  * MCP from a spec: the official SDK client over Streamable HTTP, and raw JSON-RPC POSTs for what the
  * client hides (status codes, headers, older protocol versions, request ids).
  */
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { BASE_URL } from "./e2e-server";
@@ -15,6 +19,18 @@ export async function connectClient(url: string, token?: string): Promise<Client
     requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : {},
   });
   await client.connect(transport);
+  return client;
+}
+
+/** A client of the 2026-07-28 revision (the v2 SDK), pinned to it: no fallback to the 2025 handshake. */
+export async function connectModernClient(url: string, token: string): Promise<ModernClient> {
+  const client = new ModernClient(
+    { name: "searchmux-e2e-modern", version: "1.0.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  await client.connect(
+    new ModernTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
   return client;
 }
 
