@@ -3,7 +3,7 @@
  * and the browser step left to the test, which reads `authorizationUrl` and hands the code back through
  * the transport's finishAuth.
  */
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -14,6 +14,7 @@ export class MemoryOAuthClientProvider implements OAuthClientProvider {
   private client: OAuthClientInformationMixed | undefined;
   private saved: OAuthTokens | undefined;
   private verifier = "";
+  private discovery: OAuthDiscoveryState | undefined;
   /** Where the SDK last sent the user to sign in. */
   authorizationUrl: URL | undefined;
 
@@ -47,6 +48,13 @@ export class MemoryOAuthClientProvider implements OAuthClientProvider {
   }
   codeVerifier(): string {
     return this.verifier;
+  }
+  /** Kept with the verifier, so the v2 client can check the callback came from the server it sent the user to. */
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery;
   }
 }
 

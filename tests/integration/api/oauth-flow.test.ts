@@ -6,6 +6,13 @@
  * code, lists tools and searches, refreshes; then what the endpoints refuse: a reused refresh token, a
  * token for another resource, an expired one, a missing scope, a failed client authentication.
  */
+
+import {
+  IssuerMismatchError,
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+  UnauthorizedError as ModernUnauthorizedError,
+} from "@modelcontextprotocol/client";
 import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -273,6 +280,58 @@ describe("the SDK client's OAuth flow", () => {
     });
     expect((await post("/api/oauth/revoke", form.toString())).status).toBe(200);
     expect((await initialize(accessToken(provider))).status).toBe(401);
+  });
+});
+
+describe("a 2026-07-28 client (the v2 SDK)", () => {
+  function modernConnection(provider: MemoryOAuthClientProvider) {
+    const transport = new ModernTransport(new URL(MCP_URL), { authProvider: provider, fetch: appFetch });
+    const client = new ModernClient(
+      { name: "modern", version: "1" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    return { client, transport, connected: client.connect(transport) };
+  }
+
+  it("signs in through the same flow (iss checked by the client) and searches with the issued token", async () => {
+    const provider = new MemoryOAuthClientProvider(
+      REDIRECT,
+      loopbackClientMetadata(REDIRECT, "Modern client"),
+    );
+    const first = modernConnection(provider);
+    await expect(first.connected).rejects.toBeInstanceOf(ModernUnauthorizedError);
+    if (!provider.authorizationUrl) throw new Error("the SDK did not start an authorization");
+    expect(provider.authorizationUrl.searchParams.get("resource")).toBe(MCP_URL);
+    expect(provider.authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
+    const callback = await consent(provider.authorizationUrl);
+    // The v2 client refuses a callback whose iss is not the authorization server's (RFC 9207).
+    const forged = new URLSearchParams(callback.searchParams);
+    forged.set("iss", "https://elsewhere.example");
+    await expect(first.transport.finishAuth(forged)).rejects.toBeInstanceOf(IssuerMismatchError);
+    await first.transport.finishAuth(callback.searchParams);
+
+    const { client, connected } = modernConnection(provider);
+    await connected;
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    const result = await client.callTool({
+      name: "web_search",
+      arguments: { query: "otters", providers: ["brave"] },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(JSON.stringify(result.structuredContent)).toContain("https://otters.example/");
+    // The grant has search only: fetch gets the step-up challenge, and the client goes back to the
+    // authorization endpoint for the scopes it had plus fetch's.
+    const granted = provider.authorizationUrl;
+    await expect(
+      client.callTool({ name: "fetch", arguments: { url: "https://a.test/" } }),
+    ).rejects.toBeInstanceOf(ModernUnauthorizedError);
+    expect(provider.authorizationUrl).not.toBe(granted);
+    expect(provider.authorizationUrl?.searchParams.get("scope")?.split(" ").sort()).toEqual([
+      "fetch",
+      "mcp",
+      "search",
+    ]);
+    await client.close();
   });
 });
 
