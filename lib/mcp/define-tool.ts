@@ -13,6 +13,7 @@ import type { Scope, TenantContext } from "@/lib/services/context";
 import type { ResearchJobView } from "@/lib/services/research/job-view";
 import { UNTRUSTED_NOTE } from "@/lib/tools/format";
 import type { Tool, ToolCall } from "@/lib/tools/tool";
+import { withCachedJsonSchema } from "./cached-json-schema";
 import { type ProgressSink, reportJobProgress, withProgress } from "./progress";
 import { taskOf } from "./research-tasks";
 import { toolErrorFrom } from "./tool-errors";
@@ -89,6 +90,11 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
     // Every tool only reads: searching, fetching and answering change nothing the caller owns.
     annotations: { title: spec.title, readOnlyHint: true, openWorldHint: spec.openWorld },
   };
+  const modernConfig = {
+    ...config,
+    inputSchema: withCachedJsonSchema(config.inputSchema),
+    outputSchema: withCachedJsonSchema(spec.outputSchema as z.ZodObject),
+  };
   function registerRunner(server: McpServer, run: ToolRunner<I, O>, format = spec.format): void {
     server.registerTool(spec.name, config, (input, extra) => call(run, format, input, extra));
   }
@@ -131,7 +137,7 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
     register: (server, ctx) =>
       background ? registerTask(server, ctx, background.start) : registerRunner(server, verb(ctx)),
     registerModern: (server, ctx) =>
-      server.registerTool(spec.name, config, (input, context) =>
+      server.registerTool(spec.name, modernConfig, (input, context) =>
         call(verb(ctx), spec.format, input, modernExtra(context)),
       ),
     registerRunner,
