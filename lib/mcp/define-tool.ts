@@ -12,7 +12,7 @@ import type { z } from "zod";
 import type { Scope, TenantContext } from "@/lib/services/context";
 import type { ResearchJobView } from "@/lib/services/research/job-view";
 import { UNTRUSTED_NOTE } from "@/lib/tools/format";
-import type { Tool, ToolCall } from "@/lib/tools/tool";
+import { isSlowCall, type Tool, type ToolCall } from "@/lib/tools/tool";
 import { withCachedJsonSchema } from "./cached-json-schema";
 import { type ProgressSink, reportJobProgress, withProgress } from "./progress";
 import { taskOf } from "./research-tasks";
@@ -65,7 +65,7 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
         extra,
         spec.name,
         (onProgress) => run(input, { signal: extra.signal, onProgress }),
-        { heartbeat: spec.slow === true },
+        { heartbeat: isSlowCall(spec, args) },
       );
       return { content: textContent(format(output)), structuredContent: output };
     } catch (error) {

@@ -6,8 +6,9 @@
  * withToken (the token needs the `mcp` scope, whether it comes as a Bearer header or in the URL; an OAuth
  * access token must have been issued for this endpoint, see resource-metadata.ts). No
  * session ids are issued, so GET (a standalone SSE stream) and DELETE (ending a session) answer 405, and a
- * request carrying a session id answers 404 as an unknown session would. Responses stream as SSE so slow
- * calls can send progress and keep-alive frames; each carries exactly one JSON-RPC response. A tools/call
+ * request carrying a session id answers 404 as an unknown session would. An answer streams as SSE when the
+ * call asked for progress or is slow (keep-alive comments), else it is one JSON body; either way it carries
+ * exactly one JSON-RPC response per request. A tools/call
  * naming a tool outside the token's scopes answers 403 with an insufficient_scope challenge, so an OAuth
  * client can step up to the wider scope (MCP authorization, "Scope Challenge Handling").
  */
@@ -23,7 +24,7 @@ import { modernAuthInfo, modernMcpHandler } from "./modern-server";
 import { foreignRequestReason } from "./request-guard";
 import { bearerChallenge, mcpResource } from "./resource-metadata";
 import { createMcpServer } from "./server";
-import { missingScope } from "./tools";
+import { answerStreams, missingScope } from "./tools";
 
 type RouteContext<P> = { params: Promise<P> };
 
@@ -92,6 +93,7 @@ async function serveMcp<P>(
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     maxRequestBodySize: MAX_BODY_BYTES,
+    enableJsonResponse: !answerStreams(message),
   });
   await server.connect(transport);
   return transport.handleRequest(forwarded);

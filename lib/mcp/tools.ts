@@ -6,6 +6,7 @@
  */
 import type { Scope } from "@/lib/services/context";
 import { TOOLS as TABLE } from "@/lib/tools/table";
+import { isSlowCall } from "@/lib/tools/tool";
 import { type McpTool, mcpTool } from "./define-tool";
 
 export const TOOLS: readonly McpTool[] = TABLE.map(mcpTool);
@@ -26,9 +27,7 @@ export interface ScopeRefusal {
  * Anything else (other methods, unknown tools, malformed messages) is left to the SDK to answer.
  */
 export function missingScope(body: unknown, scopes: readonly Scope[]): ScopeRefusal | null {
-  for (const message of Array.isArray(body) ? body : [body]) {
-    if (typeof message !== "object" || message === null) continue;
-    const { method, params, id } = message as { method?: unknown; params?: { name?: unknown }; id?: unknown };
+  for (const { method, params, id } of requestsOf(body)) {
     if (method !== "tools/call") continue;
     const scope = TOOLS.find((tool) => tool.name === params?.name)?.scope;
     if (scope && !scopes.includes(scope)) {
@@ -36,4 +35,31 @@ export function missingScope(body: unknown, scopes: readonly Scope[]): ScopeRefu
     }
   }
   return null;
+}
+
+/** A JSON-RPC message of a POST, as far as routing reads it (the SDK validates it). */
+interface MessageFields {
+  id?: unknown;
+  method?: unknown;
+  params?: { name?: unknown; arguments?: unknown; _meta?: unknown };
+}
+
+function requestsOf(body: unknown): MessageFields[] {
+  return (Array.isArray(body) ? body : [body]).filter(
+    (message): message is MessageFields => typeof message === "object" && message !== null,
+  );
+}
+
+/**
+ * Whether the answer to a message streams (SSE): when a request asks for progress, or calls a slow tool (the
+ * stream's keep-alive comments hold idle proxies open through a two-minute answer). Anything else is answered
+ * as one JSON body, which costs less per call.
+ */
+export function answerStreams(body: unknown): boolean {
+  return requestsOf(body).some(
+    ({ method, params }) =>
+      (typeof params?._meta === "object" && params._meta !== null && "progressToken" in params._meta) ||
+      (method === "tools/call" &&
+        TABLE.some((tool) => tool.name === params?.name && isSlowCall(tool, params.arguments))),
+  );
 }

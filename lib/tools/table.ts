@@ -6,6 +6,7 @@
  * Adding a tool: its verb in lib/services and one entry here (lib/README.md).
  */
 import { z } from "zod";
+import { DEFAULT_TIMEOUT_MS } from "@/lib/engine/search/input";
 import { answer, answerToolInput } from "@/lib/services/answer/answer";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { crawlSite, crawlToolInput } from "@/lib/services/crawl/crawl-site";
@@ -70,8 +71,11 @@ export const TOOL_LIST = [
       operationId: "webSearch",
     },
     openWorld: true,
-    // Grounded snippets and page contents can take tens of seconds.
-    slow: true,
+    // Grounded snippets, page contents and long deadlines can take tens of seconds; a plain search cannot.
+    slow: (args) =>
+      args.grounded_snippets === true ||
+      args.include_content === true ||
+      Number(args.timeout_ms ?? DEFAULT_TIMEOUT_MS) > DEFAULT_TIMEOUT_MS,
     run: async (ctx, input, call) => traced(toSearchResponse, await webSearch({ ctx, input, ...call })),
     format: formatSearch,
   }),

@@ -54,8 +54,11 @@ export interface Tool<
   outputSchema: Output;
   /** Whether the tool reaches outside Searchmux (providers, the web). */
   openWorld: boolean;
-  /** Calls that can take tens of seconds: MCP sends progress heartbeats. */
-  slow?: boolean;
+  /**
+   * Calls that can take tens of seconds: MCP sends progress heartbeats and streams the answer, whose SSE
+   * keep-alive comments hold idle proxies open. A function decides it from one call's arguments (as sent).
+   */
+  slow?: true | ((args: Record<string, unknown>) => boolean);
   rest: RestRoute;
   /**
    * A job that outlives the request (research): REST answers 202 with the job from its own route, MCP
@@ -85,4 +88,10 @@ export function traced<Result extends { cache_hit: boolean; spans: readonly Prov
   result: Result,
 ): ToolRun<Response> {
   return { response: project(result), spans: result.cache_hit ? [] : [...result.spans] };
+}
+
+/** Whether a call with these arguments (as sent, before parsing) may take tens of seconds. */
+export function isSlowCall(tool: Pick<Tool, "slow">, args: unknown): boolean {
+  if (typeof tool.slow !== "function") return tool.slow === true;
+  return tool.slow(typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {});
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TOOLS, toolsForScopes } from "@/lib/mcp/tools";
+import { answerStreams, TOOLS, toolsForScopes } from "@/lib/mcp/tools";
 import { DEFAULT_TOKEN_SCOPES, SCOPES } from "@/lib/services/context";
 
 const names = (scopes: Parameters<typeof toolsForScopes>[0]) => toolsForScopes(scopes).map((t) => t.name);
@@ -25,5 +25,45 @@ describe("toolsForScopes", () => {
     expect(names(["mcp", "answer"])).toEqual(["answer", "budget_status"]);
     expect(names(["mcp", "papers"])).toEqual(["paper_search", "budget_status"]);
     expect(names(["admin"])).toEqual(["budget_status"]);
+  });
+});
+
+describe("answerStreams", () => {
+  const call = (name: string, meta?: Record<string, unknown>) => ({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name, arguments: {}, ...(meta && { _meta: meta }) },
+  });
+
+  it("answers fast calls, lists and the handshake as one JSON body", () => {
+    expect(answerStreams(call("web_search"))).toBe(false);
+    expect(answerStreams(call("budget_status", { other: 1 }))).toBe(false);
+    expect(answerStreams({ jsonrpc: "2.0", id: 2, method: "tools/list" })).toBe(false);
+    expect(answerStreams(undefined)).toBe(false);
+    expect(answerStreams("not json-rpc")).toBe(false);
+  });
+
+  it("streams when a request asks for progress or calls a slow tool, alone or in a batch", () => {
+    expect(answerStreams(call("web_search", { progressToken: 0 }))).toBe(true);
+    for (const slow of ["answer", "fetch", "crawl", "research"]) expect(answerStreams(call(slow))).toBe(true);
+    // web_search is slow only when it reads pages or may run past its default deadline.
+    const search = (args: Record<string, unknown>) => ({
+      ...call("web_search"),
+      params: { name: "web_search", arguments: args },
+    });
+    expect(answerStreams(search({ query: "q", timeout_ms: 10_000 }))).toBe(false);
+    expect(answerStreams(search({ query: "q", timeout_ms: 30_000 }))).toBe(true);
+    expect(answerStreams(search({ query: "q", include_content: true }))).toBe(true);
+    expect(answerStreams(search({ query: "q", grounded_snippets: true }))).toBe(true);
+    expect(answerStreams([call("budget_status"), call("answer")])).toBe(true);
+    expect(
+      answerStreams({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/list",
+        params: { _meta: { progressToken: "p" } },
+      }),
+    ).toBe(true);
   });
 });
