@@ -17,7 +17,12 @@ import os from "node:os";
 import { SCOPES } from "@/lib/services/context";
 import { measuredRoundTripMs } from "@/tests/reliability/support/delay-relay";
 import type { LoadCall } from "@/tests/reliability/support/load";
-import { mcpHeaders, toolCallBody } from "@/tests/reliability/support/mcp";
+import {
+  mcpHeaders,
+  modernMcpHeaders,
+  modernToolCallBody,
+  toolCallBody,
+} from "@/tests/reliability/support/mcp";
 import { seedTenant } from "@/tests/reliability/support/tenant";
 import { testPlatform } from "@/tests/support/platform";
 import { admissions } from "./scenarios/admissions";
@@ -50,7 +55,10 @@ const relayRttMs = stringFlag("rtt") === undefined ? undefined : numberFlag("rtt
 const nodeOptions = stringFlag("node-options");
 const wanted = (id: ScenarioId) => !only || only.includes(id);
 
-function cachedSearchCalls(token: string, providers: readonly string[]): { rest: LoadCall; mcp: LoadCall } {
+function cachedSearchCalls(
+  token: string,
+  providers: readonly string[],
+): { rest: LoadCall; mcp: LoadCall; mcp2026: LoadCall } {
   const args = { query: "bench cached query", providers };
   return {
     rest: {
@@ -66,6 +74,13 @@ function cachedSearchCalls(token: string, providers: readonly string[]): { rest:
       path: "/api/mcp",
       headers: () => mcpHeaders(token),
       body: (n) => toolCallBody("web_search", args, n),
+    },
+    mcp2026: {
+      kind: "mcp",
+      method: "POST",
+      path: "/api/mcp",
+      headers: () => modernMcpHeaders(token, "tools/call", "web_search"),
+      body: (n) => modernToolCallBody("web_search", args, n),
     },
   };
 }
@@ -116,6 +131,18 @@ async function run(target: BenchTarget): Promise<ScenarioResult[]> {
     return result;
   };
 
+  await step("floor", () =>
+    throughput(
+      target,
+      {
+        id: "floor",
+        title: "GET of an unknown /api path (the framework's floor: a handler that reads nothing)",
+        call: { kind: "floor", method: "GET", path: "/api/bench-floor", headers: () => ({}) },
+        status: 404,
+      },
+      http,
+    ),
+  );
   const health = await step("health", () =>
     throughput(
       target,
@@ -140,6 +167,14 @@ async function run(target: BenchTarget): Promise<ScenarioResult[]> {
   );
   await step("cached-mcp", () =>
     throughput(target, { id: "cached-mcp", title: "cached MCP web_search", call: cached.mcp }, http, health),
+  );
+  await step("cached-mcp-2026", () =>
+    throughput(
+      target,
+      { id: "cached-mcp-2026", title: "cached MCP web_search, revision 2026-07-28", call: cached.mcp2026 },
+      http,
+      health,
+    ),
   );
   await step("fanout-single", () =>
     uncachedFanout(target, token, { requests: Math.ceil(config.fanoutRequests / 5), concurrency: 1 }),

@@ -34,6 +34,7 @@ export const TARGETS: readonly Target[] = [
   { scenario: "cached-rest", label: "≥ 0.9× health req/s", value: vsHealth, limit: 0.9, kind: "min" },
   { scenario: "cached-rest-single", label: "p50 ≤ 5 ms", value: p50, limit: 5, kind: "max" },
   { scenario: "cached-mcp", label: "≥ 0.85× health calls/s", value: vsHealth, limit: 0.85, kind: "min" },
+  { scenario: "cached-mcp-2026", label: "≥ 0.85× health calls/s", value: vsHealth, limit: 0.85, kind: "min" },
   { scenario: "fanout", label: "overhead p50 ≤ 10 ms", value: p50, limit: 10, kind: "max" },
   { scenario: "fanout", label: "overhead p95 ≤ 20 ms", value: p95, limit: 20, kind: "max" },
   { scenario: "fanout-single", label: "overhead p50 ≤ 10 ms", value: p50, limit: 10, kind: "max" },
@@ -47,10 +48,12 @@ export const TARGETS: readonly Target[] = [
   { scenario: "soak", label: "RSS flat (≤ +5 % after warm-up)", value: rssGrowth, limit: 5, kind: "max" },
   ...(
     [
+      "floor",
       "health",
       "cached-rest",
       "cached-rest-single",
       "cached-mcp",
+      "cached-mcp-2026",
       "fanout",
       "fanout-single",
       "hung-provider",

@@ -1,6 +1,7 @@
 /**
- * Throughput scenarios against the server with autocannon: GET /api/health (the baseline every other
- * HTTP figure is compared with), a cached REST search and a cached MCP web_search, each at a fixed
+ * Throughput scenarios against the server with autocannon: an unknown /api path (the framework's floor: a
+ * route handler that reads nothing), GET /api/health (the baseline every other HTTP figure is compared
+ * with), a cached REST search and a cached MCP web_search in both protocol eras, each at a fixed
  * number of connections for a fixed time, with the server's peak RSS meanwhile.
  */
 
@@ -16,7 +17,8 @@ export interface ThroughputOptions {
 
 export async function throughput(
   target: BenchTarget,
-  scenario: { id: ScenarioId; title: string; call: LoadCall },
+  /** `status`: what every call should answer (200 unless said). */
+  scenario: { id: ScenarioId; title: string; call: LoadCall; status?: number },
   options: ThroughputOptions,
   baseline?: ScenarioResult,
 ): Promise<ScenarioResult> {
@@ -28,7 +30,7 @@ export async function throughput(
       mix: [scenario.call],
     }),
   );
-  const errors = report.errors.length + (report.answered - (report.statuses[200] ?? 0));
+  const errors = report.errors.length + (report.answered - (report.statuses[scenario.status ?? 200] ?? 0));
   const ratio =
     baseline?.requestsPerSecond && baseline.latencyMs.p50
       ? `${(report.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}× health req/s, ` +

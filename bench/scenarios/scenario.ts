@@ -32,10 +32,12 @@ export interface ScenarioResult {
 }
 
 export type ScenarioId =
+  | "floor"
   | "health"
   | "cached-rest"
   | "cached-rest-single"
   | "cached-mcp"
+  | "cached-mcp-2026"
   | "fanout"
   | "fanout-single"
   | "fanout-engine"

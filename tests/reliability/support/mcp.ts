@@ -23,6 +23,33 @@ export const mcpHeaders = (token: string) => ({
   "mcp-protocol-version": "2025-06-18",
 });
 
+/** Headers of a 2026-07-28 request: the revision, and the method (and tool) the body carries. */
+export const modernMcpHeaders = (token: string, method: string, name?: string) => ({
+  ...mcpHeaders(token),
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": method,
+  ...(name && { "mcp-name": name }),
+});
+
+/** A 2026-07-28 `tools/call`: no handshake before it, the revision and client in its own `_meta`. */
+export function modernToolCallBody(
+  name: string,
+  args: Record<string, unknown>,
+  id: number | string = 1,
+): string {
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "searchmux-bench", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: args, _meta },
+  });
+}
+
 export function toolCallBody(name: string, args: Record<string, unknown>, id: number | string = 1): string {
   return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 }
