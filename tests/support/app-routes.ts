@@ -85,3 +85,14 @@ export async function serveRequest(request: Request): Promise<Response> {
   if (!handler) throw new Error(`${new URL(request.url).pathname} does not export ${request.method}`);
   return handler(request, { params: Promise.resolve(params) });
 }
+
+/**
+ * A fetch for clients under test (the MCP SDKs' transports and OAuth): each request handed to the route
+ * Next.js would serve it from, with the Host header a server would see.
+ */
+export function appFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const headers = new Headers(init?.headers);
+  headers.set("host", url.host);
+  return serveRequest(new Request(url, { ...init, headers }));
+}

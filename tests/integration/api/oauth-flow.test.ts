@@ -16,11 +16,10 @@ import {
 import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Platform, Scope } from "@/lib/services/context";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
-import { serveRequest } from "@/tests/support/app-routes";
+import { appFetch } from "@/tests/support/app-routes";
 import { loopbackClientMetadata, MemoryOAuthClientProvider } from "@/tests/support/oauth-client-provider";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
 import { inProcessApp } from "@/tests/support/route-handlers";
@@ -32,14 +31,6 @@ const app = inProcessApp("oauth-flow");
 let fake: FakeProviders;
 let userId = "";
 let tenantId = "";
-
-/** The SDK's fetch: each request handed to the route Next.js would serve it from, as a server would. */
-const appFetch: FetchLike = async (input, init) => {
-  const url = new URL(input instanceof Request ? input.url : String(input));
-  const headers = new Headers(init?.headers);
-  headers.set("host", url.host);
-  return serveRequest(new Request(url, { ...init, headers }));
-};
 
 const post = (path: string, body: string | Record<string, unknown>, headers: Record<string, string> = {}) =>
   appFetch(`${ORIGIN}${path}`, {

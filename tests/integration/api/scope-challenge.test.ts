@@ -6,9 +6,8 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveRequest } from "@/tests/support/app-routes";
+import { appFetch, serveRequest } from "@/tests/support/app-routes";
 import { inProcessApp, newToken, operatorWorkspace, routeRequest } from "@/tests/support/route-handlers";
 
 const ORIGIN = "http://localhost:4318";
@@ -23,13 +22,6 @@ const expectStepUp = (response: Response) => {
 };
 const app = inProcessApp("scope-challenge");
 let token = "";
-
-const appFetch: FetchLike = (input, init) => {
-  const url = new URL(input instanceof Request ? input.url : String(input));
-  const headers = new Headers(init?.headers);
-  headers.set("host", url.host);
-  return serveRequest(new Request(url, { ...init, headers }));
-};
 
 const toolCall = (id: number, name: string, args: Record<string, unknown> = {}) => ({
   jsonrpc: "2.0",

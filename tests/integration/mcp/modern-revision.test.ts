@@ -13,7 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
-import { serveRequest } from "@/tests/support/app-routes";
+import { appFetch, serveRequest } from "@/tests/support/app-routes";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
 import { inProcessApp, newToken, operatorWorkspace, routeRequest } from "@/tests/support/route-handlers";
 
@@ -24,13 +24,6 @@ const app = inProcessApp("modern-revision");
 let fake: FakeProviders;
 let token = "";
 
-/** The clients' fetch: each request handed to the route Next.js would serve it from. */
-const appFetch = (input: string | URL | Request, init?: RequestInit) => {
-  const url = new URL(input instanceof Request ? input.url : String(input));
-  const headers = new Headers(init?.headers);
-  headers.set("host", url.host);
-  return serveRequest(new Request(url, { ...init, headers }));
-};
 const authorization = () => ({ authorization: `Bearer ${token}` });
 
 async function modernClient(): Promise<ModernClient> {
