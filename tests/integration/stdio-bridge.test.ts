@@ -88,6 +88,8 @@ async function readInWindows(client: Client, path: string, maxChars: number): Pr
 
 /** Five pages of the paging site, the fourth missing (404 from the site and from every other step). */
 const fiveUrls = () => [1, 2, 3, 0, 4].map((n) => `${pagingSite.origin}/${n ? `page/${n}` : "missing"}`);
+/** What a fetch of fiveUrls() brings back for each, in order: a title, or the missing page's error code. */
+const FIVE_OUTCOMES = ["Page 1", "Page 2", "Page 3", "all_providers_failed", "Page 4"];
 
 type BridgeEnv = Record<string, string> & NodeJS.ProcessEnv;
 
@@ -250,13 +252,7 @@ describe("local mode", () => {
     expect(result.isError).toBeFalsy();
     const { results } = result.structuredContent as unknown as Batch;
     expect(results.map((item) => item.url)).toEqual(urls);
-    expect(results.map((item) => item.title ?? item.error?.code)).toEqual([
-      "Page 1",
-      "Page 2",
-      "Page 3",
-      "all_providers_failed",
-      "Page 4",
-    ]);
+    expect(results.map((item) => item.title ?? item.error?.code)).toEqual(FIVE_OUTCOMES);
     expect(results[3]?.error?.message).toContain("direct");
     expect(pagingSite.maxConcurrent()).toBeGreaterThan(1);
     expect(pagingSite.maxConcurrent()).toBeLessThanOrEqual(PER_HOST);
@@ -453,13 +449,7 @@ describe("forwarding mode", () => {
     const urls = fiveUrls();
     const many = await bridge.client.callTool({ name: "fetch", arguments: { urls } });
     const { results } = many.structuredContent as unknown as Batch;
-    expect(results.map((item) => item.title ?? item.error?.code)).toEqual([
-      "Page 1",
-      "Page 2",
-      "Page 3",
-      "all_providers_failed",
-      "Page 4",
-    ]);
+    expect(results.map((item) => item.title ?? item.error?.code)).toEqual(FIVE_OUTCOMES);
 
     const crawled = await bridge.client.callTool({
       name: "crawl",
