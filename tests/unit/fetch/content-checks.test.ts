@@ -135,3 +135,24 @@ describe("checkContent lets ordinary articles through", () => {
     expect(checkContent(page("An ordinary article", body))).toBeUndefined();
   });
 });
+
+describe("checkContent on long Markdown", () => {
+  const hugeImage = `<img src="https://cdn.example/${"x".repeat(20_000)}.png" alt="">`;
+
+  it("still judges a page whose Markdown is long but whose text is short", () => {
+    const wall = page("Members", `<p>Please sign in to continue.</p>${hugeImage}`);
+    expect(wall.markdown.length).toBeGreaterThan(20_000);
+    expect(checkContent(wall)?.reason).toBe("login_wall");
+    expect(checkContent(page("Note", `<p>Short.</p>${hugeImage}`))?.reason).toBe("too_short");
+  });
+
+  it("lets a long article through when a phrase rule's words come after its first paragraphs", () => {
+    const paragraphs = Array.from({ length: 60 }, (_, i) => `<p>Paragraph ${i}. ${ARTICLE_FILLER}</p>`);
+    const article = page(
+      "Long read",
+      `<article>${paragraphs.join("")}<p>Please sign in to continue.</p></article>`,
+    );
+    expect(article.markdown.length).toBeGreaterThan(100_000);
+    expect(checkContent(article)).toBeUndefined();
+  });
+});

@@ -29,6 +29,19 @@ const HIDDEN_CONTENT = `<html><head><title>Hidden things</title></head><body><di
   <DIV><SPAN>Upper-case markup with a <A HREF="/rel">relative link</A>.</SPAN></DIV>
 </article></div></body></html>`;
 
+/**
+ * Too little text for Readability's first attempt, so it restores the page and retries with looser
+ * rules: the restored page must be prepared as the first one was (noscript image, scripts, styles,
+ * <font>, <br> runs).
+ */
+const RETRIED_PAGE = `<html><head><title>Short note</title><style>p { color: red }</style>
+<script>window.tracking = true;</script></head><body>
+<div class="sidebar"><p>Sidebar text that a first attempt drops as unlikely content for the page.</p></div>
+<div id="note"><font face="serif">A short note</font> about the meeting.<br><br>It moved to Thursday.<br><br><br>Bring the figures.
+<noscript><img src="/chart.png" alt="chart"></noscript><script>track()</script></div>
+<div class="comments"><p>One comment on the note, short as well.</p></div>
+</body></html>`;
+
 /** Stock Readability on a document given the same URL, so only the speed-ups differ. */
 function stockArticle(html: string) {
   const document = parseDocument(html);
@@ -38,11 +51,12 @@ function stockArticle(html: string) {
 }
 
 describe("readArticle", () => {
-  it.each([...PAGES, "hidden content"])(
+  const written: Record<string, string> = { "hidden content": HIDDEN_CONTENT, "retried page": RETRIED_PAGE };
+  it.each([...PAGES, ...Object.keys(written)])(
     "picks and cleans exactly what stock Readability does: %s",
     (page) => {
-      const html = page === "hidden content" ? HIDDEN_CONTENT : fixture(page);
-      const fast = readArticle(parseDocument(html), URL_);
+      const html = written[page] ?? fixture(page);
+      const fast = readArticle(parseDocument(html), URL_, html);
       const stock = stockArticle(html);
       expect(fast).not.toBeNull();
       const { content, ...facts } = fast ?? {};
@@ -55,7 +69,7 @@ describe("readArticle", () => {
   );
 
   it("drops hidden content and keeps the visible text", () => {
-    const text = readArticle(parseDocument(HIDDEN_CONTENT), URL_)?.textContent ?? "";
+    const text = readArticle(parseDocument(HIDDEN_CONTENT), URL_, HIDDEN_CONTENT)?.textContent ?? "";
     expect(text).toContain("Paragraph 5 of visible text");
     expect(text).toContain("Math fallback stays.");
     for (const hidden of [

@@ -21,7 +21,7 @@ export function documentFromHtml(html: string, url: string): FetchedDocument {
   const document = parseDocument(html);
   const { base, metadata, signals } = pageFacts(document, url);
   const links = pageLinks(document, base);
-  const article = readArticle(document, base);
+  const article = readArticle(document, base, html);
 
   const articleNode = article?.content as Element | null | undefined;
   const articleChars = article?.textContent?.trim().length ?? 0;
