@@ -118,13 +118,13 @@ class LinkedomReadability extends Readability<Node> {
    * Readability calls this for every paragraph and every candidate it cleans.
    */
   _getAllNodesWithTag(node: ParentNode, tagNames: readonly string[]): Element[] {
+    linkedom ??= linkedomLinks(node);
+    if (linkedom === false) return READABILITY._getAllNodesWithTag.call(this, node, tagNames);
     // Readability passes both "p" and "SPAN"; css-select lower-cases both sides in HTML documents.
-    const links = (linkedom ??= linkedomLinks(node));
-    if (links === false) return READABILITY._getAllNodesWithTag.call(this, node, tagNames);
     const wanted = tagNames.map((name) => name.toLowerCase());
     const found: Element[] = [];
     // One pass over the subtree's nodes in document order, as linkedom's querySelectorAll walks them.
-    const { next, end } = links;
+    const { next, end } = linkedom;
     const stop = (node as unknown as Linked)[end];
     let at = (node as unknown as Linked)[next];
     while (at !== undefined && at !== stop) {
