@@ -35,7 +35,7 @@ export function toolRoute<I extends z.ZodObject, O extends z.ZodObject>(tool: To
       const { response } = await tool.run(ctx, input, { signal: request.signal });
       return Response.json(response);
     },
-    { route: tool.rest.path, scope: tool.scope ?? undefined },
+    { route: tool.rest.path, scope: tool.scope ?? undefined, readAhead: !tool.background },
   );
 }
 

@@ -3,12 +3,15 @@
  * endpoints). In order: authenticate the token (401 with WWW-Authenticate; 429 when the client address
  * is over the failed-authentication limit, which never refuses a token that verifies), apply the
  * per-token rate limit (429 with Retry-After and RateLimit headers), check the route's scope (403), record
- * the token's use, run the handler, and map whatever it throws to `{error: {code, message}}`.
+ * the token's use, run the handler, and map whatever it throws to `{error: {code, message}}`. A token this
+ * process saw verify has its rate-limit count, and for tool routes the result cache a repeated call read
+ * (cacheReadAhead), sent in its check's KV round trip.
  */
 import { randomUUID } from "node:crypto";
 import { config } from "@/lib/config";
 import { observeRequest, type RouteTemplate } from "@/lib/observability/http-metrics";
 import { inRequestScope, type RequestScope } from "@/lib/observability/request-scope";
+import { cacheReadAhead } from "@/lib/services/cache/read-ahead";
 import type { Scope, TenantContext } from "@/lib/services/context";
 import { pendingWritesSettled, platform } from "@/lib/services/platform";
 import { limitToken } from "@/lib/services/rate-limit/limits";
@@ -44,6 +47,8 @@ export interface WithTokenOptions<P> {
   resource?: (request: Request) => string;
   /** Recorded on the call's traces; REST unless the route says otherwise. */
   surface?: Surface;
+  /** Read the result cache in the token check's round trip when the call repeats one (cacheReadAhead). */
+  readAhead?: boolean;
 }
 
 /** Why a request was refused, for its challenge (RFC 6750 §3). */
@@ -95,9 +100,10 @@ export function withToken<P = Record<string, never>>(
       const base = await platform();
       const params = await route.params;
       const raw = (options.tokenFrom ?? bearerToken)(request, params);
+      const ahead = options.readAhead && raw ? cacheReadAhead(request, raw) : undefined;
       const auth = await authenticateToken({
         ctx: base,
-        input: { token: raw, address: clientAddress(request.headers, base.env) },
+        input: { token: raw, address: clientAddress(request.headers, base.env), readAhead: ahead?.keys },
       });
       if ("refused" in auth && auth.refused !== "unauthorized") {
         const message =
@@ -149,6 +155,7 @@ export function withToken<P = Record<string, never>>(
       scope.tenantId = token.tenantId;
       const ctx: TenantContext = {
         ...base,
+        kv: ahead ? ahead.kv(base.kv, auth.readAhead) : base.kv,
         // A verdict cached before tokens carried their creator has none: its calls go unattributed.
         actor: {
           kind: "token",
@@ -169,6 +176,7 @@ export function withToken<P = Record<string, never>>(
         if (config().serverless || shuttingDown()) await pendingWritesSettled();
       });
       const response = await handler(request, { ctx, token, requestId, params });
+      ahead?.remember();
       for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
       return response;
     } catch (error) {

@@ -26,10 +26,14 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+const KEY_PREFIX = "smx:cache:";
+
 export function resultCacheKey(tenantId: string, tool: string, normalizedInput: unknown): string {
   const digest = createHash("sha256").update(stableJson(normalizedInput)).digest("base64url");
-  return `smx:cache:${tenantId}:${tool}:${digest}`;
+  return `${KEY_PREFIX}${tenantId}:${tool}:${digest}`;
 }
+
+export const isResultCacheKey = (key: string): boolean => key.startsWith(KEY_PREFIX);
 
 export async function readCached<T>(kv: Kv, key: string): Promise<T | null> {
   const raw = await kv.get(key).catch(() => null); // a KV outage degrades to a miss

@@ -9,8 +9,11 @@ import type { RateLimitDecision, WindowCheck } from "@/lib/services/rate-limit/s
 import { cachedToken, isLookupsBusy, lookUpToken, type VerifiedToken } from "./verify-token";
 
 export type Authentication =
-  /** With `limit` when the token's rate limit was counted in the same KV round trip as its check. */
-  | { token: VerifiedToken; limit?: RateLimitDecision }
+  /**
+   * With `limit` when the token's rate limit was counted in the same KV round trip as its check, and then
+   * `readAhead`: the replies to the reads of the `readAhead` keys, in order.
+   */
+  | { token: VerifiedToken; limit?: RateLimitDecision; readAhead?: unknown[] }
   | { refused: "unauthorized" }
   /** The client address is over the failed-authentication limit. */
   | { refused: "rate_limited"; retryAfter: number }
@@ -31,29 +34,44 @@ export async function authenticateToken({
   input,
 }: {
   ctx: Platform;
-  input: { token: string | null; address: string | null };
+  input: {
+    token: string | null;
+    address: string | null;
+    /** KV keys to read in the check's round trip, asked for only when the token is one this process saw verify. */
+    readAhead?: () => Promise<readonly string[]>;
+  };
 }): Promise<Authentication> {
   const { token, address } = input;
   if (token) {
-    // A token this process saw verify has its call counted in the check's round trip.
-    const counted: { tokenId?: string; window?: WindowCheck } = {};
+    // A token this process saw verify has its call counted (and the keys read) in the check's round trip.
+    const counted: { tokenId?: string; window?: WindowCheck; reads: readonly string[] } = { reads: [] };
     const known = await cachedToken({
       ctx,
       input: { token },
-      alongside: (tokenId) => {
+      alongside: async (tokenId) => {
         counted.tokenId = tokenId;
-        counted.window = tokenWindow(ctx, tokenId);
-        return counted.window;
+        const window = tokenWindow(ctx, tokenId);
+        counted.window = window;
+        counted.reads = (await input.readAhead?.()) ?? [];
+        return {
+          queue(pipeline) {
+            window.queue(pipeline);
+            for (const key of counted.reads) pipeline.get(key);
+          },
+          replies: window.replies + counted.reads.length,
+        };
       },
     });
     // The call was counted for the id this process remembered: the decision holds for that token only.
-    const verified = (found: VerifiedToken) => ({
-      token: found,
-      limit:
-        counted.window && known.alongside && found.tokenId === counted.tokenId
-          ? counted.window.decide(known.alongside, tokenRateLimit(ctx.env, found))
-          : undefined,
-    });
+    const verified = (found: VerifiedToken): Authentication => {
+      if (!counted.window || !known.alongside || found.tokenId !== counted.tokenId) return { token: found };
+      const { replies } = counted.window;
+      return {
+        token: found,
+        limit: counted.window.decide(known.alongside.slice(0, replies), tokenRateLimit(ctx.env, found)),
+        readAhead: known.alongside.slice(replies),
+      };
+    };
     if (known.verdict) return verified(known.verdict);
     if (known.verdict === undefined) {
       if (address && !known.vouched) {

@@ -105,12 +105,12 @@ export async function cachedToken({
   ctx: Platform;
   input: { token: string };
   /** Commands to send in the same round trip, given the id of a token this process saw verify. */
-  alongside?: (tokenId: string) => Alongside;
+  alongside?: (tokenId: string) => Promise<Alongside>;
 }): Promise<KnownToken> {
   if (!hasValidChecksum(input.token)) return { verdict: null, vouched: false };
   const hash = hashToken(input.token);
   const tokenId = seenValid.get(hash);
-  const extra = tokenId === undefined ? undefined : alongside?.(tokenId);
+  const extra = tokenId === undefined ? undefined : await alongside?.(tokenId);
   const pipeline = ctx.kv.pipeline().get(tokenCacheKey(hash)).get(tokenVouchKey(hash));
   extra?.queue(pipeline);
   const [cached, vouched, ...replies] = await pipeline.exec();
