@@ -2,7 +2,10 @@
  * Fetch and extraction of a ~500 KB article (navigation, ads, tables, code): through REST against the
  * server (SSRF-safe fetch, Readability, Markdown, trace), and the fetch engine alone in this process
  * (the same direct fetcher, no HTTP API, database or cache), which shows how much of the REST figure is
- * extraction. Calls run one at a time: extraction is synchronous CPU work.
+ * extraction. Calls run one at a time: extraction is synchronous CPU work. The REST row asks for the
+ * response uncompressed (the server's own work); the same calls with `Accept-Encoding: gzip` are timed
+ * too, since `next start` compresses a ~400 KB answer when the client accepts it (a proxy or platform in
+ * front usually does that instead).
  */
 
 import { type BenchTarget, PAGE_BYTES } from "@/bench/support/bench-target";
@@ -21,24 +24,32 @@ export async function fetchThroughApi(
   token: string,
   runs: number,
 ): Promise<ScenarioResult> {
-  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  const fetchOnce = async () => {
+  const fetchOnce = (encoding: string) => async () => {
     const response = await fetch(`${target.url}/api/v1/fetch`, {
       method: "POST",
-      headers,
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        "accept-encoding": encoding,
+      },
       body: JSON.stringify({ url: target.pageUrl, no_cache: true, max_chars: MAX_CHARS }),
     });
     const reply = (await response.json()) as { content?: string };
     return response.ok && (reply.content?.length ?? 0) > 10_000;
   };
-  for (let i = 0; i < WARM_UP; i++) await fetchOnce();
-  const { result: run, peakMb } = await peakRssDuring(target.pid, () => timedCalls(runs, 1, fetchOnce));
+  for (let i = 0; i < WARM_UP; i++) await fetchOnce("identity")();
+  const { result: run, peakMb } = await peakRssDuring(target.pid, () =>
+    timedCalls(runs, 1, fetchOnce("identity")),
+  );
+  const gzip = await timedCalls(runs, 1, fetchOnce("gzip"));
+  const gzipP50 = percentiles(gzip.results.filter((r) => r.value).map((r) => r.ms)).p50;
   const ok = run.results.filter((r) => r.value);
   return {
     id: "fetch",
     title: `fetch + extraction of a ${PAGE_BYTES / 1024} KB page (REST)`,
-    figure: "request latency, one at a time",
+    figure: "request latency, one at a time, answer uncompressed",
     latencyMs: percentiles(ok.map((r) => r.ms)),
+    notes: `with Accept-Encoding: gzip (compressed by next start) p50 ${gzipP50.toFixed(0)} ms`,
     samples: ok.length,
     requestsPerSecond: (run.results.length / run.elapsedMs) * 1000,
     errors: run.results.length - ok.length,
