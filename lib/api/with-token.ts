@@ -3,9 +3,9 @@
  * endpoints). In order: authenticate the token (401 with WWW-Authenticate; 429 when the client address
  * is over the failed-authentication limit, which never refuses a token that verifies), apply the
  * per-token rate limit (429 with Retry-After and RateLimit headers), check the route's scope (403), record
- * the token's use, run the handler, and map whatever it throws to `{error: {code, message}}`. A token this
- * process saw verify has its rate-limit count, and for tool routes the result cache a repeated call read
- * (cacheReadAhead), sent in its check's KV round trip.
+ * the token's use, run the handler (both timed in Server-Timing), and map whatever it throws to
+ * `{error: {code, message}}`. A token this process saw verify has its rate-limit count, and for tool
+ * routes the result cache a repeated call read (cacheReadAhead), sent in its check's KV round trip.
  */
 import { randomUUID } from "node:crypto";
 import { config } from "@/lib/config";
@@ -86,6 +86,15 @@ function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
   };
 }
 
+/**
+ * Where the server's time went (W3C Server-Timing): the token check with its rate limit and cache
+ * read-ahead, then the call until its answer (or its stream) starts. The rest of what a client measures
+ * is the framework and the network.
+ */
+function serverTiming(started: number, authorized: number, answered: number): string {
+  return `auth;dur=${(authorized - started).toFixed(1)}, call;dur=${(answered - authorized).toFixed(1)}`;
+}
+
 export function withToken<P = Record<string, never>>(
   handler: (request: Request, context: TokenRequest<P>) => Promise<Response>,
   options: WithTokenOptions<P>,
@@ -96,6 +105,7 @@ export function withToken<P = Record<string, never>>(
     scope: RequestScope,
   ): Promise<Response> => {
     const { requestId } = scope;
+    const started = performance.now();
     try {
       const base = await platform();
       const params = await route.params;
@@ -175,9 +185,11 @@ export function withToken<P = Record<string, never>>(
       afterResponse(async () => {
         if (config().serverless || shuttingDown()) await pendingWritesSettled();
       });
+      const authorized = performance.now();
       const response = await handler(request, { ctx, token, requestId, params });
       ahead?.remember();
       for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
+      response.headers.set("server-timing", serverTiming(started, authorized, performance.now()));
       return response;
     } catch (error) {
       return toErrorResponse(error, requestId);

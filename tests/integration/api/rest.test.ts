@@ -108,6 +108,10 @@ describe("POST /api/v1/search", () => {
     ]);
     expect(first.headers.get("ratelimit")).toMatch(/^limit=1000, remaining=\d+, reset=\d+$/);
     expect(first.headers.get("ratelimit-policy")).toBe("1000;w=60");
+    // The token check and the call, timed by the server; the call includes the providers' answers.
+    const timing = /^auth;dur=(\d+\.\d), call;dur=(\d+\.\d)$/.exec(first.headers.get("server-timing") ?? "");
+    expect(timing).not.toBeNull();
+    expect(Number(timing?.[2])).toBeGreaterThanOrEqual(first.body.duration_ms - 1);
     const { flushPendingWrites } = await import("@/lib/services/platform");
     await flushPendingWrites();
     const traceRoute = (await import("@/app/api/v1/traces/[id]/route")) as {
