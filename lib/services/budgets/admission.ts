@@ -14,7 +14,9 @@
  *    budgets are recorded (once per period), and the caller learns which they are and when they reset.
  *
  * All of it runs in the database function admit_calls (drizzle/0007_admit_calls.sql): a whole fan-out is
- * admitted in one round trip, which matters once the database is a network hop away.
+ * admitted in one round trip, which matters once the database is a network hop away. A fan-out that fits
+ * every limit it touches (no replay, no limit reached or soft limit crossed) is admitted all at once with
+ * the same outcome, in a few statements instead of several per call (drizzle/0010_admit_calls_together.sql).
  *
  * After the call the reservation is settled (kept) or released (refunded) — see settle/release below.
  * Counters are kept for every settled call, budgeted or not; they are also the usage figures.
