@@ -42,10 +42,14 @@ export async function readJsonBody<T extends object = Record<string, unknown>>(
   maxBytes = MAX_BODY_BYTES,
 ): Promise<T> {
   if (!request.body) throw new ServiceError("invalid_input", "a JSON body is required");
-  const raw = await readBody(request, maxBytes);
+  return parseJsonObject<T>((await readBody(request, maxBytes)).toString("utf8"));
+}
+
+/** A body already read (within the cap) as a JSON object, with readJsonBody's errors. */
+export function parseJsonObject<T extends object = Record<string, unknown>>(text: string): T {
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString("utf8"));
+    body = JSON.parse(text);
   } catch {
     throw new ServiceError("invalid_input", "the body is not valid JSON");
   }

@@ -7,7 +7,7 @@
  */
 import type { z } from "zod";
 import type { Tool } from "@/lib/tools/tool";
-import { readJsonBody } from "./body";
+import { parseJsonObject, readJsonBody } from "./body";
 import { keepWorkingAfterResponse } from "./research-work";
 import { type MethodHandlers, resolvedRouteMethods } from "./route-methods";
 import { withToken } from "./with-token";
@@ -20,12 +20,14 @@ export type ToolRouteParams = { tool: string };
 /** The route of one entry; the metric label is the entry's path, never the dynamic template. */
 export function toolRoute<I extends z.ZodObject, O extends z.ZodObject>(tool: Tool<string, I, O>) {
   return withToken<ToolRouteParams>(
-    async (request, { ctx }) => {
+    async (request, { ctx, body }) => {
       // Untrusted as it arrives: the verb validates it with its own schema.
       const input =
-        tool.rest.method === "post"
-          ? await readJsonBody<z.input<I>>(request)
-          : (Object.fromEntries(new URL(request.url).searchParams) as z.input<I>);
+        tool.rest.method === "get"
+          ? (Object.fromEntries(new URL(request.url).searchParams) as z.input<I>)
+          : body !== undefined
+            ? parseJsonObject<z.input<I>>(body)
+            : await readJsonBody<z.input<I>>(request);
       if (tool.background) {
         // A job: queued now, answered 202 with its status URL; it runs after the response.
         const job = await tool.background.start(ctx, input);

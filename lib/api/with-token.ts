@@ -29,6 +29,8 @@ export interface TokenRequest<P> {
   token: VerifiedToken;
   requestId: string;
   params: P;
+  /** The body, when the cache read-ahead already read it (the request's own is then used up). */
+  body?: string;
 }
 
 export interface WithTokenOptions<P> {
@@ -186,7 +188,7 @@ export function withToken<P = Record<string, never>>(
         if (config().serverless || shuttingDown()) await pendingWritesSettled();
       });
       const authorized = performance.now();
-      const response = await handler(request, { ctx, token, requestId, params });
+      const response = await handler(request, { ctx, token, requestId, params, body: ahead?.body() });
       ahead?.remember();
       for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
       response.headers.set("server-timing", serverTiming(started, authorized, performance.now()));

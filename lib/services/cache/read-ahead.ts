@@ -24,10 +24,12 @@ const remembered = new Map<string, readonly string[]>();
 
 export interface CacheReadAhead {
   /**
-   * The keys to read with the token check; none the first time. Reads the body (a copy), so it is only
-   * asked for a token this process saw verify.
+   * The keys to read with the token check; none the first time. Reads the request's body (see `body`),
+   * so it is only asked for a token this process saw verify.
    */
   keys(): Promise<readonly string[]>;
+  /** The body `keys` read, if it read one: the request's own is then used up. */
+  body(): string | undefined;
   /** The call's KV: a read of a key read ahead is answered from its reply, once; result-cache reads are noted. */
   kv(base: Kv, replies: readonly unknown[] | undefined): Kv;
   /** Remembers the result-cache keys the call read, for its next repeat. */
@@ -36,20 +38,23 @@ export interface CacheReadAhead {
 
 export function cacheReadAhead(request: Request, token: string): CacheReadAhead {
   let call: string | undefined;
+  let body: string | undefined;
   let keys: readonly string[] = [];
   const read: string[] = [];
   return {
     async keys() {
       const length = Number(request.headers.get("content-length") ?? 0);
       if (request.body && !(length > 0 && length <= MAX_BODY_BYTES)) return [];
-      const body = request.body ? await request.clone().text() : "";
+      // Read rather than copied: a copy (a tee of the stream) cost more than the rest of the read-ahead.
+      if (request.body) body = await request.text();
       call = createHash("sha256")
         .update(`${token}\n${request.method} ${request.url}\n`)
-        .update(body)
+        .update(body ?? "")
         .digest("base64url");
       keys = remembered.get(call) ?? [];
       return keys;
     },
+    body: () => body,
     kv(base, replies) {
       const ahead = new Map<string, string | null>();
       keys.forEach((key, i) => {

@@ -44,8 +44,8 @@ function countingKv(inner: Kv): Kv & { roundTrips: number } {
 }
 
 /** A search as a client sends it: a fixed body with its Content-Length. */
-async function search(body: object, as = token) {
-  const text = JSON.stringify(body);
+async function search(body: object | string, as = token) {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
   const response = await serveRequest(
     routeRequest("/api/v1/search", {
       method: "POST",
@@ -141,4 +141,16 @@ it("does not read ahead for another token of the same tenant, and answers it the
   const answered = await roundTripsOf(() => search(body, other));
   expect(answered.result.body.cache_hit).toBe(true);
   expect(answered.roundTrips).toBe(2);
+});
+
+it("refuses a body that is not a JSON object as it would without reading ahead", async () => {
+  await search({ query: "seen" }); // the token is one this process saw verify
+  for (const [body, message] of [
+    ["{not json", "the body is not valid JSON"],
+    ["[1, 2]", "the body must be a JSON object"],
+  ]) {
+    const refused = await search(body as string);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe(message);
+  }
 });
