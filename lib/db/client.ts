@@ -31,7 +31,7 @@ export interface Database {
   withSystem<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
    * One statement in a transaction of its own: one round trip, where withTenant needs four (begin, role,
-   * the work, commit). Only for a database function that sets its own role and tenant (admit_calls).
+   * the work, commit). Only for a database function that sets its own role and tenant (admit_fanout).
    */
   callFunction<T>(query: SQL): Promise<T[]>;
   /** Applies pending migrations as the connecting (owner) role. */

@@ -13,10 +13,11 @@
  * 3. If any budgeted counter refused, the call's reservation and charges are undone, the exhausted
  *    budgets are recorded (once per period), and the caller learns which they are and when they reset.
  *
- * All of it runs in the database function admit_calls (drizzle/0007_admit_calls.sql): a whole fan-out is
- * admitted in one round trip, which matters once the database is a network hop away. A fan-out that fits
- * every limit it touches (no replay, no limit reached or soft limit crossed) is admitted all at once with
- * the same outcome, in a few statements instead of several per call (drizzle/0010_admit_calls_together.sql).
+ * All of it runs in the database function admit_fanout (drizzle/0010_admit_fanout.sql): a whole
+ * fan-out is admitted in one round trip, which matters once the database is a network hop away. A fan-out
+ * that fits every limit it touches (no replay, no limit reached or soft limit crossed) is admitted all at
+ * once, in a few statements; any other goes call by call (admit_calls, drizzle/0007_admit_calls.sql), with
+ * the same outcome either way.
  *
  * After the call the reservation is settled (kept) or released (refunded) — see settle/release below.
  * Counters are kept for every settled call, budgeted or not; they are also the usage figures.
@@ -44,7 +45,7 @@ export type AdmissionResult =
   | { ok: true; reservationId: string; replayed: boolean }
   | { ok: false; exhausted: ExhaustedBudget[] };
 
-/** What admit_calls answers for one call. */
+/** What admit_fanout answers for one call. */
 type CallAdmission =
   | { id: string; replayed: boolean }
   | {
@@ -62,9 +63,9 @@ const ANCHOR_DAYS = Array.from({ length: 31 }, (_, i) => i + 1);
 
 /**
  * Admits the provider calls of one tool call (a fan-out asks for all of them at once) in one statement,
- * one round trip: the database function admit_calls (drizzle/0007_admit_calls.sql) applies the rules
- * above to each call in turn, all or nothing per call, so a refused provider leaves the others' charges
- * untouched. Results come back in the order of `requests`.
+ * one round trip: the database function admit_fanout (drizzle/0010_admit_fanout.sql) applies the rules
+ * above to each call, all or nothing per call, so a refused provider leaves the others' charges untouched.
+ * Results come back in the order of `requests`.
  */
 export async function admitAll(ctx: TenantContext, requests: AdmissionRequest[]): Promise<AdmissionResult[]> {
   if (requests.length === 0) return [];
@@ -83,7 +84,7 @@ export async function admitAll(ctx: TenantContext, requests: AdmissionRequest[])
   }));
   const expires = new Date(at.getTime() + RESERVATION_TTL_SECONDS * 1000);
   const [row] = await ctx.db.callFunction<{ admitted: CallAdmission[] }>(sql`
-    select admit_calls(${ctx.tenantId}::uuid, ${JSON.stringify(calls)}::jsonb, ${periodKey("day", at)},
+    select admit_fanout(${ctx.tenantId}::uuid, ${JSON.stringify(calls)}::jsonb, ${periodKey("day", at)},
                        ${JSON.stringify(months)}::jsonb, ${JSON.stringify(quotas)}::jsonb,
                        ${expires.toISOString()}::timestamptz) as admitted`);
   const admitted = row?.admitted ?? [];

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import type { Kv } from "@/lib/kv/types";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 import { serveRequest } from "@/tests/support/app-routes";
+import { countingKv } from "@/tests/support/counting-kv";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
 import { inProcessApp, newToken, operatorWorkspace, routeRequest } from "@/tests/support/route-handlers";
 
@@ -16,32 +17,6 @@ let fake: FakeProviders;
 let kv: Kv & { roundTrips: number };
 let token: string;
 let tenant: Awaited<ReturnType<typeof operatorWorkspace>>;
-
-/** The process's KV, counting round trips (single commands and pipelines) made through it. */
-function countingKv(inner: Kv): Kv & { roundTrips: number } {
-  const counted: Kv & { roundTrips: number } = {
-    ...inner,
-    roundTrips: 0,
-    get: (key) => {
-      counted.roundTrips++;
-      return inner.get(key);
-    },
-    set: (key, value, options) => {
-      counted.roundTrips++;
-      return inner.set(key, value, options);
-    },
-    pipeline: () => {
-      const pipeline = inner.pipeline();
-      const exec = pipeline.exec.bind(pipeline);
-      pipeline.exec = () => {
-        counted.roundTrips++;
-        return exec();
-      };
-      return pipeline;
-    },
-  };
-  return counted;
-}
 
 /** A search as a client sends it: a fixed body with its Content-Length. */
 async function search(body: object | string, as = token) {

@@ -1,5 +1,5 @@
 /**
- * Performance #19: admit_calls admits a fan-out that fits every limit it touches all at once
+ * Performance #19: admit_fanout admits a fan-out that fits every limit it touches all at once
  * (admit_calls_together) and goes call by call otherwise. Both must answer the same: the same batches
  * (budgets with soft limits, a `*` budget, a monthly anchor, an operator quota, replays, a key repeated
  * in its batch, batches that exhaust a limit) are admitted on two databases, one of them with the

@@ -4,7 +4,6 @@
  * refused at once), and the count is the same as counting separately.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Kv } from "@/lib/kv/types";
 import type { Platform, TenantContext } from "@/lib/services/context";
 import { limitToken } from "@/lib/services/rate-limit/limits";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
@@ -13,30 +12,9 @@ import { createToken } from "@/lib/services/tokens/create-token";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
 import { hashToken } from "@/lib/services/tokens/token-format";
 import { tokenCacheKey } from "@/lib/services/tokens/verify-token";
+import { countingKv } from "@/tests/support/counting-kv";
 import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
-
-/** The real KV, counting the round trips (pipelines and single commands) made through it. */
-function countingKv(kv: Kv): Kv & { roundTrips: number } {
-  const counted = {
-    ...kv,
-    roundTrips: 0,
-    get: (key: string) => {
-      counted.roundTrips++;
-      return kv.get(key);
-    },
-    pipeline: () => {
-      const pipeline = kv.pipeline();
-      const exec = pipeline.exec.bind(pipeline);
-      pipeline.exec = () => {
-        counted.roundTrips++;
-        return exec();
-      };
-      return pipeline;
-    },
-  };
-  return counted;
-}
 
 let t: TestDatabase;
 let platform: Platform;
