@@ -13,7 +13,7 @@ import type { Kv } from "@/lib/kv";
 import { isResultCacheKey } from "./result-cache";
 
 /** Only calls with a body of at most this many bytes are remembered (a search is a few hundred). */
-const MAX_BODY_BYTES = 4096;
+const MAX_REMEMBERED_BODY_BYTES = 4096;
 /** Calls remembered per process; the map is cleared when full. */
 const MAX_REMEMBERED = 10_000;
 /** Keys remembered per call (a call reads one result-cache key; research-like verbs read more). */
@@ -44,7 +44,7 @@ export function cacheReadAhead(request: Request, token: string): CacheReadAhead 
   return {
     async keys() {
       const length = Number(request.headers.get("content-length") ?? 0);
-      if (request.body && !(length > 0 && length <= MAX_BODY_BYTES)) return [];
+      if (request.body && !(length > 0 && length <= MAX_REMEMBERED_BODY_BYTES)) return [];
       // Read rather than copied: a copy (a tee of the stream) cost more than the rest of the read-ahead.
       if (request.body) body = await request.text();
       call = createHash("sha256")

@@ -44,7 +44,7 @@ export async function authenticateToken({
   const { token, address } = input;
   if (token) {
     // A token this process saw verify has its call counted (and the keys read) in the check's round trip.
-    const counted: { tokenId?: string; window?: WindowCheck; reads: readonly string[] } = { reads: [] };
+    const counted: { tokenId?: string; window?: WindowCheck } = {};
     const known = await cachedToken({
       ctx,
       input: { token },
@@ -52,13 +52,13 @@ export async function authenticateToken({
         counted.tokenId = tokenId;
         const window = tokenWindow(ctx, tokenId);
         counted.window = window;
-        counted.reads = (await input.readAhead?.()) ?? [];
+        const reads = (await input.readAhead?.()) ?? [];
         return {
           queue(pipeline) {
             window.queue(pipeline);
-            for (const key of counted.reads) pipeline.get(key);
+            for (const key of reads) pipeline.get(key);
           },
-          replies: window.replies + counted.reads.length,
+          replies: window.replies + reads.length,
         };
       },
     });
