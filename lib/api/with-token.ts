@@ -1,7 +1,8 @@
 /**
  * Transport: the one wrapper every token-authenticated route goes through (REST, MCP, compatibility
  * endpoints). In order: authenticate the token (401 with WWW-Authenticate; 429 when the client address
- * is over the failed-authentication limit, which never refuses a token that verifies), apply the
+ * is over the failed-authentication limit, which never refuses a token that verifies), refuse a token
+ * issued for another resource (401: an OAuth access token works only where it was issued for), apply the
  * per-token rate limit (429 with Retry-After and RateLimit headers), check the route's scope (403), record
  * the token's use, run the handler (both timed in Server-Timing), and map whatever it throws to
  * `{error: {code, message}}`. A token this process saw verify has its rate-limit count, and for tool
@@ -43,8 +44,10 @@ export interface WithTokenOptions<P> {
   /** The WWW-Authenticate challenge of a 401 or a missing scope's 403 (MCP names its resource metadata). */
   challenge?: (refusal: TokenRefusal) => string;
   /**
-   * The resource (RFC 8707) the route serves: a token issued for another one (an OAuth access token's
-   * audience) is refused. Tokens without an audience are accepted everywhere.
+   * The resource (RFC 8707) the route serves. A token issued for a resource (an OAuth access token's
+   * audience) is accepted only by routes serving that one, so without this by none (RFC 8707; MCP
+   * authorization: a server validates that a token was issued for it). Tokens people create have no
+   * audience and are accepted everywhere their scopes allow.
    */
   resource?: (request: Request) => string;
   /** Recorded on the call's traces; REST unless the route says otherwise. */
@@ -134,10 +137,13 @@ export function withToken<P = Record<string, never>>(
         );
       }
       const { token } = auth;
-      if (options.resource && token.audience && token.audience !== options.resource(request)) {
-        return errorResponse("unauthorized", "this token was issued for another resource", undefined, {
-          "www-authenticate": challenge({ error: "invalid_token" }),
-        });
+      if (token.audience && token.audience !== options.resource?.(request)) {
+        return errorResponse(
+          "unauthorized",
+          `this token was issued for another resource (${token.audience}) and is accepted only there`,
+          undefined,
+          { "www-authenticate": challenge({ error: "invalid_token" }) },
+        );
       }
       // Counted with the token check when the check could (a token this process saw verify).
       const limit = auth.limit ?? (await limitToken(base, token));

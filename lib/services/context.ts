@@ -17,6 +17,12 @@ export const SCOPES = ["search", "fetch", "answer", "papers", "mcp", "admin"] as
 export type Scope = (typeof SCOPES)[number];
 /** What a token gets when its creator names no scopes: everything but administration. */
 export const DEFAULT_TOKEN_SCOPES: Scope[] = ["search", "fetch", "answer", "papers", "mcp"];
+/**
+ * What a connected app (an OAuth grant) may hold: never `admin`, which manages the workspace's tokens, keys,
+ * budgets and members. A third-party app gets what its tool calls need, and nothing it could use to mint
+ * credentials that outlive its grant (docs/decisions.md, "Connected apps never hold admin").
+ */
+export const CONNECTED_APP_SCOPES: readonly Scope[] = SCOPES.filter((scope) => scope !== "admin");
 
 export type Actor =
   | { kind: "user"; userId: string }

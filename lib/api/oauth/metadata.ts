@@ -3,7 +3,7 @@
  * (RFC 8414 metadata, served at /.well-known/oauth-authorization-server and, for clients that look there
  * first, /.well-known/openid-configuration), and the MCP endpoint its protected resource.
  */
-import { SCOPES } from "@/lib/services/context";
+import { CONNECTED_APP_SCOPES } from "@/lib/services/context";
 import { TOKEN_ENDPOINT_AUTH_METHODS } from "@/lib/services/oauth/client-metadata";
 
 export const OAUTH_ENDPOINTS = {
@@ -29,7 +29,7 @@ export function authorizationServerMetadata(issuer: string) {
     token_endpoint: at(OAUTH_ENDPOINTS.token),
     registration_endpoint: at(OAUTH_ENDPOINTS.registration),
     revocation_endpoint: at(OAUTH_ENDPOINTS.revocation),
-    scopes_supported: [...SCOPES],
+    scopes_supported: [...CONNECTED_APP_SCOPES],
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
     grant_types_supported: ["authorization_code", "refresh_token"],

@@ -2,7 +2,7 @@ import { and, eq, lt } from "drizzle-orm";
 import { z } from "zod";
 import { oauthClients, oauthCodes } from "@/lib/db/schema";
 import { membershipOf } from "@/lib/services/accounts/membership-of";
-import { scopesOfRole } from "@/lib/services/accounts/role-scopes";
+import { appScopesOfRole } from "@/lib/services/accounts/role-scopes";
 import { writeAudit } from "@/lib/services/audit";
 import { SCOPES, type SystemContext } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
@@ -43,7 +43,7 @@ export async function approveAuthorization({
 
   const membership = await membershipOf({ ctx, input: { userId, tenantId } });
   if (!membership) throw new ServiceError("forbidden", "you are not a member of that workspace");
-  const held = scopesOfRole(membership.role);
+  const held = appScopesOfRole(membership.role);
   const granted = request.scopes.filter((scope) => scopes.includes(scope) && held.includes(scope));
   if (granted.length === 0) {
     throw new ServiceError("invalid_input", "choose at least one permission the application asked for", [

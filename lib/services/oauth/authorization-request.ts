@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { Platform } from "@/lib/services/context";
-import { DEFAULT_TOKEN_SCOPES, SCOPES, type Scope } from "@/lib/services/context";
+import { CONNECTED_APP_SCOPES, DEFAULT_TOKEN_SCOPES, type Scope } from "@/lib/services/context";
 import { OAuthError } from "./oauth-error";
 import { matchesRedirectUri } from "./redirect-uris";
 import { type OAuthClient, resolveClient } from "./resolve-client";
@@ -41,10 +41,13 @@ export type CheckedAuthorization =
   /** To answer at `redirectUri` (with `state`). */
   | { refused: OAuthError; redirectUri: string; state: string | undefined };
 
-/** The requested scopes Searchmux knows, in its order; the default set when the request names none. */
+/**
+ * The requested scopes a connected app may hold, in Searchmux's order (others, `admin` among them, are
+ * ignored); the default set when the request names none.
+ */
 function requestedScopes(scope: string | undefined): Scope[] {
   const named = new Set((scope ?? "").split(" ").filter(Boolean));
-  const known = SCOPES.filter((candidate) => named.has(candidate));
+  const known = CONNECTED_APP_SCOPES.filter((candidate) => named.has(candidate));
   return known.length > 0 ? known : [...DEFAULT_TOKEN_SCOPES];
 }
 

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { memberships, oauthCodes, oauthGrants } from "@/lib/db/schema";
-import { scopesOfRole } from "@/lib/services/accounts/role-scopes";
+import { appScopesOfRole } from "@/lib/services/accounts/role-scopes";
 import { writeAudit } from "@/lib/services/audit";
 import type { Platform, Scope } from "@/lib/services/context";
 import { issueTokens, type TokenResponse } from "./issue-tokens";
@@ -68,7 +68,7 @@ export async function exchangeCode({
       .where(and(eq(memberships.tenantId, code.tenantId), eq(memberships.userId, code.userId)));
     if (!membership)
       return refusal("invalid_grant", "the approving member no longer belongs to the workspace");
-    const held = scopesOfRole(membership.role);
+    const held = appScopesOfRole(membership.role);
     const scopes = code.scopes.filter((scope): scope is Scope => held.includes(scope as Scope));
     if (scopes.length === 0)
       return refusal("invalid_grant", "the approving member's role no longer holds these scopes");

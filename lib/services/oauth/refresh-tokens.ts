@@ -1,7 +1,7 @@
 import { and, eq, lt, max, sql } from "drizzle-orm";
 import type { Tx } from "@/lib/db";
 import { apiTokens, memberships, oauthClients, oauthGrants, oauthRefreshTokens } from "@/lib/db/schema";
-import { scopesOfRole } from "@/lib/services/accounts/role-scopes";
+import { appScopesOfRole } from "@/lib/services/accounts/role-scopes";
 import type { Platform, Scope } from "@/lib/services/context";
 import { issueTokens, type TokenResponse } from "./issue-tokens";
 import { IDLE_CLIENT_SECONDS } from "./policy";
@@ -98,7 +98,7 @@ export async function refreshTokens({
         await revoke("member_left"),
       );
     }
-    const held = scopesOfRole(membership.role);
+    const held = appScopesOfRole(membership.role);
     const scopes = grant.scopes.filter(
       (scope): scope is Scope => held.includes(scope as Scope) && (asked?.includes(scope) ?? true),
     );

@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { apiTokens, tenants } from "@/lib/db/schema";
 import type { Kv, KvPipeline } from "@/lib/kv";
 import { log } from "@/lib/observability/logger";
-import type { Platform, Scope } from "@/lib/services/context";
+import { CONNECTED_APP_SCOPES, type Platform, type Scope } from "@/lib/services/context";
 import { hashToken, hasValidChecksum } from "./token-format";
 
 /** Verification results live in KV at most this long; revocation replaces them with a tombstone at once. */
@@ -38,8 +38,8 @@ export interface VerifiedToken {
   createdBy: string | null;
   expiresAt: string | null;
   /**
-   * The resource (RFC 8707) an OAuth access token was issued for, refused by other resources that check it;
-   * null for tokens people create (and absent from verdicts cached before tokens had audiences).
+   * The resource (RFC 8707) an OAuth access token was issued for, the only one that accepts it; null for
+   * tokens people create (and absent from verdicts cached before tokens had audiences).
    */
   audience?: string | null;
   /** The tenant's per-token limit override (requests per minute), if any. */
@@ -148,9 +148,14 @@ export async function lookUpToken({
   return rememberValid(hash, usable(ctx, await pending));
 }
 
+/**
+ * The token unless it expired. A connected app's token (one with an audience) holds only what apps may
+ * hold, whatever its row says: grants approved before `admin` was withheld from apps lose it here.
+ */
 function usable(ctx: Platform, found: VerifiedToken | null): VerifiedToken | null {
   if (!found || (found.expiresAt && new Date(found.expiresAt) <= ctx.now())) return null;
-  return found;
+  if (!found.audience || found.scopes.every((scope) => CONNECTED_APP_SCOPES.includes(scope))) return found;
+  return { ...found, scopes: found.scopes.filter((scope) => CONNECTED_APP_SCOPES.includes(scope)) };
 }
 
 async function lookupAndCache(ctx: Platform, hash: string): Promise<VerifiedToken | null> {
