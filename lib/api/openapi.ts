@@ -17,7 +17,7 @@ import { revokeTokenInput } from "@/lib/services/tokens/revoke-token";
 import { listTracesInput } from "@/lib/services/traces/list-traces";
 import { usageHistoryInput } from "@/lib/services/usage/usage-history";
 import { lensListResponse, lensResponse, researchJobResponse } from "@/lib/tools/responses";
-import { TOOLS } from "@/lib/tools/table";
+import { TOOLS, TRACED_TOOL_NAMES } from "@/lib/tools/table";
 import type { Tool } from "@/lib/tools/tool";
 import packageJson from "@/package.json";
 import { foreignHostReason } from "./allowed-host";
@@ -213,7 +213,7 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     operationId: "listTraces",
     summary: "Traces, newest first (admins: all; other tokens: their own)",
     scope: "any",
-    query: listTracesInput,
+    query: listTracesInput.extend({ tool: z.enum(TRACED_TOOL_NAMES).optional() }),
     response: traceListResponse,
   },
   {

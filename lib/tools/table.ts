@@ -252,3 +252,6 @@ export const tools = Object.fromEntries(TOOL_LIST.map((tool) => [tool.name, tool
 
 /** Every entry, for the transports that go through them all. */
 export const TOOLS: readonly Tool<ToolName>[] = TOOL_LIST;
+
+/** The tools whose calls leave a trace: those that reach providers or the web. The traces filter offers them. */
+export const TRACED_TOOL_NAMES = TOOL_LIST.filter((tool) => tool.openWorld).map((tool) => tool.name);

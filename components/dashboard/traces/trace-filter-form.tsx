@@ -20,13 +20,14 @@ interface Filter {
   options: readonly SelectOption[];
 }
 
+const toolFilter = (tools: readonly string[]): Filter => ({
+  name: "tool",
+  label: "Tool",
+  any: "Any tool",
+  options: selectOptions(tools),
+});
+
 const FILTERS: readonly Filter[] = [
-  {
-    name: "tool",
-    label: "Tool",
-    any: "Any tool",
-    options: selectOptions(["web_search", "fetch", "answer", "paper_search"]),
-  },
   {
     name: "surface",
     label: "Surface",
@@ -63,7 +64,16 @@ const MINE: Filter = {
  * Filters as a GET form, so a filtered list is a link that can be shared and reloaded. `offerMine`: the
  * viewer sees others' calls too (admins) and may narrow the list to their own.
  */
-export function TraceFilterForm({ filters, offerMine }: { filters: TraceFilters; offerMine: boolean }) {
+export function TraceFilterForm({
+  filters,
+  offerMine,
+  tools,
+}: {
+  filters: TraceFilters;
+  offerMine: boolean;
+  /** The tools whose calls are traced (the tool table's). */
+  tools: readonly string[];
+}) {
   return (
     <Form
       action="/dashboard/traces"
@@ -72,15 +82,17 @@ export function TraceFilterForm({ filters, offerMine }: { filters: TraceFilters;
       aria-label="Filter traces"
     >
       <FormFields idPrefix="filter" errors={{}}>
-        {(offerMine ? [...FILTERS, MINE] : FILTERS).map(({ name, label, any, options }) => (
-          <SelectField
-            key={name}
-            label={label}
-            name={name}
-            defaultValue={filters[name] === undefined ? ANY : String(filters[name])}
-            options={[{ value: ANY, label: any }, ...options]}
-          />
-        ))}
+        {[toolFilter(tools), ...FILTERS, ...(offerMine ? [MINE] : [])].map(
+          ({ name, label, any, options }) => (
+            <SelectField
+              key={name}
+              label={label}
+              name={name}
+              defaultValue={filters[name] === undefined ? ANY : String(filters[name])}
+              options={[{ value: ANY, label: any }, ...options]}
+            />
+          ),
+        )}
         <TextField
           label="Provider"
           name="provider"

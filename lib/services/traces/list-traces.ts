@@ -11,7 +11,8 @@ export const listTracesInput = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   /** Opaque: the `next_cursor` of the previous page. */
   cursor: z.string().max(200).optional(),
-  tool: z.enum(["web_search", "fetch", "answer", "paper_search"]).optional(),
+  /** A tool's name (the tool table's traced tools; the OpenAPI document and the dashboard list them). */
+  tool: z.string().trim().toLowerCase().min(1).max(40).optional(),
   status: z.enum(["ok", "partial", "error"]).optional(),
   surface: z.enum(["mcp", "rest", "playground", "cli"]).optional(),
   /** Traces with an attempt of this provider. */
@@ -50,7 +51,7 @@ export async function listTraces({ ctx, input }: VerbArgs<TenantContext, typeof 
   const filters: Array<SQL | undefined> = [
     visible,
     mine && me ? eq(traces.userId, me) : undefined,
-    tool && eq(traces.tool, tool),
+    tool ? eq(traces.tool, tool) : undefined,
     status && eq(traces.status, status),
     surface && eq(traces.surface, surface),
     since ? gte(traces.createdAt, new Date(since)) : undefined,

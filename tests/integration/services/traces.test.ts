@@ -106,6 +106,35 @@ describe.each(databaseTargets())("traces on $name", (target) => {
     );
   });
 
+  it("filters by every traced tool, crawl and research included", async () => {
+    const ctx = tenantCtx(
+      s.platform,
+      (await createTenant({ ctx: systemCtx(s.platform), input: { name: "tool filter" } })).id,
+    );
+    const byTool = new Map<string, string>();
+    await s.platform.db.withTenant(ctx.tenantId, async (tx) => {
+      for (const tool of ["web_search", "crawl", "research"]) {
+        const [row] = await tx
+          .insert(traces)
+          .values({
+            tenantId: ctx.tenantId,
+            tool,
+            surface: "rest",
+            status: "ok",
+            durationMs: 1,
+            input: {},
+            resultSummary: {},
+          })
+          .returning({ id: traces.id });
+        if (row) byTool.set(tool, row.id);
+      }
+    });
+    for (const [tool, id] of byTool) {
+      expect((await listTraces({ ctx, input: { tool } })).traces.map((t) => t.id)).toEqual([id]);
+    }
+    expect((await listTraces({ ctx, input: { tool: "answer" } })).traces).toEqual([]);
+  });
+
   it("records cache hits, partial calls, budget skips and failures", async () => {
     const input = { query: "cached call", providers: ["duckduckgo"] };
     await webSearch({ ctx: a, input });

@@ -7,12 +7,13 @@ import { z } from "zod";
 import { apiServerUrl, openApiDocument } from "@/lib/api/openapi";
 import { PLAYGROUND_TOOL_NAMES } from "@/lib/dashboard/playground-run";
 import { TOOLS as MCP_TOOLS } from "@/lib/mcp/tools";
-import { TOOLS } from "@/lib/tools/table";
+import { TOOLS, TRACED_TOOL_NAMES } from "@/lib/tools/table";
 import { TOOL_COMMANDS } from "@/scripts/cli/tool-commands";
 import { appRoute, routeFileFor } from "@/tests/support/app-routes";
 
 type Operation = {
   operationId?: string;
+  parameters?: Array<{ name: string; schema: unknown }>;
   responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
 };
 const document = openApiDocument();
@@ -71,6 +72,12 @@ describe("the tool table", () => {
       TOOLS.filter((tool) => tool.playground !== false).map((tool) => tool.name),
     );
     expect(PLAYGROUND_TOOL_NAMES).toEqual(["web_search", "fetch", "crawl", "answer", "paper_search"]);
+  });
+
+  it("gives the traces filter every tool whose calls are traced", () => {
+    expect(TRACED_TOOL_NAMES).toEqual(["web_search", "fetch", "crawl", "answer", "paper_search", "research"]);
+    const parameter = operationOf("/api/v1/traces", "get")?.parameters?.find((p) => p.name === "tool");
+    expect(parameter?.schema).toMatchObject({ enum: TRACED_TOOL_NAMES });
   });
 
   it("gives the CLI a command per entry with a flag per simple input field", () => {

@@ -9,6 +9,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { withParam } from "@/lib/dashboard/paginate";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { searchTraces, traceFilters } from "@/lib/dashboard/trace-search";
+import { TRACED_TOOL_NAMES } from "@/lib/tools/table";
 
 type Params = Record<string, string | string[] | undefined>;
 
@@ -37,7 +38,7 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
             : "Your tool calls from MCP, REST and the playground (yours and your tokens'), newest first."
         }
       />
-      <TraceFilterForm filters={filters} offerMine={canAdminister} />
+      <TraceFilterForm filters={filters} offerMine={canAdminister} tools={TRACED_TOOL_NAMES} />
       <Card>
         <CardContent className="p-0 sm:p-2">
           {traces.length === 0 ? (
