@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * `npm run build:cli` (also run by `npm pack` and scripts/assemble-standalone.mjs): compiles the entry points
- * to plain JavaScript in dist/, so they run with node alone — no TypeScript runtime, no path aliases, no
+ * `npm run build:cli` (also run by `npm run pack:cli` and scripts/assemble-standalone.mjs): compiles the entry
+ * points to plain JavaScript in dist/, so they run with node alone — no TypeScript runtime, no path aliases, no
  * node_modules beside them (a packed `npx searchmux`, the standalone Docker image):
  *   dist/searchmux.mjs   the stdio MCP bridge (`searchmux mcp`, package.json `bin`)
  *   dist/smx.mjs         the operator CLI (`npm run smx` runs its source with tsx in a checkout)
@@ -9,8 +9,10 @@
  *   dist/pdf-worker.mjs  the PDF parser's worker thread, found beside the bundle at run time
  * Every dependency is bundled but the optional native add-ons the drivers try to load. (The embedded
  * database runs in its own process from lib/db/embedded-server.mjs, which a checkout or image has.)
+ * dist/ is also the npm package (`npm pack ./dist`): its own package.json names the bridge as `bin` and
+ * declares no dependencies, as the bundle needs none (the checkout's package.json is the server's).
  */
-import { rmSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -52,4 +54,19 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
-console.log(`built ${path.relative(process.cwd(), outdir) || "."}/{searchmux,smx,db-migrate,pdf-worker}.mjs`);
+const server = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+const { name, version, description, license, engines } = server;
+const manifest = {
+  name,
+  version,
+  description,
+  license,
+  type: "module",
+  bin: { searchmux: "searchmux.mjs" },
+  engines,
+};
+writeFileSync(path.join(outdir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+for (const doc of ["README.md", "LICENSE"]) copyFileSync(path.join(root, doc), path.join(outdir, doc));
+console.log(
+  `built ${path.relative(process.cwd(), outdir) || "."}/{searchmux,smx,db-migrate,pdf-worker}.mjs and its package.json`,
+);

@@ -5,7 +5,7 @@
  * the fake server. The checkout's own pack list holds the compiled files and the docs, no sources.
  */
 import { execFile } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -33,11 +33,9 @@ let client: Client;
 let tarball: string;
 
 beforeAll(async () => {
-  // What `npm pack` packs in the checkout (prepack builds dist/), staged apart so that concurrent runs
-  // never rebuild the checkout's dist/ under each other.
-  mkdirSync(stage);
-  for (const file of ["package.json", "README.md", "LICENSE"]) copyFileSync(file, path.join(stage, file));
-  await compileCli(path.join(stage, "dist"));
+  // What `npm run pack:cli` packs (the build's dist/, a package of its own), built apart so that concurrent
+  // runs never rebuild the checkout's dist/ under each other.
+  await compileCli(stage);
   const { stdout } = await npm(["pack", "--ignore-scripts", "--pack-destination", work], stage);
   tarball = path.join(work, stdout.trim().split("\n").at(-1) ?? "");
   mkdirSync(consumer);
@@ -78,11 +76,14 @@ afterAll(async () => {
 
 describe("npm pack + install + npx searchmux mcp", () => {
   it("packs only the compiled files and the docs", async () => {
-    const { stdout } = await npm(["pack", "--dry-run", "--json", "--ignore-scripts"], process.cwd());
+    const { stdout } = await npm(["pack", "--dry-run", "--json", "--ignore-scripts"], stage);
     const [{ files }] = JSON.parse(stdout) as [{ files: Array<{ path: string }> }];
     for (const { path: file } of files)
-      expect(file).toMatch(/^(dist\/.+\.mjs|package\.json|README\.md|LICENSE)$/);
-    expect(packageJson.bin.searchmux).toBe("dist/searchmux.mjs");
+      expect(file).toMatch(/^([^/]+\.mjs|package\.json|README\.md|LICENSE)$/);
+    const manifest = JSON.parse(readFileSync(path.join(stage, "package.json"), "utf8"));
+    expect(manifest).toMatchObject({ name: packageJson.name, version: packageJson.version });
+    expect(manifest.bin).toEqual({ searchmux: "searchmux.mjs" });
+    expect(manifest).not.toHaveProperty("dependencies");
   });
 
   it("installs from the tarball alone: no dependencies to download", () => {
