@@ -105,6 +105,10 @@ export interface TenantLimits {
   maxRateLimitRpm: number;
   /** Active (neither revoked nor expired) API tokens a workspace may hold. */
   maxTokensPerTenant: number;
+  /** Crawls a workspace may have in flight at once, across instances. */
+  maxCrawlsPerTenant: number;
+  /** Outbound requests one crawl may make at most, whatever its max_pages (pages, redirects, robots.txt, sitemaps). */
+  crawlMaxRequests: number;
 }
 
 /**
@@ -127,6 +131,10 @@ const QUOTA_ENV = {
 } as const;
 const DEFAULT_MAX_RATE_LIMIT_RPM = 600;
 const DEFAULT_MAX_TOKENS_PER_TENANT = 50;
+/** Each crawl fetches 4 pages at a time: 3 crawls are 12 requests in flight for one workspace. */
+const DEFAULT_MAX_CRAWLS_PER_TENANT = 3;
+/** A map crawl of 500 pages (its most) with one redirect per page on average, and the robots and sitemap reads. */
+const DEFAULT_CRAWL_MAX_REQUESTS = 1_000;
 
 /** A number of at least `min` (`whole`: an integer); a bad value stops the start (config() validates). */
 function numberVar(
@@ -165,6 +173,11 @@ export function tenantLimits(env: Readonly<Record<string, string | undefined>> =
     maxTokensPerTenant:
       numberVar(env, "SEARCHMUX_MAX_TOKENS_PER_TENANT", { min: 1, whole: true }) ??
       DEFAULT_MAX_TOKENS_PER_TENANT,
+    maxCrawlsPerTenant:
+      numberVar(env, "SEARCHMUX_MAX_CRAWLS_PER_TENANT", { min: 1, whole: true }) ??
+      DEFAULT_MAX_CRAWLS_PER_TENANT,
+    crawlMaxRequests:
+      numberVar(env, "SEARCHMUX_CRAWL_MAX_REQUESTS", { min: 10, whole: true }) ?? DEFAULT_CRAWL_MAX_REQUESTS,
   };
 }
 

@@ -43,6 +43,8 @@ export interface SafeFetchOptions {
   timeoutMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
+  /** Called before each request goes out (the first and every redirect hop); throwing refuses it. */
+  beforeRequest?: (url: URL) => void;
 }
 
 export interface SafeResponse {
@@ -67,6 +69,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
         checkTarget(current, options.policy, options.resolver ?? systemResolver),
         deadline.signal,
       );
+      options.beforeRequest?.(target.url);
       const hop = await fetchHop(target, deadline.signal, options.maxBytes ?? DEFAULT_MAX_BODY_BYTES);
       if (hop.location === undefined) return { ...hop.response, redirects };
       if (redirects >= maxRedirects) throw new SsrfBlocked(`more than ${maxRedirects} redirects`);

@@ -33,6 +33,7 @@ export async function fetchText(url: URL, maxBytes: number, context: TextFetchCo
           policy: context.network.ssrf,
           resolver: context.network.resolver,
           maxBytes,
+          beforeRequest: context.network.beforeRequest,
           signal,
         });
         return {

@@ -8,8 +8,10 @@
  * fetched one; a page the checks find only too short still counts (index pages are mostly links).
  * robots.txt is read once per origin and obeyed; the sitemap (robots.txt's Sitemap: lines, else
  * /sitemap.xml; an index one level deep) seeds the frontier at depth 1, after the start page's own links.
- * A few pages are fetched at once. The crawl stops at the page limit, at the character budget (pages
- * mode), or at its deadline, returning what it has and why it stopped.
+ * A few pages are fetched at once. Every outbound request (pages, redirect hops, robots.txt, sitemaps)
+ * counts against the crawl's request budget (request-budget.ts). The crawl stops at the page limit, at the
+ * request budget, at the character budget (pages mode), or at its deadline, returning what it has and why
+ * it stopped.
  *
  * Throws: ZodError for invalid input, SsrfBlocked when the start URL (or its robots.txt, or a redirect
  * of the start page) is a refused target.
@@ -22,6 +24,7 @@ import { type Allowlist, checkUrl, type Resolver, SsrfBlocked, type SsrfPolicy }
 import { fetchText, type TextFetchContext } from "./fetch-text";
 import { Frontier, type FrontierItem } from "./frontier";
 import { CRAWL_LIMITS, type CrawlInput, type CrawlInputRaw, crawlInputSchema, pageLimit } from "./input";
+import { RequestBudget, requestLimit } from "./request-budget";
 import { type RobotsRules, robotsRules } from "./robots";
 import { visitKey } from "./site";
 import { sitemapEntries } from "./sitemap";
@@ -42,6 +45,8 @@ export interface RunCrawlArgs {
   /** The step every page, robots.txt and sitemap is fetched with: the free direct fetcher. */
   fetcher: FetchProviderEntry;
   ssrf: { allowlist: Allowlist; resolver?: Resolver; allowedPorts?: readonly number[] };
+  /** The operator's ceiling on one crawl's outbound requests (SEARCHMUX_CRAWL_MAX_REQUESTS). */
+  maxRequests: number;
   /** The caller's cancellation (client gone). */
   signal?: AbortSignal;
   /** Told of each fetch as it ends (live progress). */
@@ -112,7 +117,13 @@ export async function runCrawl(args: RunCrawlArgs): Promise<CrawlResult> {
     spans.push(span);
     args.onSpan?.(span);
   };
-  const network = { ssrf: policy, resolver: args.ssrf.resolver, maxBytes: PAGE_MAX_BYTES };
+  const requests = new RequestBudget(requestLimit(maxPages, args.maxRequests));
+  const network = {
+    ssrf: policy,
+    resolver: args.ssrf.resolver,
+    maxBytes: PAGE_MAX_BYTES,
+    beforeRequest: requests.take,
+  };
   const texts: TextFetchContext = {
     fetcher: args.fetcher,
     network,
@@ -217,7 +228,11 @@ export async function runCrawl(args: RunCrawlArgs): Promise<CrawlResult> {
     const guessed = declared.length === 0;
     const roots = pending.length;
     let read = 0;
-    for (let i = 0; i < pending.length && read < MAX_SITEMAPS && !deadline.signal.aborted; i++) {
+    for (
+      let i = 0;
+      i < pending.length && read < MAX_SITEMAPS && !deadline.signal.aborted && !requests.spent;
+      i++
+    ) {
       const url = new URL(pending[i] as string);
       read++;
       const fetched = await fetchText(url, SITEMAP_MAX_BYTES, texts);
@@ -258,7 +273,12 @@ export async function runCrawl(args: RunCrawlArgs): Promise<CrawlResult> {
   try {
     while (!deadline.signal.aborted) {
       const spent = input.mode === "pages" && charsLeft <= 0;
-      const ready = frontier.queue.length > 0 && fetched < maxPages && !spent && inflight.size < CONCURRENCY;
+      const ready =
+        frontier.queue.length > 0 &&
+        fetched < maxPages &&
+        !spent &&
+        !requests.spent &&
+        inflight.size < CONCURRENCY;
       const item = ready ? frontier.queue.shift() : undefined;
       if (item === undefined) {
         if (inflight.size === 0) break;
@@ -309,23 +329,36 @@ export async function runCrawl(args: RunCrawlArgs): Promise<CrawlResult> {
     spans,
     duration_ms: Math.round(performance.now() - origin),
   };
-  const note = stopNote(stopped, { input, maxPages, unvisited: frontier.queue.length });
+  const note = stopNote(stopped, {
+    input,
+    maxPages,
+    unvisited: frontier.queue.length,
+    requestLimit: requests.spent ? requests.limit : undefined,
+  });
   if (note !== undefined) result.note = note;
   return result;
 }
 
 function stopNote(
   stopped: CrawlStop,
-  facts: { input: CrawlInput; maxPages: number; unvisited: number },
+  facts: {
+    input: CrawlInput;
+    maxPages: number;
+    unvisited: number;
+    /** The request budget, when it was spent. */
+    requestLimit: number | undefined;
+  },
 ): string | undefined {
-  const { input, maxPages, unvisited } = facts;
+  const { input, maxPages, unvisited, requestLimit } = facts;
   switch (stopped) {
     case "complete":
       return undefined;
     case "depth":
       return `links beyond max_depth ${input.max_depth} were not followed`;
     case "page_limit":
-      return `max_pages ${maxPages} reached; queued pages not visited: ${unvisited}`;
+      return requestLimit === undefined
+        ? `max_pages ${maxPages} reached; queued pages not visited: ${unvisited}`
+        : `the crawl's budget of ${requestLimit} outbound requests (pages, redirects, robots.txt, sitemaps) is spent; queued pages not visited: ${unvisited}`;
     case "char_limit":
       return `the result's ${CRAWL_LIMITS.totalChars}-character budget is spent; queued pages not visited: ${unvisited} (lower max_chars or narrow with include_paths)`;
     case "deadline":

@@ -58,6 +58,8 @@ export interface NetworkPolicy {
   ssrf: SsrfPolicy;
   resolver?: Resolver;
   maxBytes?: number;
+  /** Told of each request before it goes out, redirect hops included; throwing refuses it (a crawl's budget). */
+  beforeRequest?: (url: URL) => void;
 }
 
 /** Everything one adapter call gets. Keys arrive here; adapters never read env or the database. */

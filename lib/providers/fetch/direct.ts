@@ -30,6 +30,7 @@ export const direct: FetchProvider = {
       policy: call.network.ssrf,
       resolver: call.network.resolver,
       maxBytes: call.network.maxBytes,
+      beforeRequest: call.network.beforeRequest,
       timeoutMs: direct.defaultTimeoutMs,
       signal: call.signal,
     });

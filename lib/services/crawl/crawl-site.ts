@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { tenantLimits } from "@/lib/config";
 import { type CrawlInput, crawlInputSchema } from "@/lib/engine/crawl/input";
 import { type CrawlResult, runCrawl } from "@/lib/engine/crawl/run-crawl";
 import type { FetchProvider, FetchProviderEntry } from "@/lib/engine/fetch/types";
@@ -10,6 +11,7 @@ import type { OnProgress } from "@/lib/services/provider-attempts";
 import { fetchAllowlistFromEnv, withProviderSettings } from "@/lib/services/providers/operator-providers";
 import { runToolCall } from "@/lib/services/tool-call";
 import { noCacheField, parseInput } from "@/lib/services/validate";
+import { withCrawlSlot } from "./crawl-slots";
 
 export const crawlToolInput = crawlInputSchema.extend({ no_cache: noCacheField }).strict();
 
@@ -25,7 +27,8 @@ type CrawlOutcome = CrawlResult & {
 /**
  * crawl for a tenant (scope fetch): the same site's pages breadth-first through the SSRF-guarded direct
  * fetcher, robots.txt obeyed, one trace with a span per fetch; complete crawls are cached per tenant.
- * A crawl where the start page could not be read is an error, like a fetch of it.
+ * A crawl where the start page could not be read is an error, like a fetch of it. A crawl that is not
+ * answered from the cache takes one of the workspace's crawl slots (crawl-slots.ts) while it runs.
  */
 export async function crawlSite({
   ctx,
@@ -49,7 +52,10 @@ export async function crawlSite({
     registry: CRAWL_STEPS,
     cacheInput: parsed,
     noCache: no_cache,
-    run: (entries) => crawlThrough(entries, { env: ctx.env, input: parsed, signal, onProgress }),
+    run: (entries) =>
+      withCrawlSlot(ctx, parsed.timeout_ms, () =>
+        crawlThrough(entries, { env: ctx.env, input: parsed, signal, onProgress }),
+      ),
     succeeded: crawlSucceeded,
     summarize: (outcome) => ({
       mode: outcome.mode,
@@ -63,8 +69,9 @@ export async function crawlSite({
 }
 
 /**
- * The crawl through the direct step of `entries` (the operator's settings applied), SSRF refusals as
- * invalid input; shared with the operator's crawl (crawl-as-operator.ts).
+ * The crawl through the direct step of `entries` (the operator's settings applied) within the operator's
+ * ceiling on its outbound requests, SSRF refusals as invalid input; shared with the operator's crawl
+ * (crawl-as-operator.ts).
  */
 export async function crawlThrough(
   entries: readonly FetchProviderEntry[],
@@ -78,6 +85,7 @@ export async function crawlThrough(
       fetcher,
       signal: call.signal,
       ssrf: { allowlist: fetchAllowlistFromEnv(call.env) },
+      maxRequests: tenantLimits(call.env).crawlMaxRequests,
       onSpan: (span) => call.onProgress?.(span),
     });
     const unread = result.pages.length === 0 && result.skipped.length === 0;

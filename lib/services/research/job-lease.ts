@@ -5,7 +5,8 @@
  * name, so a worker that lost its lease (paused past expiry, then resumed) changes nothing. Times are the
  * database's clock, the one clock every instance shares.
  */
-import { and, asc, eq, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, lt, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "@/lib/db";
 import { researchJobs } from "@/lib/db/schema";
 
@@ -13,9 +14,26 @@ export type JobRow = typeof researchJobs.$inferSelect;
 
 const leaseUntil = (leaseMs: number) => sql`now() + ${`${leaseMs} milliseconds`}::interval`;
 
-/** Claims the oldest claimable job for `owner`, or nothing when there is none. */
+const sibling = alias(researchJobs, "sibling");
+
+/**
+ * Claims a job for `owner`, or nothing when there is none: the oldest claimable job of the workspaces
+ * with the fewest jobs running (under a live lease) at the moment. A workspace's burst thus never holds
+ * every worker slot while another workspace waits: each free slot goes to the least-served workspace
+ * first, and within a workspace jobs run oldest first.
+ */
 export async function claimJob(db: Database, owner: string, leaseMs: number): Promise<JobRow | undefined> {
   return db.withSystem(async (tx) => {
+    const runningInWorkspace = tx
+      .select({ n: count() })
+      .from(sibling)
+      .where(
+        and(
+          eq(sibling.tenantId, researchJobs.tenantId),
+          eq(sibling.status, "running"),
+          gte(sibling.leaseExpiresAt, sql`now()`),
+        ),
+      );
     const [candidate] = await tx
       .select({ id: researchJobs.id })
       .from(researchJobs)
@@ -25,7 +43,7 @@ export async function claimJob(db: Database, owner: string, leaseMs: number): Pr
           and(eq(researchJobs.status, "running"), lt(researchJobs.leaseExpiresAt, sql`now()`)),
         ),
       )
-      .orderBy(asc(researchJobs.createdAt))
+      .orderBy(sql`(${runningInWorkspace})`, asc(researchJobs.createdAt))
       .limit(1)
       .for("update", { skipLocked: true });
     if (!candidate) return undefined;

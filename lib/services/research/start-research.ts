@@ -1,6 +1,6 @@
 import { and, count, eq, inArray } from "drizzle-orm";
 import type { z } from "zod";
-import { researchJobs } from "@/lib/db/schema";
+import { researchJobs, tenants } from "@/lib/db/schema";
 import { actingUserId, assertScope, type TenantContext } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { parseInput } from "@/lib/services/validate";
@@ -15,6 +15,8 @@ export const MAX_ACTIVE_JOBS = 5;
  * Queues a research job and wakes this instance's worker; the caller has its id at once and the job
  * outlives the request (any instance may run it, see worker.ts). It needs the `search` scope only: the
  * pages it reads are its own searches' results, read as part of the research, never a URL the caller names.
+ * The tenant row is locked while the workspace's active jobs are counted, so concurrent starts (on any
+ * instance) cannot pass MAX_ACTIVE_JOBS together.
  */
 export async function startResearch({
   ctx,
@@ -26,6 +28,13 @@ export async function startResearch({
   assertScope(ctx, "search");
   const parsed = parseInput(researchInput, input);
   const row = await ctx.db.withTenant(ctx.tenantId, async (tx) => {
+    // NO KEY UPDATE: serialises the starts of one workspace without blocking inserts that reference it.
+    const [tenant] = await tx
+      .select({ id: tenants.id })
+      .from(tenants)
+      .where(eq(tenants.id, ctx.tenantId))
+      .for("no key update");
+    if (!tenant) throw new ServiceError("not_found", "tenant not found");
     const [active] = await tx
       .select({ n: count() })
       .from(researchJobs)

@@ -4,6 +4,7 @@
  * limits, the character budget and the deadline.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { tenantLimits } from "@/lib/config";
 import { type CrawlResult, runCrawl } from "@/lib/engine/crawl/run-crawl";
 import type { FetchSpan } from "@/lib/engine/fetch/types";
 import { SsrfBlocked } from "@/lib/http/ssrf";
@@ -29,11 +30,14 @@ beforeEach(() => {
   before = site.hits().length;
 });
 
+/** The operator's default ceiling on a crawl's requests. */
+const { crawlMaxRequests: maxRequests } = tenantLimits({});
 const crawl = (input: Record<string, unknown>, onSpan?: (span: FetchSpan) => void) =>
   runCrawl({
     input: { url: `${site.origin}/`, ...input },
     fetcher: directEntry(),
     ssrf: LOOPBACK_ONLY,
+    maxRequests,
     onSpan,
   });
 const paths = (result: CrawlResult) => result.pages.map((p) => new URL(p.url).pathname);
@@ -137,7 +141,12 @@ describe("crawl engine", () => {
 
   it("refuses a private start URL before any request, and a start page that redirects to one", async () => {
     await expect(
-      runCrawl({ input: { url: "http://169.254.169.254/" }, fetcher: directEntry(), ssrf: LOOPBACK_ONLY }),
+      runCrawl({
+        input: { url: "http://169.254.169.254/" },
+        fetcher: directEntry(),
+        ssrf: LOOPBACK_ONLY,
+        maxRequests,
+      }),
     ).rejects.toBeInstanceOf(SsrfBlocked);
     await expect(crawl({ url: `${site.origin}/go/metadata` })).rejects.toBeInstanceOf(SsrfBlocked);
   });
