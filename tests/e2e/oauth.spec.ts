@@ -5,6 +5,8 @@
  * signs in and approves on the consent page; the SDK exchanges the code, lists tools and runs web_search
  * with the issued token, refreshes it, and a reused refresh token revokes the grant. A connected app is
  * disconnected from the Connect page, after which its next call gets 401. A denial returns access_denied.
+ * A request that cannot go on is shown, never followed: with no way back when its redirect URI is not the
+ * client's, and with a link back (the OAuth error) the member has to click when only the request is wrong.
  */
 import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -17,7 +19,7 @@ import {
 } from "@/tests/support/client-documents";
 import { loopbackClientMetadata, MemoryOAuthClientProvider } from "@/tests/support/oauth-client-provider";
 import { CLIENT_SITE_ADDRESS, clientSiteFiles } from "./support/client-site";
-import { signInAsDeveloper } from "./support/dashboard";
+import { screenshot, signInAsDeveloper } from "./support/dashboard";
 import { BASE_URL } from "./support/e2e-server";
 import { fakeRequests } from "./support/fake-providers";
 import { initializeRequest, MCP_URL, postRaw } from "./support/mcp";
@@ -175,29 +177,93 @@ test("denying the request sends the client access_denied with its state and the 
   });
 });
 
-test("a redirect URI the client did not register is explained, never followed", async ({ page }) => {
-  await signInAsDeveloper(page);
+/** Registers a client (RFC 7591) with `redirectUris`, as anyone may: its client_id. */
+async function registerClient(name: string, redirectUris: string[]): Promise<string> {
   const registered = await fetch(`${BASE_URL}/api/oauth/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify(loopbackClientMetadata(REDIRECT, "E2E strict client")),
+    body: JSON.stringify({
+      client_name: name,
+      redirect_uris: redirectUris,
+      token_endpoint_auth_method: "none",
+    }),
   });
-  const { client_id } = (await registered.json()) as { client_id: string };
+  expect(registered.status).toBe(201);
+  return ((await registered.json()) as { client_id: string }).client_id;
+}
+
+/** An authorization request of `clientId` to `redirectUri` (S256), with `overrides` on top. */
+function authorizationUrl(
+  clientId: string,
+  redirectUri: string,
+  overrides: Record<string, string> = {},
+): URL {
   const authorize = new URL(`${BASE_URL}/api/oauth/authorize`);
   for (const [name, value] of Object.entries({
     response_type: "code",
-    client_id,
-    redirect_uri: "https://attacker.example/steal",
+    client_id: clientId,
+    redirect_uri: redirectUri,
     code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
     code_challenge_method: "S256",
+    ...overrides,
   })) {
     authorize.searchParams.set(name, value);
   }
-  const response = await page.goto(authorize.toString());
+  return authorize;
+}
+
+test("a redirect URI the client did not register is explained, never followed", async ({ page }) => {
+  await signInAsDeveloper(page);
+  const clientId = await registerClient("E2E strict client", [REDIRECT]);
+  const response = await page.goto(authorizationUrl(clientId, "https://attacker.example/steal").toString());
   await expect(page.getByRole("heading", { name: "This sign-in request cannot be completed" })).toBeVisible();
   // The consent page is never framed.
   expect(response?.headers()["content-security-policy"]).toBe("frame-ancestors 'none'");
   expect(response?.headers()["x-frame-options"]).toBe("DENY");
   await expect(page.getByText("redirect_uri is not one the client registered")).toBeVisible();
   expect(new URL(page.url()).host).toBe(new URL(BASE_URL).host);
+  await expect(page.getByRole("link", { name: /^Return to/ })).toHaveCount(0);
+});
+
+test("a request refused before consent is shown with a link back to the client, followed only when clicked", async ({
+  page,
+}) => {
+  await signInAsDeveloper(page);
+  // Open registration takes any HTTPS redirect URI, so this one is as anyone's: RFC 9700 §4.11.2.
+  const landing = "https://refused-client.example/oauth/callback";
+  const clientId = await registerClient("E2E refused client", [landing]);
+  // Every request for the client's site, redirects included (a route sees none of those).
+  const reached: URL[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.host === "refused-client.example") reached.push(url);
+  });
+  await page.route("https://refused-client.example/**", (route) =>
+    route.fulfill({ status: 200, contentType: "text/plain", body: "The client's page." }),
+  );
+
+  await page.goto(
+    authorizationUrl(clientId, landing, { response_type: "token", state: "e2e-refused" }).toString(),
+  );
+  await expect(page.getByRole("heading", { name: "This sign-in request cannot be completed" })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe("/oauth/consent");
+  expect(reached).toEqual([]);
+  await expect(page.getByText("response_type must be 'code'")).toBeVisible();
+  await expect(page.getByText("unsupported_response_type")).toBeVisible();
+  await expect(page.getByTestId("redirect-host")).toHaveText("refused-client.example");
+  await screenshot(page, "oauth-refused-request");
+
+  const back = page.getByRole("link", { name: "Return to refused-client.example" });
+  await back.focus();
+  await expect(back).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect.poll(() => reached.length).toBe(1);
+  const [answer] = reached;
+  expect(`${answer?.origin}${answer?.pathname}`).toBe(landing);
+  expect(Object.fromEntries(answer?.searchParams ?? [])).toEqual({
+    error: "unsupported_response_type",
+    error_description: "response_type must be 'code'",
+    state: "e2e-refused",
+    iss: BASE_URL,
+  });
 });

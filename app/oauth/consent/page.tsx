@@ -1,22 +1,17 @@
-import { KeyRound, TriangleAlert } from "lucide-react";
-import Link from "next/link";
+import { KeyRound } from "lucide-react";
 import { redirect } from "next/navigation";
 import { ConsentForm } from "@/components/oauth/consent-form";
+import { RefusedRequest } from "@/components/oauth/refused-request";
 import { SiteHeader } from "@/components/site-header";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
-import { authorizationErrorUrl, parseAuthorizationQuery } from "@/lib/api/oauth/authorization";
+import { consentRequest } from "@/lib/api/oauth/authorization";
 import { CONSENT_PATH } from "@/lib/api/oauth/metadata";
 import { currentSession } from "@/lib/auth/session";
 import { approveAuthorizationAction, denyAuthorizationAction } from "@/lib/dashboard/actions/oauth";
 import { baseUrl } from "@/lib/dashboard/base-url";
 import { mcpResourceOf } from "@/lib/mcp/resource-metadata";
 import { listWorkspaces } from "@/lib/services/accounts/list-workspaces";
-import {
-  type AuthorizationRequest,
-  checkAuthorizationRequest,
-} from "@/lib/services/oauth/authorization-request";
-import { OAuthError } from "@/lib/services/oauth/oauth-error";
+import type { AuthorizationRequest } from "@/lib/services/oauth/authorization-request";
 import { isLoopbackRedirect, redirectHost } from "@/lib/services/oauth/redirect-uris";
 import { systemContext } from "@/lib/services/platform";
 
@@ -32,23 +27,6 @@ function queryOf(params: Awaited<SearchParams>): string {
       search.append(name, one);
   }
   return search.toString();
-}
-
-function Refused({ message }: { message: string }) {
-  return (
-    <Card>
-      <CardHeader>
-        <TriangleAlert className="size-8 text-destructive" aria-hidden />
-        <h1 className="text-xl font-semibold">This sign-in request cannot be completed</h1>
-        <CardDescription role="alert">{message}</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <Button asChild variant="outline">
-          <Link href="/dashboard">Go to the dashboard</Link>
-        </Button>
-      </CardContent>
-    </Card>
-  );
 }
 
 /** Who is asking, and where the answer goes: the host is named as the spec asks, localhost warned about. */
@@ -75,8 +53,10 @@ function Requester({ request }: { request: AuthorizationRequest }) {
 /**
  * OAuth consent: the authorization endpoint sends the member here with the client's request. Signed in,
  * they see the application and where it returns, pick the workspace and the permissions, and approve or
- * deny. A request that cannot be trusted to redirect (unknown client, unregistered redirect URI) is
- * explained here; other faults go back to the application as OAuth errors.
+ * deny. A request that cannot go on is explained here, never redirected by itself: with a link that takes
+ * the OAuth error back to the application when only the request is wrong, with none when its client or
+ * redirect URI is not to be trusted (unknown client, unregistered redirect URI). The browser goes back on
+ * its own only after the member approved or denied.
  */
 export default async function ConsentPage({ searchParams }: { searchParams: SearchParams }) {
   const query = queryOf(await searchParams);
@@ -85,33 +65,21 @@ export default async function ConsentPage({ searchParams }: { searchParams: Sear
 
   const ctx = await systemContext({ kind: "user", userId: session.user.id });
   const issuer = new URL(await baseUrl()).origin;
-  let checked: Awaited<ReturnType<typeof checkAuthorizationRequest>> | { error: string };
-  try {
-    checked = await checkAuthorizationRequest({
-      ctx,
-      input: { params: parseAuthorizationQuery(query), resources: [mcpResourceOf(issuer)] },
-    });
-  } catch (error) {
-    if (!(error instanceof OAuthError)) throw error;
-    checked = { error: error.message };
-  }
-  if ("refused" in checked) {
-    redirect(authorizationErrorUrl(checked.redirectUri, issuer, checked.refused, checked.state));
-  }
+  const shown = await consentRequest(ctx, { query, issuer, resources: [mcpResourceOf(issuer)] });
   const workspaces =
-    "request" in checked ? await listWorkspaces({ ctx, input: { userId: session.user.id } }) : [];
+    "request" in shown ? await listWorkspaces({ ctx, input: { userId: session.user.id } }) : [];
   return (
     <>
       <SiteHeader />
       <main className="mx-auto max-w-lg px-6 py-16">
-        {"error" in checked ? (
-          <Refused message={checked.error} />
+        {"refused" in shown ? (
+          <RefusedRequest refused={shown.refused} />
         ) : (
           <Card>
             <CardHeader>
               <KeyRound className="size-8 text-primary" aria-hidden />
-              <h1 className="text-xl font-semibold">Connect {checked.request.client.name} to Searchmux?</h1>
-              <Requester request={checked.request} />
+              <h1 className="text-xl font-semibold">Connect {shown.request.client.name} to Searchmux?</h1>
+              <Requester request={shown.request} />
             </CardHeader>
             <CardContent>
               <p className="mb-4 text-sm text-muted-foreground">
@@ -121,7 +89,7 @@ export default async function ConsentPage({ searchParams }: { searchParams: Sear
               <ConsentForm
                 workspaces={workspaces}
                 currentTenantId={session.tenantId}
-                scopes={checked.request.scopes}
+                scopes={shown.request.scopes}
                 approve={approveAuthorizationAction.bind(null, query)}
                 deny={denyAuthorizationAction.bind(null, query)}
               />

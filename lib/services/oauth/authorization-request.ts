@@ -1,7 +1,8 @@
 /**
  * An authorization request (OAuth 2.1 §4.1.1 with PKCE, RFC 8707's `resource`) checked against its
  * client. What cannot be trusted to redirect (an unknown client, a redirect URI it did not register) is
- * thrown, for the page to show; anything else wrong is answered to the client at its redirect URI.
+ * thrown, for the page to show; anything else wrong is answered to the client at its redirect URI, but
+ * only through a link the member clicks (RFC 9700 §4.11.2: anyone may register any HTTPS redirect URI).
  */
 import { z } from "zod";
 import type { Platform } from "@/lib/services/context";
@@ -38,7 +39,7 @@ export interface AuthorizationRequest {
 
 export type CheckedAuthorization =
   | { request: AuthorizationRequest }
-  /** To answer at `redirectUri` (with `state`). */
+  /** To answer at `redirectUri` (with `state`) once the member has seen it, never by itself. */
   | { refused: OAuthError; redirectUri: string; state: string | undefined };
 
 /**

@@ -4,7 +4,8 @@
  * bare 401 it discovers the resource and authorization server, registers (RFC 7591), sends the member to
  * consent (done here through the consent page's verb; the end-to-end test clicks the page), exchanges the
  * code, lists tools and searches, refreshes; then what the endpoints refuse: a reused refresh token, a
- * token for another resource, an expired one, a missing scope, a failed client authentication.
+ * token for another resource, an expired one, a missing scope, a failed client authentication; and what
+ * the consent page shows for a request it refuses before consent (never a redirect to the client).
  */
 
 import {
@@ -16,6 +17,8 @@ import {
 import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Platform, Scope } from "@/lib/services/context";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
@@ -408,5 +411,95 @@ describe("what the endpoints refuse", () => {
     const response = await post("/api/oauth/register", { redirect_uris: ["http://evil.example/cb"] });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: "invalid_redirect_uri" });
+  });
+});
+
+describe("a request refused before consent (RFC 9700 §4.11.2: no redirect the member did not ask for)", () => {
+  const LANDING = "https://refused.example/oauth/callback";
+  let clientId = "";
+
+  beforeAll(async () => {
+    const registered = await post("/api/oauth/register", {
+      client_name: "Refused client",
+      redirect_uris: [LANDING],
+      token_endpoint_auth_method: "none",
+    });
+    expect(registered.status).toBe(201);
+    clientId = ((await registered.json()) as { client_id: string }).client_id;
+  });
+
+  /**
+   * The authorization request with `params` as the browser meets it: the authorize endpoint's answer,
+   * what the consent page decides for the signed-in member, and the refusal as the page renders it.
+   */
+  async function refusedAtConsent(params: Record<string, string>) {
+    const { consentRequest } = await import("@/lib/api/oauth/authorization");
+    const { RefusedRequest } = await import("@/components/oauth/refused-request");
+    const { systemContext } = await import("@/lib/services/platform");
+    const authorize = new URL(`${ORIGIN}/api/oauth/authorize?${new URLSearchParams(params)}`);
+    const forwarded = await appFetch(authorize.toString(), { method: "GET" });
+    expect(forwarded.status).toBe(302);
+    const consentPage = new URL(forwarded.headers.get("location") ?? "", ORIGIN);
+    expect(consentPage.origin + consentPage.pathname).toBe(`${ORIGIN}/oauth/consent`);
+    const consent = await consentRequest(await systemContext({ kind: "user", userId }), {
+      query: consentPage.search,
+      issuer: ORIGIN,
+      resources: [MCP_URL],
+    });
+    if (!("refused" in consent)) throw new Error("the consent page would ask for consent");
+    return { refused: consent.refused, html: renderToStaticMarkup(createElement(RefusedRequest, consent)) };
+  }
+
+  /** The href of the link named `name` in `html`, or undefined. */
+  function linkTo(html: string, name: string): string | undefined {
+    for (const [, attributes, text] of html.matchAll(/<a ([^>]*)>(.*?)<\/a>/g)) {
+      const href = /href="([^"]*)"/.exec(attributes ?? "")?.[1];
+      if (text === name && href) return href.replaceAll("&amp;", "&");
+    }
+    return undefined;
+  }
+
+  const valid = () => ({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: LANDING,
+    code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+    code_challenge_method: "S256",
+    state: "refused-state",
+  });
+
+  it.each([
+    ["a token response type", { response_type: "token" }, "unsupported_response_type"],
+    ["no PKCE", { code_challenge: "" }, "invalid_request"],
+    ["plain PKCE", { code_challenge_method: "plain" }, "invalid_request"],
+    ["another resource", { resource: "https://other.example/mcp" }, "invalid_target"],
+  ])("%s: a page that names the client's host and links the error back", async (_, overrides, error) => {
+    const { refused, html } = await refusedAtConsent({ ...valid(), ...overrides });
+    expect(refused.error.code).toBe(error);
+    expect(refused.returnTo?.host).toBe("refused.example");
+    expect(html).toContain('data-testid="redirect-host">refused.example</strong>');
+    expect(html).toContain(`<code>${error}</code>`);
+    const href = linkTo(html, "Return to refused.example");
+    expect(href).toBe(refused.returnTo?.url);
+    const answer = new URL(href ?? "");
+    expect(`${answer.origin}${answer.pathname}`).toBe(LANDING);
+    expect(Object.fromEntries(answer.searchParams)).toEqual({
+      error,
+      error_description: refused.error.message,
+      state: "refused-state",
+      iss: ORIGIN,
+    });
+  });
+
+  it("an unregistered redirect URI or an unknown client: the error alone, no link to anywhere", async () => {
+    for (const overrides of [
+      { redirect_uri: "https://attacker.example/steal" },
+      { client_id: "smxc_nobody" },
+    ]) {
+      const { refused, html } = await refusedAtConsent({ ...valid(), ...overrides });
+      expect(refused.returnTo).toBeUndefined();
+      expect(html).not.toContain("Return to");
+      expect(html).not.toMatch(/href="https?:/);
+    }
   });
 });
