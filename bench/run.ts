@@ -14,7 +14,7 @@
  * bench/results/<date>.json. Scenarios: see bench/README.md.
  */
 import os from "node:os";
-import { SCOPES } from "@/lib/services/context";
+import { SCOPES } from "@/lib/pipeline/context";
 import { measuredRoundTripMs } from "@/tests/reliability/support/delay-relay";
 import type { LoadCall } from "@/tests/reliability/support/load";
 import {

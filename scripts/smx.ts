@@ -6,7 +6,7 @@
 import "./preflight";
 import { parseArgs } from "node:util";
 import { closeDatabase } from "@/lib/db";
-import { flushPendingWrites } from "@/lib/services/platform";
+import { flushPendingWrites } from "@/lib/pipeline/platform";
 import type { CliCommand } from "./cli/command";
 import { commands } from "./cli/commands";
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import type { BenchTarget } from "@/bench/support/bench-target";
 import { ownPeakRss, timedCalls } from "@/bench/support/timed-calls";
 import { createDatabase } from "@/lib/db/client";
-import { admit } from "@/lib/services/budgets/admission";
+import { admit } from "@/lib/pipeline/budgets/admission";
 import { ledger } from "@/tests/reliability/support/ledger";
 import { percentiles } from "@/tests/reliability/support/stats";
 import { seedTenant } from "@/tests/reliability/support/tenant";

@@ -11,7 +11,7 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { useFormAction } from "@/components/ui/use-form-action";
 import { type ActionState, IDLE } from "@/lib/dashboard/action-state";
 import type { ConsentOutcome } from "@/lib/dashboard/actions/oauth";
-import type { Scope } from "@/lib/services/context";
+import type { Scope } from "@/lib/pipeline/context";
 
 /** What each permission lets the application do, in the member's words. */
 const PERMISSIONS: Record<Scope, string> = {

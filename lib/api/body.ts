@@ -1,4 +1,4 @@
-import { ServiceError } from "@/lib/services/errors";
+import { ServiceError } from "@/lib/pipeline/errors";
 
 /** Request bodies larger than this are refused with 413 before they are parsed. */
 export const MAX_BODY_BYTES = 256 * 1024;

@@ -1,4 +1,4 @@
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import { webSearch } from "@/lib/services/search/web-search";
 
 /**

@@ -5,10 +5,10 @@
 import { randomUUID } from "node:crypto";
 import { errorResponse, toErrorResponse } from "@/lib/api/errors";
 import { bearerToken } from "@/lib/api/with-token";
+import { platform } from "@/lib/pipeline/platform";
 import type { BackgroundJobName } from "@/lib/services/ops/background-jobs";
 import { cronAccess } from "@/lib/services/ops/cron-access";
 import { runBackgroundJob } from "@/lib/services/ops/run-background-job";
-import { platform } from "@/lib/services/platform";
 
 const NO_STORE = { "cache-control": "no-store" };
 

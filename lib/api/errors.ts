@@ -3,8 +3,8 @@
  */
 import { ZodError } from "zod";
 import { log } from "@/lib/observability/logger";
-import { ServiceError, type ServiceErrorCode } from "@/lib/services/errors";
-import { invalidInputError } from "@/lib/services/input-issues";
+import { ServiceError, type ServiceErrorCode } from "@/lib/pipeline/errors";
+import { invalidInputError } from "@/lib/pipeline/input-issues";
 
 /** A verb's codes, and the one only HTTP has: a method the route does not serve. */
 export type ApiErrorCode = ServiceErrorCode | "method_not_allowed";

@@ -5,9 +5,9 @@
  */
 import { z } from "zod";
 import type { AllowedHost } from "@/lib/config";
+import type { Scope } from "@/lib/pipeline/context";
 import { deleteBudgetInput } from "@/lib/services/budgets/delete-budget";
 import { setBudgetInput } from "@/lib/services/budgets/set-budget";
-import type { Scope } from "@/lib/services/context";
 import { deleteKeyInput } from "@/lib/services/keys/delete-key";
 import { setKeyInput } from "@/lib/services/keys/set-key";
 import { deleteLensInput } from "@/lib/services/lenses/delete-lens";

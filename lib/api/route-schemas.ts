@@ -5,7 +5,7 @@
  * `tests/integration/api/openapi-responses.test.ts` fails when a route answers a field its schema lacks.
  */
 import { z } from "zod";
-import { SCOPES } from "@/lib/services/context";
+import { SCOPES } from "@/lib/pipeline/context";
 import { budgetStatusResponse } from "@/lib/tools/responses";
 
 const instant = z.iso.datetime().describe("ISO 8601 date-time (UTC)");

@@ -1,7 +1,7 @@
 import type { Session } from "next-auth";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { tenantContext } from "@/lib/pipeline/platform";
 import { scopesOfRole } from "@/lib/services/accounts/role-scopes";
-import type { TenantContext } from "@/lib/services/context";
-import { tenantContext } from "@/lib/services/platform";
 
 /** The service context of a signed-in dashboard user. */
 export function sessionContext(session: Session): Promise<TenantContext> {

@@ -11,11 +11,11 @@ import GoogleProvider from "next-auth/providers/google";
 import type { Provider } from "next-auth/providers/index";
 import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
+import { systemContext } from "@/lib/pipeline/platform";
 import { drizzleAuthAdapter } from "@/lib/services/accounts/auth-adapter";
 import { ensurePersonalTenant } from "@/lib/services/accounts/ensure-personal-tenant";
 import { membershipOf } from "@/lib/services/accounts/membership-of";
 import { upsertDevUser } from "@/lib/services/accounts/upsert-dev-user";
-import { systemContext } from "@/lib/services/platform";
 import { devSignInRefusal } from "./dev-sign-in-guard";
 import { authSecret } from "./secret";
 

@@ -1,4 +1,4 @@
-import { ServiceError } from "@/lib/services/errors";
+import { ServiceError } from "@/lib/pipeline/errors";
 import type { ActionState } from "./action-state";
 
 interface IssueDetail {

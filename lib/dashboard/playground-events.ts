@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { ProviderSpan } from "@/lib/engine/shared/types";
-import type { ProviderProgress } from "@/lib/services/provider-attempts";
+import type { ProviderProgress } from "@/lib/pipeline/provider-attempts";
 import type { ToolName, ToolNamed } from "@/lib/tools/table";
 
 /** A tool of the table (lib/tools/table.ts); the page offers those the playground shows. */

@@ -1,6 +1,6 @@
 import type { ProviderSpan } from "@/lib/engine/shared/types";
-import type { TenantContext } from "@/lib/services/context";
-import type { OnProgress } from "@/lib/services/provider-attempts";
+import type { TenantContext } from "@/lib/pipeline/context";
+import type { OnProgress } from "@/lib/pipeline/provider-attempts";
 import { TOOLS } from "@/lib/tools/table";
 import type { PlaygroundResult, PlaygroundTool } from "./playground-events";
 

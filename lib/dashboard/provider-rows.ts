@@ -1,5 +1,5 @@
+import type { CatalogEntry, ProviderKind } from "@/lib/pipeline/providers/catalog";
 import type { listKeys } from "@/lib/services/keys/list-keys";
-import type { CatalogEntry, ProviderKind } from "@/lib/services/providers/catalog";
 import type { providerStatus } from "@/lib/services/providers/provider-status";
 import { PROVIDER_LINKS, type ProviderLink } from "./provider-links";
 

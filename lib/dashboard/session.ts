@@ -3,8 +3,8 @@ import type { Session } from "next-auth";
 import { cache } from "react";
 import { sessionContext } from "@/lib/auth/context";
 import { currentSession } from "@/lib/auth/session";
-import type { SystemContext, TenantContext } from "@/lib/services/context";
-import { systemContext } from "@/lib/services/platform";
+import type { SystemContext, TenantContext } from "@/lib/pipeline/context";
+import { systemContext } from "@/lib/pipeline/platform";
 
 export interface DashboardSession {
   session: Session;

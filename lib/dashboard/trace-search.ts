@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import { listTraces, listTracesInput } from "@/lib/services/traces/list-traces";
 
 const RANGES = { "1h": 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000, "30d": 30 * 86_400_000 } as const;

@@ -9,7 +9,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer as ModernMcpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { z } from "zod";
-import type { Scope, TenantContext } from "@/lib/services/context";
+import type { Scope, TenantContext } from "@/lib/pipeline/context";
 import type { ResearchJobView } from "@/lib/services/research/job-view";
 import { UNTRUSTED_NOTE } from "@/lib/tools/format";
 import { isSlowCall, type Tool, type ToolCall } from "@/lib/tools/tool";

@@ -19,7 +19,7 @@ import { errorResponse } from "@/lib/api/errors";
 import { insufficientScope, type TokenRefusal, type TokenRequest, withToken } from "@/lib/api/with-token";
 import { config } from "@/lib/config";
 import type { RouteTemplate } from "@/lib/observability/http-metrics";
-import { ServiceError } from "@/lib/services/errors";
+import { ServiceError } from "@/lib/pipeline/errors";
 import { modernAuthInfo, modernMcpHandler } from "./modern-server";
 import { foreignRequestReason } from "./request-guard";
 import { bearerChallenge, mcpResource } from "./resource-metadata";

@@ -11,7 +11,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { MAX_BODY_BYTES } from "@/lib/api/body";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import { INSTRUCTIONS, MAX_TOOL_INPUT_ELEMENTS, providersResource, SERVER_INFO } from "./server";
 import { toolsForScopes } from "./tools";
 

@@ -4,8 +4,8 @@
  * clients that reset their request timeout on progress do not give up on a two-minute answer. (The
  * transport's SSE keep-alive comments cover proxies either way.)
  */
-import type { TenantContext } from "@/lib/services/context";
-import type { OnProgress, ProviderProgress } from "@/lib/services/provider-attempts";
+import type { TenantContext } from "@/lib/pipeline/context";
+import type { OnProgress, ProviderProgress } from "@/lib/pipeline/provider-attempts";
 import { awaitResearch } from "@/lib/services/research/await-research";
 
 export const HEARTBEAT_MS = 5_000;

@@ -6,8 +6,8 @@
  */
 import type { TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import type { CallToolResult, Task } from "@modelcontextprotocol/sdk/types.js";
-import type { TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
 import { cancelResearch } from "@/lib/services/research/cancel-research";
 import { getResearch } from "@/lib/services/research/get-research";
 import type { ResearchJobView } from "@/lib/services/research/job-view";

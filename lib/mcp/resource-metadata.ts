@@ -7,7 +7,7 @@
 
 import { publicOrigin } from "@/lib/api/oauth/metadata";
 import type { TokenRefusal } from "@/lib/api/with-token";
-import { DEFAULT_TOKEN_SCOPES } from "@/lib/services/context";
+import { DEFAULT_TOKEN_SCOPES } from "@/lib/pipeline/context";
 
 export const MCP_PATH = "/api/mcp";
 /** RFC 9728 §3.1: the well-known location, with the resource's path appended. */

@@ -5,7 +5,7 @@
 import type { TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import { providerStatus } from "@/lib/services/providers/provider-status";
 import packageJson from "@/package.json";
 import { researchTaskStore } from "./research-tasks";

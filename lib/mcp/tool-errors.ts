@@ -7,8 +7,8 @@ import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ZodError } from "zod";
 import { log } from "@/lib/observability/logger";
-import { ServiceError, type ServiceErrorCode } from "@/lib/services/errors";
-import { invalidInputError } from "@/lib/services/input-issues";
+import { ServiceError, type ServiceErrorCode } from "@/lib/pipeline/errors";
+import { invalidInputError } from "@/lib/pipeline/input-issues";
 
 /** What the model can do next, by error class. */
 const NEXT_STEP: Readonly<Record<ServiceErrorCode, string>> = {

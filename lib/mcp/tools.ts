@@ -4,7 +4,7 @@
  * registered (and so listed). A call to one of the others is refused before the server sees it
  * (`missingScope`), with a challenge the client can step up from.
  */
-import type { Scope } from "@/lib/services/context";
+import type { Scope } from "@/lib/pipeline/context";
 import { TOOLS as TABLE } from "@/lib/tools/table";
 import { isSlowCall } from "@/lib/tools/tool";
 import { type McpTool, mcpTool } from "./define-tool";

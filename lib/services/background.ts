@@ -7,11 +7,11 @@
  */
 
 import { log } from "@/lib/observability/logger";
+import { flushPendingWrites, platform } from "@/lib/pipeline/platform";
+import { markShuttingDown } from "@/lib/pipeline/shutdown";
 import { runBackgroundJob } from "./ops/run-background-job";
 import { scheduleBackgroundJobs } from "./ops/schedule-background-jobs";
-import { flushPendingWrites, platform } from "./platform";
 import { pollResearchJobs } from "./research/worker";
-import { markShuttingDown } from "./shutdown";
 
 const report = (what: string) => (error: unknown) => log().error(error, what);
 

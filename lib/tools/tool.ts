@@ -5,8 +5,8 @@
  */
 import type { z } from "zod";
 import type { ProviderSpan } from "@/lib/engine/shared/types";
-import type { Scope, TenantContext } from "@/lib/services/context";
-import type { OnProgress } from "@/lib/services/provider-attempts";
+import type { Scope, TenantContext } from "@/lib/pipeline/context";
+import type { OnProgress } from "@/lib/pipeline/provider-attempts";
 
 /**
  * How a call is being made: `signal` is the caller's cancellation (client disconnect, MCP cancellation;

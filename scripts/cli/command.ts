@@ -1,7 +1,7 @@
 /** What a CLI command is, and the flag readers the commands share. */
-import { type Actor, SCOPES } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { tenantContext } from "@/lib/services/platform";
+import { type Actor, SCOPES } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { tenantContext } from "@/lib/pipeline/platform";
 
 export type Flags = Record<string, string | undefined>;
 

@@ -1,11 +1,12 @@
 /** The operator CLI's commands; each parses its flags and calls a service verb. */
 
+import { sweepExpiredReservations } from "@/lib/pipeline/budgets/admission";
+import type { Scope, TenantContext } from "@/lib/pipeline/context";
+import { platform, systemContext } from "@/lib/pipeline/platform";
 import { answer } from "@/lib/services/answer/answer";
 import { answerAsOperator } from "@/lib/services/answer/answer-as-operator";
-import { sweepExpiredReservations } from "@/lib/services/budgets/admission";
 import { listBudgets } from "@/lib/services/budgets/list-budgets";
 import { setBudget } from "@/lib/services/budgets/set-budget";
-import type { Scope, TenantContext } from "@/lib/services/context";
 import { fetchAsOperator } from "@/lib/services/fetch/fetch-as-operator";
 import { fetchPage } from "@/lib/services/fetch/fetch-page";
 import { rotateKeys } from "@/lib/services/keys/rotate-keys";
@@ -13,7 +14,6 @@ import { setKey } from "@/lib/services/keys/set-key";
 import { paperFullText } from "@/lib/services/papers/paper-full-text";
 import { paperSearch } from "@/lib/services/papers/paper-search";
 import { papersAsOperator } from "@/lib/services/papers/papers-as-operator";
-import { platform, systemContext } from "@/lib/services/platform";
 import { searchAsOperator } from "@/lib/services/search/search-as-operator";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";

@@ -5,7 +5,7 @@
  * (as MCP returns it), or with --json its response (as REST returns it).
  */
 import { z } from "zod";
-import { ServiceError } from "@/lib/services/errors";
+import { ServiceError } from "@/lib/pipeline/errors";
 import { TOOLS } from "@/lib/tools/table";
 import type { Tool } from "@/lib/tools/tool";
 import { asOperatorOf, type CliCommand, type Flags, list, number } from "./command";

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { researchJobs } from "@/lib/db/schema";
-import type { Platform, TenantContext } from "@/lib/services/context";
+import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { getResearch } from "@/lib/services/research/get-research";
 import { stateOf } from "@/lib/services/research/research-state";
 import { createResearchWorker } from "@/lib/services/research/worker";

@@ -24,7 +24,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpServer } from "@/lib/mcp/server";
-import { DEFAULT_TOKEN_SCOPES } from "@/lib/services/context";
+import { DEFAULT_TOKEN_SCOPES } from "@/lib/pipeline/context";
 import { PER_HOST } from "@/lib/services/fetch/fetch-many";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { type CrawlSite, startCrawlSite } from "@/tests/fakes/crawl-site";

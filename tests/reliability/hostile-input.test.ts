@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FAILED_AUTH_PER_MINUTE } from "@/lib/services/rate-limit/limits";
+import { FAILED_AUTH_PER_MINUTE } from "@/lib/pipeline/rate-limit/limits";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
 import { hashToken } from "@/lib/services/tokens/token-format";

@@ -6,9 +6,9 @@
  * slot it held is given back.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Platform, TenantContext } from "@/lib/pipeline/context";
+import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
 import { setBudget } from "@/lib/services/budgets/set-budget";
-import type { Platform, TenantContext } from "@/lib/services/context";
-import { createCircuitBreakers } from "@/lib/services/health/circuit-breaker";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { setUpFakeProviders } from "@/tests/fakes/set-up-fake-providers";

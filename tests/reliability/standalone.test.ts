@@ -119,7 +119,7 @@ describe(`the standalone server (node server.js) on ${adminUrl ? "PostgreSQL" : 
     expect(pglite.some((file) => file.endsWith(".wasm"))).toBe(true);
     // Sources and tests stay out of the image.
     expect(existsSync(path.join(app, "tests"))).toBe(false);
-    expect(existsSync(path.join(app, "lib/services/platform.ts"))).toBe(false);
+    expect(existsSync(path.join(app, "lib/pipeline/platform.ts"))).toBe(false);
   });
 
   it("answers /api/health and serves the static files", async () => {

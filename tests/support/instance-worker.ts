@@ -10,14 +10,14 @@ import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { createDatabase } from "@/lib/db/client";
 import { createRedisKv } from "@/lib/kv/redis";
-import { admit } from "@/lib/services/budgets/admission";
-import { createUsageSink } from "@/lib/services/budgets/usage-sink";
-import { SCOPES } from "@/lib/services/context";
-import { createCircuitBreakers } from "@/lib/services/health/circuit-breaker";
-import { parseKeyring } from "@/lib/services/keys/key-encryption";
-import { slidingWindow } from "@/lib/services/rate-limit/sliding-window";
+import { admit } from "@/lib/pipeline/budgets/admission";
+import { createUsageSink } from "@/lib/pipeline/budgets/usage-sink";
+import { SCOPES } from "@/lib/pipeline/context";
+import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
+import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
+import { slidingWindow } from "@/lib/pipeline/rate-limit/sliding-window";
+import { createTraceSink } from "@/lib/pipeline/traces/trace-sink";
 import { verifyToken } from "@/lib/services/tokens/verify-token";
-import { createTraceSink } from "@/lib/services/traces/trace-sink";
 
 const [mode, ...args] = process.argv.slice(2);
 const db = await createDatabase({

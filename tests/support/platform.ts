@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Database } from "@/lib/db";
 import { createMemoryKv } from "@/lib/kv/memory";
 import type { Kv } from "@/lib/kv/types";
-import { createUsageSink } from "@/lib/services/budgets/usage-sink";
+import { createUsageSink } from "@/lib/pipeline/budgets/usage-sink";
 import {
   type Actor,
   type Platform,
@@ -10,10 +10,10 @@ import {
   type Scope,
   type SystemContext,
   type TenantContext,
-} from "@/lib/services/context";
-import { createCircuitBreakers } from "@/lib/services/health/circuit-breaker";
-import { parseKeyring } from "@/lib/services/keys/key-encryption";
-import { createTraceSink, type Surface } from "@/lib/services/traces/trace-sink";
+} from "@/lib/pipeline/context";
+import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
+import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
+import { createTraceSink, type Surface } from "@/lib/pipeline/traces/trace-sink";
 
 /** A platform over a test database: memory KV unless given, a fresh random keyring, an empty env. */
 export function testPlatform(db: Database, overrides: Partial<Platform> = {}): Platform {

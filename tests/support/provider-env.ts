@@ -1,7 +1,7 @@
 /**
  * Providers as every test sees them, derived from the registries so a new provider is covered the day
  * it is registered: each registration's base-URL variable (`<PROVIDER>_BASE_URL`, as
- * lib/services/providers/operator-providers.ts reads it) pointed at the fake provider server, and each
+ * lib/pipeline/providers/operator-providers.ts reads it) pointed at the fake provider server, and each
  * operator key (and the operator model) emptied, so nothing a test starts reaches a provider on the
  * internet, nor picks up the developer's own keys (a blank variable also hides .env.local from
  * `next start`). A provider configured only by its URL (SearXNG, the operator LLM) stays off, its

@@ -7,11 +7,11 @@
 import { tmpdir } from "node:os";
 import { createDatabase } from "@/lib/db/client";
 import { createMemoryKv } from "@/lib/kv/memory";
-import { createUsageSink } from "@/lib/services/budgets/usage-sink";
-import { createCircuitBreakers } from "@/lib/services/health/circuit-breaker";
-import { parseKeyring } from "@/lib/services/keys/key-encryption";
+import { createUsageSink } from "@/lib/pipeline/budgets/usage-sink";
+import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
+import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
+import { createTraceSink } from "@/lib/pipeline/traces/trace-sink";
 import { createResearchWorker } from "@/lib/services/research/worker";
-import { createTraceSink } from "@/lib/services/traces/trace-sink";
 
 const INSTANCE_LEASE_MS = 1_500;
 

@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Scope, TenantContext } from "@/lib/services/context";
-import type { Surface } from "@/lib/services/traces/trace-sink";
+import type { Scope, TenantContext } from "@/lib/pipeline/context";
+import type { Surface } from "@/lib/pipeline/traces/trace-sink";
 import { databaseTargets, stopEmbeddedServer, type TestDatabase } from "@/tests/support/database";
 
 /** A route handler as Next's app router calls it. */
@@ -69,9 +69,9 @@ export async function operatorWorkspace(
   surface: Surface = "rest",
   scopes?: readonly Scope[],
 ): Promise<TenantContext> {
-  const { systemContext, tenantContext } = await import("@/lib/services/platform");
+  const { systemContext, tenantContext } = await import("@/lib/pipeline/platform");
   const { createTenant } = await import("@/lib/services/tenants/create-tenant");
-  const { SCOPES } = await import("@/lib/services/context");
+  const { SCOPES } = await import("@/lib/pipeline/context");
   const operator = { kind: "operator" } as const;
   const tenant = await createTenant({ ctx: await systemContext(operator), input: { name } });
   return tenantContext(operator, tenant.id, scopes ?? SCOPES, surface);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import type { Platform, TenantContext } from "@/lib/services/context";
+import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { type FakeProviders, type FakeWire, startFakeProviders } from "@/tests/fakes/provider-server";
 import type { DatabaseTarget, TestDatabase } from "./database";
 import { testPlatform } from "./platform";

@@ -1,4 +1,4 @@
-import type { Platform, TenantContext } from "@/lib/services/context";
+import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { systemCtx, tenantCtx } from "./platform";
 

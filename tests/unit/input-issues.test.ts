@@ -11,11 +11,11 @@ import { toErrorResponse } from "@/lib/api/errors";
 import { mcpTool } from "@/lib/mcp/define-tool";
 import { newMcpServer } from "@/lib/mcp/server";
 import { toolErrorFrom } from "@/lib/mcp/tool-errors";
+import type { ServiceError } from "@/lib/pipeline/errors";
+import { parseInput } from "@/lib/pipeline/validate";
 import { setBudgetInput } from "@/lib/services/budgets/set-budget";
-import type { ServiceError } from "@/lib/services/errors";
 import { fetchToolInput } from "@/lib/services/fetch/fetch-page";
 import { webSearchInput } from "@/lib/services/search/web-search";
-import { parseInput } from "@/lib/services/validate";
 import { tools } from "@/lib/tools/table";
 
 /** The invalid_input a verb's parse throws for `input`. */

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { open, parseKeyring, seal } from "@/lib/services/keys/key-encryption";
+import { open, parseKeyring, seal } from "@/lib/pipeline/keys/key-encryption";
 
 const keyring = parseKeyring(`1:${randomBytes(32).toString("base64")}`);
 const binding = { tenantId: "00000000-0000-4000-8000-000000000001", provider: "brave", rowId: "row-1" };

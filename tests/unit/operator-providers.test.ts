@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { operatorProviderEntries, operatorProviderIds } from "@/lib/pipeline/providers/operator-providers";
 import { searchProviders } from "@/lib/providers/search";
-import { operatorProviderEntries, operatorProviderIds } from "@/lib/services/providers/operator-providers";
 
 describe("operator providers", () => {
   it("offers only keyless providers with a usable base URL when nothing is configured", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { periodKey, periodResetsAt } from "@/lib/services/budgets/periods";
+import { periodKey, periodResetsAt } from "@/lib/pipeline/budgets/periods";
 
 const at = (iso: string) => new Date(iso);
 

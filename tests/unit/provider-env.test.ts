@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { providerCatalog } from "@/lib/pipeline/providers/catalog";
+import { operatorProviderEntries, providerBaseUrl } from "@/lib/pipeline/providers/operator-providers";
 import { OPERATOR_LLM_MODEL_ENV } from "@/lib/providers/answer/openai-compatible";
-import { providerCatalog } from "@/lib/services/providers/catalog";
-import { operatorProviderEntries, providerBaseUrl } from "@/lib/services/providers/operator-providers";
 import { ANSWER_WIRES } from "@/tests/fakes/answer-wires";
 import { FETCH_WIRES } from "@/tests/fakes/fetch-wires";
 import { PAPER_WIRES } from "@/tests/fakes/paper-wires";

@@ -3,8 +3,8 @@ import { toErrorResponse } from "@/lib/api/errors";
 import { routeMethods } from "@/lib/api/route-methods";
 import { bearerToken } from "@/lib/api/with-token";
 import { config } from "@/lib/config";
+import { platform } from "@/lib/pipeline/platform";
 import { metricsText } from "@/lib/services/health/metrics-text";
-import { platform } from "@/lib/services/platform";
 
 export const dynamic = "force-dynamic";
 

@@ -10,10 +10,10 @@ import { currentSession } from "@/lib/auth/session";
 import { approveAuthorizationAction, denyAuthorizationAction } from "@/lib/dashboard/actions/oauth";
 import { baseUrl } from "@/lib/dashboard/base-url";
 import { mcpResourceOf } from "@/lib/mcp/resource-metadata";
+import { systemContext } from "@/lib/pipeline/platform";
 import { listWorkspaces } from "@/lib/services/accounts/list-workspaces";
 import type { AuthorizationRequest } from "@/lib/services/oauth/authorization-request";
 import { isLoopbackRedirect, redirectHost } from "@/lib/services/oauth/redirect-uris";
-import { systemContext } from "@/lib/services/platform";
 
 export const dynamic = "force-dynamic";
 

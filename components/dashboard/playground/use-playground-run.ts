@@ -7,7 +7,7 @@ import type {
   PlaygroundResult,
   PlaygroundTool,
 } from "@/lib/dashboard/playground-events";
-import type { ProviderProgress } from "@/lib/services/provider-attempts";
+import type { ProviderProgress } from "@/lib/pipeline/provider-attempts";
 
 export interface RunState {
   status: "idle" | "running" | "done" | "failed";

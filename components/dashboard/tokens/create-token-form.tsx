@@ -12,7 +12,7 @@ import { TextField } from "@/components/ui/text-field";
 import { useFormAction } from "@/components/ui/use-form-action";
 import { IDLE } from "@/lib/dashboard/action-state";
 import { createTokenAction } from "@/lib/dashboard/actions/tokens";
-import type { Scope } from "@/lib/services/context";
+import type { Scope } from "@/lib/pipeline/context";
 import { useShowNewToken } from "./new-token";
 
 const SCOPES = [

@@ -5,7 +5,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { formatDuration, formatUsd } from "@/lib/dashboard/format";
 import type { ResearchTraceSummary } from "@/lib/dashboard/trace-summary";
-import { microsToUsd } from "@/lib/services/budgets/units";
+import { microsToUsd } from "@/lib/pipeline/budgets/units";
 import type { SubCall } from "@/lib/services/research/research-state";
 import { plural } from "@/lib/wording";
 

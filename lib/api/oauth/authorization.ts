@@ -3,7 +3,7 @@
  * endpoint passed on), what the page shows for it, and the response it sends the browser back with
  * (RFC 6749 §4.1.2: the code or the error, the client's `state`, and RFC 9207's `iss`).
  */
-import type { Platform } from "@/lib/services/context";
+import type { Platform } from "@/lib/pipeline/context";
 import {
   type AuthorizationParams,
   type AuthorizationRequest,

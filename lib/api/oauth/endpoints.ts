@@ -5,13 +5,13 @@
  */
 import { readJsonBody } from "@/lib/api/body";
 import { clientAddress } from "@/lib/api/client-address";
+import { platform } from "@/lib/pipeline/platform";
 import { authenticateClient } from "@/lib/services/oauth/authenticate-client";
 import { exchangeCode } from "@/lib/services/oauth/exchange-code";
 import { OAuthError } from "@/lib/services/oauth/oauth-error";
 import { refreshTokens } from "@/lib/services/oauth/refresh-tokens";
 import { registerClient } from "@/lib/services/oauth/register-client";
 import { revokeOAuthToken } from "@/lib/services/oauth/revoke-oauth-token";
-import { platform } from "@/lib/services/platform";
 import { CORS_HEADERS } from "./cors";
 import { clientCredentials, field, readForm } from "./form";
 import { CONSENT_PATH } from "./metadata";

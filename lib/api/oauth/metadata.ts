@@ -3,7 +3,7 @@
  * (RFC 8414 metadata, served at /.well-known/oauth-authorization-server and, for clients that look there
  * first, /.well-known/openid-configuration), and the MCP endpoint its protected resource.
  */
-import { CONNECTED_APP_SCOPES } from "@/lib/services/context";
+import { CONNECTED_APP_SCOPES } from "@/lib/pipeline/context";
 import { TOKEN_ENDPOINT_AUTH_METHODS } from "@/lib/services/oauth/client-metadata";
 
 export const OAUTH_ENDPOINTS = {

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { toErrorResponse } from "@/lib/api/errors";
-import { ServiceError } from "@/lib/services/errors";
+import { ServiceError } from "@/lib/pipeline/errors";
 import { OAuthError, type OAuthErrorCode } from "@/lib/services/oauth/oauth-error";
 import { CORS_HEADERS, withCors } from "./cors";
 

@@ -12,7 +12,7 @@ import { baseUrl } from "@/lib/dashboard/base-url";
 import { formList, formText } from "@/lib/dashboard/form-data";
 import { dashboardSession, userSystemContext } from "@/lib/dashboard/session";
 import { mcpResourceOf } from "@/lib/mcp/resource-metadata";
-import type { Scope } from "@/lib/services/context";
+import type { Scope } from "@/lib/pipeline/context";
 import { approveAuthorization } from "@/lib/services/oauth/approve-authorization";
 import { checkAuthorizationRequest } from "@/lib/services/oauth/authorization-request";
 import { OAuthError } from "@/lib/services/oauth/oauth-error";

@@ -5,7 +5,7 @@ import { keepWorkingAfterResponse } from "@/lib/api/research-work";
 import { toActionError } from "@/lib/dashboard/action-errors";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { dashboardSession } from "@/lib/dashboard/session";
-import { limitSignedInUser } from "@/lib/services/rate-limit/limits";
+import { limitSignedInUser } from "@/lib/pipeline/rate-limit/limits";
 import { cancelResearch } from "@/lib/services/research/cancel-research";
 import { getResearch } from "@/lib/services/research/get-research";
 import type { researchInput } from "@/lib/services/research/input";

@@ -6,7 +6,7 @@ import type { ActionState } from "@/lib/dashboard/action-state";
 import { baseUrl } from "@/lib/dashboard/base-url";
 import { formText } from "@/lib/dashboard/form-data";
 import { dashboardSession, userSystemContext } from "@/lib/dashboard/session";
-import { ServiceError } from "@/lib/services/errors";
+import { ServiceError } from "@/lib/pipeline/errors";
 import { acceptInvitation } from "@/lib/services/members/accept-invitation";
 import { changeMember } from "@/lib/services/members/change-member";
 import { inviteMember } from "@/lib/services/members/invite-member";

@@ -5,7 +5,7 @@ import { toActionError } from "@/lib/dashboard/action-errors";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { formList, formText } from "@/lib/dashboard/form-data";
 import { dashboardSession } from "@/lib/dashboard/session";
-import type { Scope } from "@/lib/services/context";
+import type { Scope } from "@/lib/pipeline/context";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { listTokens } from "@/lib/services/tokens/list-tokens";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { memberships, users } from "@/lib/db/schema";
-import type { SystemContext } from "@/lib/services/context";
+import type { SystemContext } from "@/lib/pipeline/context";
 import { insertTenant } from "@/lib/services/tenants/insert-tenant";
 
 /**

@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { memberships, tenants } from "@/lib/db/schema";
-import type { SystemContext } from "@/lib/services/context";
+import type { SystemContext } from "@/lib/pipeline/context";
 
 /** The workspaces the user belongs to, with their role in each, oldest membership first. */
 export async function listWorkspaces({ ctx, input }: { ctx: SystemContext; input: { userId: string } }) {

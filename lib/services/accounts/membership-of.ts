@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { memberships } from "@/lib/db/schema";
-import type { SystemContext } from "@/lib/services/context";
+import type { SystemContext } from "@/lib/pipeline/context";
 
 /** The user's current role in the tenant, or null when they are not (or no longer) a member. */
 export async function membershipOf({

@@ -1,5 +1,5 @@
 import type { membershipRole } from "@/lib/db/schema";
-import { CONNECTED_APP_SCOPES, DEFAULT_TOKEN_SCOPES, SCOPES, type Scope } from "@/lib/services/context";
+import { CONNECTED_APP_SCOPES, DEFAULT_TOKEN_SCOPES, SCOPES, type Scope } from "@/lib/pipeline/context";
 
 export type MembershipRole = (typeof membershipRole.enumValues)[number];
 

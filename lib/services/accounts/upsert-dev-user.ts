@@ -1,5 +1,5 @@
 import { users } from "@/lib/db/schema";
-import type { SystemContext } from "@/lib/services/context";
+import type { SystemContext } from "@/lib/pipeline/context";
 
 export const DEV_USER = { email: "dev@searchmux.local", name: "Developer" } as const;
 

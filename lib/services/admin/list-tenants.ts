@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { queryRows } from "@/lib/db";
-import { periodKey } from "@/lib/services/budgets/periods";
-import { microsToUsd } from "@/lib/services/budgets/units";
-import type { SystemContext, VerbArgs } from "@/lib/services/context";
-import { parseInput } from "@/lib/services/validate";
+import { periodKey } from "@/lib/pipeline/budgets/periods";
+import { microsToUsd } from "@/lib/pipeline/budgets/units";
+import type { SystemContext, VerbArgs } from "@/lib/pipeline/context";
+import { parseInput } from "@/lib/pipeline/validate";
 import { assertOperator } from "./operator";
 
 export const listTenantsInput = z.strictObject({

@@ -6,8 +6,8 @@
 import { eq } from "drizzle-orm";
 import { loadConfig } from "@/lib/config";
 import { users } from "@/lib/db/schema";
-import type { SystemContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
+import type { SystemContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
 
 export async function isOperator({ ctx }: { ctx: SystemContext }): Promise<boolean> {
   if (ctx.actor.kind === "operator") return true;

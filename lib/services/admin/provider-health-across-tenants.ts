@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { SystemContext, VerbArgs } from "@/lib/services/context";
+import type { SystemContext, VerbArgs } from "@/lib/pipeline/context";
+import { providerCatalog } from "@/lib/pipeline/providers/catalog";
+import { parseInput } from "@/lib/pipeline/validate";
 import { healthStatus } from "@/lib/services/health/health-status";
 import { providerHealthRows } from "@/lib/services/health/provider-health-rows";
-import { providerCatalog } from "@/lib/services/providers/catalog";
-import { parseInput } from "@/lib/services/validate";
 import { assertOperator } from "./operator";
 
 export const providerHealthAcrossTenantsInput = z.strictObject({

@@ -1,12 +1,12 @@
 import { answerInputSchema } from "@/lib/engine/answer/input";
 import { type AnswerResult, runAnswer } from "@/lib/engine/answer/run-answer";
 import type { GroundingSearch } from "@/lib/engine/answer/types";
+import type { Env, VerbArgs } from "@/lib/pipeline/context";
+import { type OperatorContext, runOperatorCall } from "@/lib/pipeline/operator-call";
+import { operatorProviderEntries, withOperatorModel } from "@/lib/pipeline/providers/operator-providers";
+import { parseInput } from "@/lib/pipeline/validate";
 import { answerProviders } from "@/lib/providers/answer";
-import type { Env, VerbArgs } from "@/lib/services/context";
-import { type OperatorContext, runOperatorCall } from "@/lib/services/operator-call";
-import { operatorProviderEntries, withOperatorModel } from "@/lib/services/providers/operator-providers";
 import { searchAsOperator } from "@/lib/services/search/search-as-operator";
-import { parseInput } from "@/lib/services/validate";
 
 const GROUNDING_RESULTS = 10;
 

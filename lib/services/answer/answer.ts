@@ -2,14 +2,14 @@ import type { z } from "zod";
 import { answerInputSchema } from "@/lib/engine/answer/input";
 import { runAnswer } from "@/lib/engine/answer/run-answer";
 import type { AnswerEntry, GroundingSearch } from "@/lib/engine/answer/types";
+import { assertScope, type TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import type { OnProgress } from "@/lib/pipeline/provider-attempts";
+import { withOperatorModel } from "@/lib/pipeline/providers/operator-providers";
+import { runToolCall } from "@/lib/pipeline/run-call";
+import { noCacheField, parseInput } from "@/lib/pipeline/validate";
 import { answerProviders } from "@/lib/providers/answer";
-import { assertScope, type TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import type { OnProgress } from "@/lib/services/provider-attempts";
-import { withOperatorModel } from "@/lib/services/providers/operator-providers";
 import { webSearch } from "@/lib/services/search/web-search";
-import { runToolCall } from "@/lib/services/tool-call";
-import { noCacheField, parseInput } from "@/lib/services/validate";
 
 export const answerToolInput = answerInputSchema.extend({ no_cache: noCacheField }).strict();
 

@@ -1,10 +1,10 @@
 import { desc, eq, like, or } from "drizzle-orm";
 import { budgetAlerts, budgets, usageCounters } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
-import { providerCatalog } from "@/lib/services/providers/catalog";
-import { OPERATOR_SCOPE, operatorQuotaStatus } from "./operator-quota";
-import { periodKey, periodResetsAt } from "./periods";
-import { displayAmount, microsToUsd } from "./units";
+import { OPERATOR_SCOPE, operatorQuotaStatus } from "@/lib/pipeline/budgets/operator-quota";
+import { periodKey, periodResetsAt } from "@/lib/pipeline/budgets/periods";
+import { displayAmount, microsToUsd } from "@/lib/pipeline/budgets/units";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { providerCatalog } from "@/lib/pipeline/providers/catalog";
 
 interface BudgetScope {
   provider: string;

@@ -1,4 +1,4 @@
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import { budgetReport } from "./budget-report";
 
 type Report = Awaited<ReturnType<typeof budgetReport>>;

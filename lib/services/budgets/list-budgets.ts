@@ -1,4 +1,4 @@
-import { assertScope, type TenantContext } from "@/lib/services/context";
+import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 import { budgetReport } from "./budget-report";
 
 /** Every budget's record (id, limits, use, reset), the recent alerts and the rest of budgetStatus. */

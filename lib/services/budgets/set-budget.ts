@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { budgets } from "@/lib/db/schema";
-import { writeAudit } from "@/lib/services/audit";
-import { assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { providerCatalog } from "@/lib/services/providers/catalog";
-import { parseInput } from "@/lib/services/validate";
-import { usdToMicros } from "./units";
+import { writeAudit } from "@/lib/pipeline/audit";
+import { usdToMicros } from "@/lib/pipeline/budgets/units";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { providerCatalog } from "@/lib/pipeline/providers/catalog";
+import { parseInput } from "@/lib/pipeline/validate";
 
 export const setBudgetInput = z
   .strictObject({

@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Kv } from "@/lib/kv";
-import { isResultCacheKey } from "./result-cache";
+import { isResultCacheKey } from "@/lib/pipeline/cache/result-cache";
 
 /** Only calls with a body of at most this many bytes are remembered (a search is a few hundred). */
 const MAX_REMEMBERED_BODY_BYTES = 4096;

@@ -1,7 +1,7 @@
-import type { VerbArgs } from "@/lib/services/context";
-import { type OperatorContext, runOperatorCall } from "@/lib/services/operator-call";
-import { operatorProviderEntries } from "@/lib/services/providers/operator-providers";
-import { parseInput } from "@/lib/services/validate";
+import type { VerbArgs } from "@/lib/pipeline/context";
+import { type OperatorContext, runOperatorCall } from "@/lib/pipeline/operator-call";
+import { operatorProviderEntries } from "@/lib/pipeline/providers/operator-providers";
+import { parseInput } from "@/lib/pipeline/validate";
 import { CRAWL_STEPS, crawlSucceeded, crawlThrough, crawlToolInput } from "./crawl-site";
 
 /**

@@ -9,8 +9,8 @@
 import { randomUUID } from "node:crypto";
 import { tenantLimits } from "@/lib/config";
 import { log } from "@/lib/observability/logger";
-import type { TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
 
 /** How long a slot outlives the crawl's deadline: the pages in flight finish aborting, the result is cached. */
 const SLOT_GRACE_SECONDS = 60;

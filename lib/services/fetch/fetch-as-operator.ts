@@ -3,12 +3,12 @@ import { DEFAULT_MAX_CHARS } from "@/lib/engine/fetch/input";
 import type { FetchResult } from "@/lib/engine/fetch/run-fetch";
 import type { FetchProviderEntry } from "@/lib/engine/fetch/types";
 import type { Kv } from "@/lib/kv";
+import { cacheTtlSeconds, readCached, resultCacheKey, writeCached } from "@/lib/pipeline/cache/result-cache";
+import type { Env } from "@/lib/pipeline/context";
+import { type OperatorContext, runOperatorCall } from "@/lib/pipeline/operator-call";
+import { operatorProviderEntries, withProviderSettings } from "@/lib/pipeline/providers/operator-providers";
+import { parseInput } from "@/lib/pipeline/validate";
 import { fetchProviders } from "@/lib/providers/fetch";
-import { cacheTtlSeconds, readCached, resultCacheKey, writeCached } from "@/lib/services/cache/result-cache";
-import type { Env } from "@/lib/services/context";
-import { type OperatorContext, runOperatorCall } from "@/lib/services/operator-call";
-import { operatorProviderEntries, withProviderSettings } from "@/lib/services/providers/operator-providers";
-import { parseInput } from "@/lib/services/validate";
 import {
   type DocumentOptions,
   documentCacheInput,

@@ -6,11 +6,11 @@
 import type { FetchResult } from "@/lib/engine/fetch/run-fetch";
 import type { FetchProviderEntry } from "@/lib/engine/fetch/types";
 import type { AdmitHook } from "@/lib/engine/shared/types";
+import { cacheTtlSeconds, readCached, writeCached } from "@/lib/pipeline/cache/result-cache";
+import type { TenantContext } from "@/lib/pipeline/context";
+import type { OnProgress } from "@/lib/pipeline/provider-attempts";
+import { runToolCall, toolCacheKey } from "@/lib/pipeline/run-call";
 import { fetchProviders } from "@/lib/providers/fetch";
-import { cacheTtlSeconds, readCached, writeCached } from "@/lib/services/cache/result-cache";
-import type { TenantContext } from "@/lib/services/context";
-import type { OnProgress } from "@/lib/services/provider-attempts";
-import { runToolCall, toolCacheKey } from "@/lib/services/tool-call";
 import { type DocumentOptions, documentCacheInput, fetchDocument } from "./fetch-document";
 import {
   type DocumentSource,

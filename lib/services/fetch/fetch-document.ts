@@ -10,10 +10,10 @@ import { type FetchResult, runFetch } from "@/lib/engine/fetch/run-fetch";
 import type { FetchFailure, FetchProviderEntry, FetchSpan } from "@/lib/engine/fetch/types";
 import type { AdmitHook } from "@/lib/engine/shared/types";
 import { SsrfBlocked } from "@/lib/http/ssrf";
+import type { Env } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { fetchAllowlistFromEnv, withProviderSettings } from "@/lib/pipeline/providers/operator-providers";
 import { fetchProviders } from "@/lib/providers/fetch";
-import type { Env } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { fetchAllowlistFromEnv, withProviderSettings } from "@/lib/services/providers/operator-providers";
 
 /** What identifies a document in the cache: not the window (offset, max_chars) nor the deadline. */
 export type DocumentOptions = Pick<FetchInput, "format" | "providers" | "skip_providers">;

@@ -9,8 +9,8 @@ import type { FetchResult } from "@/lib/engine/fetch/run-fetch";
 import type { FetchFailure, FetchSpan } from "@/lib/engine/fetch/types";
 import { mapWithConcurrency } from "@/lib/engine/grounding/worker-pool";
 import { linkedAbort } from "@/lib/engine/shared/abort";
-import { ServiceError } from "@/lib/services/errors";
-import { throwIfNothingSucceeded } from "@/lib/services/providers/selection";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { throwIfNothingSucceeded } from "@/lib/pipeline/providers/selection";
 import { isNoPage, type NoPage } from "./fetch-document";
 import { type PagedFetch, pageOf, type Window } from "./page-window";
 

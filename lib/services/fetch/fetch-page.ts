@@ -7,11 +7,11 @@ import {
   MIN_CHARS,
 } from "@/lib/engine/fetch/input";
 import type { FetchResult } from "@/lib/engine/fetch/run-fetch";
+import { assertScope, type TenantContext } from "@/lib/pipeline/context";
+import type { OnProgress } from "@/lib/pipeline/provider-attempts";
+import { runToolCall, type ToolCallResult } from "@/lib/pipeline/run-call";
+import { noCacheField, parseInput } from "@/lib/pipeline/validate";
 import { fetchProviders } from "@/lib/providers/fetch";
-import { assertScope, type TenantContext } from "@/lib/services/context";
-import type { OnProgress } from "@/lib/services/provider-attempts";
-import { runToolCall, type ToolCallResult } from "@/lib/services/tool-call";
-import { noCacheField, parseInput } from "@/lib/services/validate";
 import { fetchBatch } from "./fetch-batch";
 import { documentCacheInput, fetchDocument, type NoPage } from "./fetch-document";
 import type { FetchBatch } from "./fetch-many";

@@ -5,7 +5,7 @@
  */
 import { breakAt } from "@/lib/engine/fetch/render";
 import type { FetchedContent, FetchResult } from "@/lib/engine/fetch/run-fetch";
-import { ServiceError } from "@/lib/services/errors";
+import { ServiceError } from "@/lib/pipeline/errors";
 
 export interface Paging {
   /** Where this window starts in the document, in characters. */

@@ -1,7 +1,7 @@
 import { type Database, DatabaseNotMigratedError } from "@/lib/db";
 import type { Kv } from "@/lib/kv";
+import { operatorProviderIds } from "@/lib/pipeline/providers/operator-providers";
 import { searchProviders } from "@/lib/providers/search";
-import { operatorProviderIds } from "@/lib/services/providers/operator-providers";
 
 const CHECK_TIMEOUT_MS = 2_000;
 type PartStatus = "ok" | "error";

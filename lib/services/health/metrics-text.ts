@@ -1,7 +1,7 @@
 import { metrics } from "@/lib/observability/metrics";
-import type { Platform } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { secretEquals } from "@/lib/services/secret-equals";
+import type { Platform } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { secretEquals } from "@/lib/pipeline/secret-equals";
 
 /**
  * This process's metrics in Prometheus text format, for the operator only. Breaker states are

@@ -1,4 +1,4 @@
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import { type HealthStatus, healthStatus } from "./health-status";
 import { providerHealthRows } from "./provider-health-rows";
 

@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { providerKeys } from "@/lib/db/schema";
-import { writeAudit } from "@/lib/services/audit";
-import { assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { parseInput } from "@/lib/services/validate";
-import { forgetTenantKeys } from "./resolve-keys";
+import { writeAudit } from "@/lib/pipeline/audit";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { forgetTenantKeys } from "@/lib/pipeline/keys/resolve-keys";
+import { parseInput } from "@/lib/pipeline/validate";
 
 export const deleteKeyInput = z.strictObject({ provider: z.string().trim().toLowerCase().min(1).max(40) });
 

@@ -1,6 +1,6 @@
 import { asc } from "drizzle-orm";
 import { providerKeys } from "@/lib/db/schema";
-import { assertScope, type TenantContext } from "@/lib/services/context";
+import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 
 /** The tenant's stored keys, last 4 characters only. */
 export async function listKeys({ ctx }: { ctx: TenantContext }) {

@@ -11,12 +11,12 @@ import { runPaperSearch } from "@/lib/engine/papers/run-paper-search";
 import { runSearch } from "@/lib/engine/search/run-search";
 import type { AdmitHook } from "@/lib/engine/shared/types";
 import { EMPTY_ALLOWLIST } from "@/lib/http/ssrf";
+import type { Env } from "@/lib/pipeline/context";
+import { providerBaseUrl, withOperatorModel } from "@/lib/pipeline/providers/operator-providers";
 import { answerProviders } from "@/lib/providers/answer";
 import { fetchProviders } from "@/lib/providers/fetch";
 import { paperProviders } from "@/lib/providers/papers";
 import { searchProviders } from "@/lib/providers/search";
-import type { Env } from "@/lib/services/context";
-import { providerBaseUrl, withOperatorModel } from "@/lib/services/providers/operator-providers";
 
 const PROBE_TIMEOUT_MS = 15_000;
 

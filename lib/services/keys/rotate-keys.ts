@@ -1,8 +1,8 @@
 import { and, eq, ne, notInArray, sql } from "drizzle-orm";
 import { providerKeys } from "@/lib/db/schema";
-import { writeAudit } from "@/lib/services/audit";
-import type { SystemContext } from "@/lib/services/context";
-import { open, seal } from "./key-encryption";
+import { writeAudit } from "@/lib/pipeline/audit";
+import type { SystemContext } from "@/lib/pipeline/context";
+import { open, seal } from "@/lib/pipeline/keys/key-encryption";
 
 const BATCH = 200;
 

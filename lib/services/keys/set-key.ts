@@ -3,13 +3,13 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/lib/db";
 import { budgets, providerKeys } from "@/lib/db/schema";
-import { writeAudit } from "@/lib/services/audit";
-import { assertScope, type TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { type CatalogEntry, keyedProvider } from "@/lib/services/providers/catalog";
-import { parseInput } from "@/lib/services/validate";
-import { seal } from "./key-encryption";
-import { forgetTenantKeys } from "./resolve-keys";
+import { writeAudit } from "@/lib/pipeline/audit";
+import { assertScope, type TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { seal } from "@/lib/pipeline/keys/key-encryption";
+import { forgetTenantKeys } from "@/lib/pipeline/keys/resolve-keys";
+import { type CatalogEntry, keyedProvider } from "@/lib/pipeline/providers/catalog";
+import { parseInput } from "@/lib/pipeline/validate";
 
 export const setKeyInput = z.strictObject({
   provider: z.string().trim().toLowerCase().min(1).max(40),

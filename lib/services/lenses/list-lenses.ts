@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { lenses } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import { BUILT_IN_LENSES } from "./built-in-lenses";
 import { type Lens, lensFromRow } from "./lens";
 

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { lenses } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
 import { BUILT_IN_LENSES } from "./built-in-lenses";
 import { type Lens, lensFromRow } from "./lens";
 import { listLenses } from "./list-lenses";

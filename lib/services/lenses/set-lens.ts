@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { type LensDefaults, lenses } from "@/lib/db/schema";
-import { writeAudit } from "@/lib/services/audit";
-import { assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
-import { parseInput } from "@/lib/services/validate";
+import { writeAudit } from "@/lib/pipeline/audit";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
+import { parseInput } from "@/lib/pipeline/validate";
 import { type Lens, lensDefinition, lensFromRow } from "./lens";
 
 export const setLensInput = lensDefinition;

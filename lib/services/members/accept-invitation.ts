@@ -1,11 +1,11 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { invitations, memberships, users } from "@/lib/db/schema";
-import { writeAudit } from "@/lib/services/audit";
-import type { SystemContext, VerbArgs } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
+import { writeAudit } from "@/lib/pipeline/audit";
+import type { SystemContext, VerbArgs } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { parseInput } from "@/lib/pipeline/validate";
 import { hashToken } from "@/lib/services/tokens/token-format";
-import { parseInput } from "@/lib/services/validate";
 
 export const acceptInvitationInput = z.strictObject({
   secret: z.string().min(16).max(200),

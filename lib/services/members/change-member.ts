@@ -2,12 +2,12 @@ import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/lib/db";
 import { memberships } from "@/lib/db/schema";
-import { writeAudit } from "@/lib/services/audit";
-import { type Actor, assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
+import { writeAudit } from "@/lib/pipeline/audit";
+import { type Actor, assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { parseInput } from "@/lib/pipeline/validate";
 import { revokeLiveTokens } from "@/lib/services/tokens/revoke-live-tokens";
 import { tombstoneTokens } from "@/lib/services/tokens/verify-token";
-import { parseInput } from "@/lib/services/validate";
 import { revokePendingInvitations } from "./revoke-pending-invitations";
 
 export const changeMemberInput = z.strictObject({

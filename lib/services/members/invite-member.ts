@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { invitations } from "@/lib/db/schema";
-import { writeAudit } from "@/lib/services/audit";
-import { assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
+import { writeAudit } from "@/lib/pipeline/audit";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
+import { parseInput } from "@/lib/pipeline/validate";
 import { hashToken } from "@/lib/services/tokens/token-format";
-import { parseInput } from "@/lib/services/validate";
 
 export const INVITATION_DAYS = 7;
 

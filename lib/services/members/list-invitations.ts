@@ -1,6 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { invitations, users } from "@/lib/db/schema";
-import { assertScope, type TenantContext } from "@/lib/services/context";
+import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 import { pendingInvitations } from "./revoke-pending-invitations";
 
 /** The workspace's pending invitations (neither accepted, revoked nor expired), soonest to expire first. */

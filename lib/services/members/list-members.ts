@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { memberships, users } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 
 export async function listMembers({ ctx }: { ctx: TenantContext }) {
   return ctx.db.withTenant(ctx.tenantId, (tx) =>

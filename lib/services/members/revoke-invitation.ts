@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { parseInput } from "@/lib/services/validate";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { parseInput } from "@/lib/pipeline/validate";
 import { revokePendingInvitations } from "./revoke-pending-invitations";
 
 export const revokeInvitationInput = z.strictObject({ id: z.uuid() });

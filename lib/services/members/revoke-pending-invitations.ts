@@ -1,8 +1,8 @@
 import { and, eq, gt, isNull, type SQL } from "drizzle-orm";
 import type { Tx } from "@/lib/db";
 import { invitations } from "@/lib/db/schema";
-import { writeAudit } from "@/lib/services/audit";
-import type { TenantContext } from "@/lib/services/context";
+import { writeAudit } from "@/lib/pipeline/audit";
+import type { TenantContext } from "@/lib/pipeline/context";
 
 /** The tenant's invitations still pending: neither accepted, revoked nor expired. */
 export const pendingInvitations = (ctx: TenantContext): SQL | undefined =>

@@ -1,12 +1,12 @@
 import { and, eq, lt } from "drizzle-orm";
 import { z } from "zod";
 import { oauthClients, oauthCodes } from "@/lib/db/schema";
+import { writeAudit } from "@/lib/pipeline/audit";
+import { SCOPES, type SystemContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { parseInput } from "@/lib/pipeline/validate";
 import { membershipOf } from "@/lib/services/accounts/membership-of";
 import { appScopesOfRole } from "@/lib/services/accounts/role-scopes";
-import { writeAudit } from "@/lib/services/audit";
-import { SCOPES, type SystemContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { parseInput } from "@/lib/services/validate";
 import { type AuthorizationParams, checkAuthorizationRequest } from "./authorization-request";
 import { CODE_SECONDS, IDLE_CLIENT_SECONDS } from "./policy";
 import { CODE_PREFIX, hashSecret, newSecret } from "./secrets";

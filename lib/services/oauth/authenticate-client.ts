@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import type { Platform } from "@/lib/services/context";
+import type { Platform } from "@/lib/pipeline/context";
 import { OAuthError } from "./oauth-error";
 import { type OAuthClient, resolveClient } from "./resolve-client";
 import { hashSecret } from "./secrets";

@@ -5,8 +5,8 @@
  * only through a link the member clicks (RFC 9700 §4.11.2: anyone may register any HTTPS redirect URI).
  */
 import { z } from "zod";
-import type { Platform } from "@/lib/services/context";
-import { CONNECTED_APP_SCOPES, DEFAULT_TOKEN_SCOPES, type Scope } from "@/lib/services/context";
+import type { Platform } from "@/lib/pipeline/context";
+import { CONNECTED_APP_SCOPES, DEFAULT_TOKEN_SCOPES, type Scope } from "@/lib/pipeline/context";
 import { OAuthError } from "./oauth-error";
 import { matchesRedirectUri } from "./redirect-uris";
 import { type OAuthClient, resolveClient } from "./resolve-client";

@@ -7,8 +7,8 @@
  */
 import { safeFetch } from "@/lib/http/safe-fetch";
 import { SsrfBlocked } from "@/lib/http/ssrf";
-import type { Env } from "@/lib/services/context";
-import { fetchAllowlistFromEnv } from "@/lib/services/providers/operator-providers";
+import type { Env } from "@/lib/pipeline/context";
+import { fetchAllowlistFromEnv } from "@/lib/pipeline/providers/operator-providers";
 import { type ClientMetadata, parseClientMetadata } from "./client-metadata";
 import { OAuthError } from "./oauth-error";
 import {

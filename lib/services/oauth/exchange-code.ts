@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { memberships, oauthCodes, oauthGrants } from "@/lib/db/schema";
+import { writeAudit } from "@/lib/pipeline/audit";
+import type { Platform, Scope } from "@/lib/pipeline/context";
 import { appScopesOfRole } from "@/lib/services/accounts/role-scopes";
-import { writeAudit } from "@/lib/services/audit";
-import type { Platform, Scope } from "@/lib/services/context";
 import { issueTokens, type TokenResponse } from "./issue-tokens";
 import type { OAuthClient } from "./resolve-client";
 import { revokeGrant } from "./revoke-grant";

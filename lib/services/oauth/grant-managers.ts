@@ -1,6 +1,6 @@
 import { eq, type SQL } from "drizzle-orm";
 import { oauthGrants } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import { assertManagesTokens } from "@/lib/services/tokens/token-managers";
 
 /**

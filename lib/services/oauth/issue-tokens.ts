@@ -1,6 +1,6 @@
 import type { Tx } from "@/lib/db";
 import { apiTokens, oauthRefreshTokens } from "@/lib/db/schema";
-import type { Scope } from "@/lib/services/context";
+import type { Scope } from "@/lib/pipeline/context";
 import { generateToken, hashToken, tokenDisplay } from "@/lib/services/tokens/token-format";
 import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from "./policy";
 import { hashSecret, newSecret, REFRESH_TOKEN_PREFIX } from "./secrets";

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, max, sql } from "drizzle-orm";
 import { apiTokens, oauthClients, oauthGrants, oauthRefreshTokens, users } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import { managedGrants } from "./grant-managers";
 
 /**

@@ -1,8 +1,8 @@
 import { and, eq, lt, max, sql } from "drizzle-orm";
 import type { Tx } from "@/lib/db";
 import { apiTokens, memberships, oauthClients, oauthGrants, oauthRefreshTokens } from "@/lib/db/schema";
+import type { Platform, Scope } from "@/lib/pipeline/context";
 import { appScopesOfRole } from "@/lib/services/accounts/role-scopes";
-import type { Platform, Scope } from "@/lib/services/context";
 import { issueTokens, type TokenResponse } from "./issue-tokens";
 import { IDLE_CLIENT_SECONDS } from "./policy";
 import type { OAuthClient } from "./resolve-client";

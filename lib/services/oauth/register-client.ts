@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, lt } from "drizzle-orm";
 import { oauthClients } from "@/lib/db/schema";
-import type { Platform } from "@/lib/services/context";
-import { slidingWindow } from "@/lib/services/rate-limit/sliding-window";
+import type { Platform } from "@/lib/pipeline/context";
+import { slidingWindow } from "@/lib/pipeline/rate-limit/sliding-window";
 import { parseClientMetadata } from "./client-metadata";
 import { OAuthError } from "./oauth-error";
 import {

@@ -1,6 +1,6 @@
 import { and, eq, gt } from "drizzle-orm";
 import { oauthClients } from "@/lib/db/schema";
-import type { Platform } from "@/lib/services/context";
+import type { Platform } from "@/lib/pipeline/context";
 import { fetchClientDocument, isClientDocumentUrl } from "./client-document";
 import type { TokenEndpointAuthMethod } from "./client-metadata";
 import { OAuthError } from "./oauth-error";

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { oauthGrants } from "@/lib/db/schema";
-import type { TenantContext, VerbArgs } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
+import type { TenantContext, VerbArgs } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { parseInput } from "@/lib/pipeline/validate";
 import { tombstoneTokens } from "@/lib/services/tokens/verify-token";
-import { parseInput } from "@/lib/services/validate";
 import { managedGrants } from "./grant-managers";
 import { revokeGrant } from "./revoke-grant";
 

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Tx } from "@/lib/db";
 import { apiTokens, oauthGrants } from "@/lib/db/schema";
-import { type AuditEntry, writeAudit } from "@/lib/services/audit";
+import { type AuditEntry, writeAudit } from "@/lib/pipeline/audit";
 
 /**
  * Revokes a grant (a connected app) inside the caller's transaction: the grant, so its refresh tokens

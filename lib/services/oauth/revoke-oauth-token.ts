@@ -1,7 +1,7 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { apiTokens, oauthGrants, oauthRefreshTokens } from "@/lib/db/schema";
-import { writeAudit } from "@/lib/services/audit";
-import type { Platform } from "@/lib/services/context";
+import { writeAudit } from "@/lib/pipeline/audit";
+import type { Platform } from "@/lib/pipeline/context";
 import { hashToken } from "@/lib/services/tokens/token-format";
 import { tombstoneTokens } from "@/lib/services/tokens/verify-token";
 import type { OAuthClient } from "./resolve-client";

@@ -4,7 +4,7 @@
  * `/api/cron/<name>` on the schedule of `vercel.json` (tests check the two agree).
  */
 import type { Tx } from "@/lib/db";
-import { refundExpiredReservations } from "@/lib/services/budgets/admission";
+import { refundExpiredReservations } from "@/lib/pipeline/budgets/admission";
 import { deleteEndedOAuthRecords } from "@/lib/services/oauth/prune-oauth";
 import { deleteExpiredTraces } from "@/lib/services/traces/prune-traces";
 

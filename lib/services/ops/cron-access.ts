@@ -1,5 +1,5 @@
-import type { Env } from "@/lib/services/context";
-import { secretEquals } from "@/lib/services/secret-equals";
+import type { Env } from "@/lib/pipeline/context";
+import { secretEquals } from "@/lib/pipeline/secret-equals";
 
 /**
  * Who may call `/api/cron/*`: a request carrying `Authorization: Bearer $CRON_SECRET` (what Vercel Cron

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Tx } from "@/lib/db";
 import { log } from "@/lib/observability/logger";
-import type { Platform } from "@/lib/services/context";
+import type { Platform } from "@/lib/pipeline/context";
 import { type BackgroundJobName, backgroundJob } from "./background-jobs";
 
 export interface BackgroundJobRun {

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { MAX_CHARS_CAP } from "@/lib/engine/fetch/input";
 import { fetchPaperPdf } from "@/lib/engine/papers/pdf";
-import { assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { parseInput } from "@/lib/pipeline/validate";
 import { fetchPage } from "@/lib/services/fetch/fetch-page";
-import { parseInput } from "@/lib/services/validate";
 
 export const paperFullTextInput = z
   .strictObject({

@@ -1,12 +1,12 @@
 import type { z } from "zod";
 import { paperSearchInputSchema } from "@/lib/engine/papers/input";
 import { runPaperSearch } from "@/lib/engine/papers/run-paper-search";
+import { assertScope, type TenantContext } from "@/lib/pipeline/context";
+import type { OnProgress } from "@/lib/pipeline/provider-attempts";
+import { withPoliteMailto } from "@/lib/pipeline/providers/operator-providers";
+import { runToolCall } from "@/lib/pipeline/run-call";
+import { noCacheField, parseInput } from "@/lib/pipeline/validate";
 import { paperProviders } from "@/lib/providers/papers";
-import { assertScope, type TenantContext } from "@/lib/services/context";
-import type { OnProgress } from "@/lib/services/provider-attempts";
-import { withPoliteMailto } from "@/lib/services/providers/operator-providers";
-import { runToolCall } from "@/lib/services/tool-call";
-import { noCacheField, parseInput } from "@/lib/services/validate";
 
 export const paperSearchToolInput = paperSearchInputSchema.extend({ no_cache: noCacheField }).strict();
 

@@ -1,10 +1,10 @@
 import { paperSearchInputSchema } from "@/lib/engine/papers/input";
 import { type PaperSearchResult, runPaperSearch } from "@/lib/engine/papers/run-paper-search";
+import type { VerbArgs } from "@/lib/pipeline/context";
+import { type OperatorContext, runOperatorCall } from "@/lib/pipeline/operator-call";
+import { operatorProviderEntries, withPoliteMailto } from "@/lib/pipeline/providers/operator-providers";
+import { parseInput } from "@/lib/pipeline/validate";
 import { paperProviders } from "@/lib/providers/papers";
-import type { VerbArgs } from "@/lib/services/context";
-import { type OperatorContext, runOperatorCall } from "@/lib/services/operator-call";
-import { operatorProviderEntries, withPoliteMailto } from "@/lib/services/providers/operator-providers";
-import { parseInput } from "@/lib/services/validate";
 
 /**
  * A paper search with the operator's providers: all four work without keys; NCBI_API_KEY,

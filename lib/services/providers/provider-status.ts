@@ -9,18 +9,18 @@
 
 import { providerKeys } from "@/lib/db/schema";
 import type { ProviderRegistration } from "@/lib/engine/shared/types";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { breakerKey } from "@/lib/pipeline/health/circuit-breaker";
+import { type ProviderKind, providerCatalog } from "@/lib/pipeline/providers/catalog";
+import { operatorKey } from "@/lib/pipeline/providers/operator-providers";
+import { tenantProviders } from "@/lib/pipeline/providers/tenant-providers";
 import { answerProviders } from "@/lib/providers/answer";
 import { fetchProviders } from "@/lib/providers/fetch";
 import { paperProviders } from "@/lib/providers/papers";
 import { searchProviders } from "@/lib/providers/search";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
-import type { TenantContext } from "@/lib/services/context";
-import { breakerKey } from "@/lib/services/health/circuit-breaker";
 import { providerState } from "@/lib/services/health/health-status";
 import { providerHealth } from "@/lib/services/health/provider-health";
-import { type ProviderKind, providerCatalog } from "./catalog";
-import { operatorKey } from "./operator-providers";
-import { tenantProviders } from "./tenant-providers";
 
 const TOOL_OF_KIND: Readonly<Record<ProviderKind, string>> = {
   search: "web_search",

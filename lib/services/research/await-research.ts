@@ -1,4 +1,4 @@
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import { getResearch } from "./get-research";
 import { isFinished, type ResearchJobView } from "./job-view";
 

@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { researchJobs } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { parseInput } from "@/lib/services/validate";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { parseInput } from "@/lib/pipeline/validate";
 import { researchIdInput } from "./get-research";
 import { isFinished, type ResearchJobView, toJobView } from "./job-view";
 import { withVisibleJob } from "./visibility";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { TenantContext } from "@/lib/services/context";
-import { parseInput } from "@/lib/services/validate";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { parseInput } from "@/lib/pipeline/validate";
 import { type ResearchJobView, toJobView } from "./job-view";
 import { withVisibleJob } from "./visibility";
 

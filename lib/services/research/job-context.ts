@@ -3,8 +3,8 @@
  * scopes, surface) over this instance's platform, with the traces of its sub-calls noted as they are
  * recorded, so the job's own trace can list them and its cost can be counted.
  */
-import type { Actor, Platform, Scope, TenantContext } from "@/lib/services/context";
-import type { TraceRecord, TraceSink } from "@/lib/services/traces/trace-sink";
+import type { Actor, Platform, Scope, TenantContext } from "@/lib/pipeline/context";
+import type { TraceRecord, TraceSink } from "@/lib/pipeline/traces/trace-sink";
 import type { JobRow } from "./job-lease";
 
 function jobActor(row: JobRow): Actor {

@@ -2,7 +2,7 @@
 
 import type { researchJobs } from "@/lib/db/schema";
 import type { ResearchSource } from "@/lib/engine/research/types";
-import { microsToUsd } from "@/lib/services/budgets/units";
+import { microsToUsd } from "@/lib/pipeline/budgets/units";
 import type { ResearchInput } from "./input";
 
 export type ResearchStatus = (typeof researchJobs.$inferSelect)["status"];

@@ -1,8 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { researchJobs } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
-import { parseInput } from "@/lib/services/validate";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { parseInput } from "@/lib/pipeline/validate";
 import { type ResearchJobView, toJobView } from "./job-view";
 import { visibleJobs } from "./visibility";
 

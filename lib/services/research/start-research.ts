@@ -1,9 +1,9 @@
 import { and, count, eq, inArray } from "drizzle-orm";
 import type { z } from "zod";
 import { researchJobs, tenants } from "@/lib/db/schema";
-import { actingUserId, assertScope, type TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { parseInput } from "@/lib/services/validate";
+import { actingUserId, assertScope, type TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { parseInput } from "@/lib/pipeline/validate";
 import { researchInput } from "./input";
 import { QUEUED, type ResearchJobView, toJobView } from "./job-view";
 import { wakeResearchWorker } from "./worker";

@@ -1,8 +1,8 @@
 import { and, eq, or, type SQL } from "drizzle-orm";
 import type { Tx } from "@/lib/db";
 import { researchJobs } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
 import type { JobRow } from "./job-lease";
 
 /**

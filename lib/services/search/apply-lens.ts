@@ -1,6 +1,6 @@
 import { type SearchInput, searchInputSchema } from "@/lib/engine/search/input";
+import { parseInput } from "@/lib/pipeline/validate";
 import type { Lens } from "@/lib/services/lenses/lens";
-import { parseInput } from "@/lib/services/validate";
 
 /**
  * A search scoped by a lens: its domains join the call's include_domains (so the engine applies them

@@ -14,18 +14,18 @@ import type {
   ResearchResult,
 } from "@/lib/engine/grounding/types";
 import type { SearchResult } from "@/lib/engine/search/run-search";
-import { completeChat, operatorLlm } from "@/lib/providers/answer/openai-compatible";
-import { fetchProviders } from "@/lib/providers/fetch";
-import type { TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { contentTotalChars } from "@/lib/services/fetch/result-size";
-import type { OnProgress } from "@/lib/services/provider-attempts";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import type { OnProgress } from "@/lib/pipeline/provider-attempts";
 import {
   fetchAllowlistFromEnv,
   withOperatorModel,
   withProviderSettings,
-} from "@/lib/services/providers/operator-providers";
-import { tenantProviders } from "@/lib/services/providers/tenant-providers";
+} from "@/lib/pipeline/providers/operator-providers";
+import { tenantProviders } from "@/lib/pipeline/providers/tenant-providers";
+import { completeChat, operatorLlm } from "@/lib/providers/answer/openai-compatible";
+import { fetchProviders } from "@/lib/providers/fetch";
+import { contentTotalChars } from "@/lib/services/fetch/result-size";
 import { tenantSearchSettings } from "./search-settings";
 import { stageBudget } from "./stage-budget";
 import { type StageTrace, stageSpanRecords } from "./stage-trace";

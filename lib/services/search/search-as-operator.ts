@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { searchInputSchema } from "@/lib/engine/search/input";
 import { runSearch } from "@/lib/engine/search/run-search";
+import type { VerbArgs } from "@/lib/pipeline/context";
+import { type OperatorContext, runOperatorCall } from "@/lib/pipeline/operator-call";
+import { operatorProviderEntries } from "@/lib/pipeline/providers/operator-providers";
+import { parseInput } from "@/lib/pipeline/validate";
 import { searchProviders } from "@/lib/providers/search";
-import type { VerbArgs } from "@/lib/services/context";
-import { type OperatorContext, runOperatorCall } from "@/lib/services/operator-call";
-import { operatorProviderEntries } from "@/lib/services/providers/operator-providers";
-import { parseInput } from "@/lib/services/validate";
 
 export const searchAsOperatorInput = searchInputSchema.extend({
   providers: z.array(z.string().toLowerCase()).max(50).optional(),

@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { tenants } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 
 export interface SearchSettings {
   groundedSnippets: boolean;

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AdmitHook, ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
-import type { TenantContext } from "@/lib/services/context";
-import { type AttemptLedger, attemptLedger, type OnProgress } from "@/lib/services/provider-attempts";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { type AttemptLedger, attemptLedger, type OnProgress } from "@/lib/pipeline/provider-attempts";
 
 export interface StageBudget {
   /** The admission hook for one kind of stage call over these providers. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SystemContext, VerbArgs } from "@/lib/services/context";
-import { parseInput } from "@/lib/services/validate";
+import type { SystemContext, VerbArgs } from "@/lib/pipeline/context";
+import { parseInput } from "@/lib/pipeline/validate";
 import { insertTenant } from "./insert-tenant";
 
 export const createTenantInput = z.strictObject({

@@ -1,6 +1,6 @@
 import { tenants } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
 
 /** The workspace's name and settings. */
 export async function getTenant({ ctx }: { ctx: TenantContext }) {

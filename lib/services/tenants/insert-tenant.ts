@@ -1,7 +1,7 @@
 import type { Tx } from "@/lib/db";
 import { memberships, tenants } from "@/lib/db/schema";
-import { writeAudit } from "@/lib/services/audit";
-import type { Actor } from "@/lib/services/context";
+import { writeAudit } from "@/lib/pipeline/audit";
+import type { Actor } from "@/lib/pipeline/context";
 
 /** Inserts a tenant (and its owner membership) with its audit row, inside the caller's transaction. */
 export async function insertTenant(tx: Tx, actor: Actor, name: string, ownerUserId?: string) {

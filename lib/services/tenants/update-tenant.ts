@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { tenants } from "@/lib/db/schema";
-import { writeAudit } from "@/lib/services/audit";
-import { assertScope, type TenantContext, type VerbArgs } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { maxTenantRateLimit } from "@/lib/services/rate-limit/limits";
+import { writeAudit } from "@/lib/pipeline/audit";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { maxTenantRateLimit } from "@/lib/pipeline/rate-limit/limits";
+import { parseInput } from "@/lib/pipeline/validate";
 import { forgetSearchSettings } from "@/lib/services/search/search-settings";
-import { parseInput } from "@/lib/services/validate";
 
 export const updateTenantInput = z
   .strictObject({

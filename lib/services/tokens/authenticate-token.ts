@@ -1,11 +1,11 @@
-import type { Platform } from "@/lib/services/context";
+import type { Platform } from "@/lib/pipeline/context";
 import {
   countFailedAuth,
   peekFailedAuth,
   tokenRateLimit,
   tokenWindow,
-} from "@/lib/services/rate-limit/limits";
-import type { RateLimitDecision, WindowCheck } from "@/lib/services/rate-limit/sliding-window";
+} from "@/lib/pipeline/rate-limit/limits";
+import type { RateLimitDecision, WindowCheck } from "@/lib/pipeline/rate-limit/sliding-window";
 import { cachedToken, isLookupsBusy, lookUpToken, type VerifiedToken } from "./verify-token";
 
 export type Authentication =

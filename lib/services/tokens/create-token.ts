@@ -3,10 +3,10 @@ import { z } from "zod";
 import { tenantLimits } from "@/lib/config";
 import type { Tx } from "@/lib/db";
 import { apiTokens, tenants } from "@/lib/db/schema";
-import { writeAudit } from "@/lib/services/audit";
-import { type Actor, DEFAULT_TOKEN_SCOPES, SCOPES, type TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { parseInput } from "@/lib/services/validate";
+import { writeAudit } from "@/lib/pipeline/audit";
+import { type Actor, DEFAULT_TOKEN_SCOPES, SCOPES, type TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { parseInput } from "@/lib/pipeline/validate";
 import { generateToken, hashToken, tokenDisplay } from "./token-format";
 import { assertGrantable, assertManagesTokens } from "./token-managers";
 

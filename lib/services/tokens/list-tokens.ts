@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { apiTokens, users } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import { managedTokens } from "./token-managers";
 
 /**

@@ -1,4 +1,4 @@
-import { assertScope, type TenantContext } from "@/lib/services/context";
+import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 import { revokeLiveTokens } from "./revoke-live-tokens";
 import { tombstoneTokens } from "./verify-token";
 

@@ -1,8 +1,8 @@
 import { and, arrayContains, eq, isNull } from "drizzle-orm";
 import type { Tx } from "@/lib/db";
 import { apiTokens } from "@/lib/db/schema";
-import { writeAudit } from "@/lib/services/audit";
-import type { Scope, TenantContext } from "@/lib/services/context";
+import { writeAudit } from "@/lib/pipeline/audit";
+import type { Scope, TenantContext } from "@/lib/pipeline/context";
 
 /**
  * Revokes, inside the caller's transaction, the tenant's tokens that are not yet revoked (only those

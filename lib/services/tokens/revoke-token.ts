@@ -1,10 +1,10 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { apiTokens } from "@/lib/db/schema";
-import { writeAudit } from "@/lib/services/audit";
-import type { TenantContext, VerbArgs } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { parseInput } from "@/lib/services/validate";
+import { writeAudit } from "@/lib/pipeline/audit";
+import type { TenantContext, VerbArgs } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { parseInput } from "@/lib/pipeline/validate";
 import { managedTokens } from "./token-managers";
 import { tombstoneTokens } from "./verify-token";
 

@@ -1,7 +1,7 @@
 import { eq, type SQL } from "drizzle-orm";
 import { apiTokens } from "@/lib/db/schema";
-import { assertScope, type Scope, type TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
+import { assertScope, type Scope, type TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
 
 /**
  * Who manages which tokens: the admin scope manages every token of the workspace; a signed-in member

@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { apiTokens, tenants } from "@/lib/db/schema";
 import type { Kv, KvPipeline } from "@/lib/kv";
 import { log } from "@/lib/observability/logger";
-import { CONNECTED_APP_SCOPES, type Platform, type Scope } from "@/lib/services/context";
+import { CONNECTED_APP_SCOPES, type Platform, type Scope } from "@/lib/pipeline/context";
 import { hashToken, hasValidChecksum } from "./token-format";
 
 /** Verification results live in KV at most this long; revocation replaces them with a tombstone at once. */

@@ -1,10 +1,10 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { traceSpans, traces, users } from "@/lib/db/schema";
-import { microsToUsd } from "@/lib/services/budgets/units";
-import type { TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { parseInput } from "@/lib/services/validate";
+import { microsToUsd } from "@/lib/pipeline/budgets/units";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { parseInput } from "@/lib/pipeline/validate";
 import { traceUserColumns, visibleTraces } from "./visibility";
 
 export const getTraceInput = z.strictObject({ id: z.uuid() });

@@ -1,10 +1,10 @@
 import { and, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { traces, users } from "@/lib/db/schema";
-import { microsToUsd } from "@/lib/services/budgets/units";
-import { actingUserId, type TenantContext, type VerbArgs } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
-import { parseInput } from "@/lib/services/validate";
+import { microsToUsd } from "@/lib/pipeline/budgets/units";
+import { actingUserId, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { parseInput } from "@/lib/pipeline/validate";
 import { traceUserColumns, visibleTraces } from "./visibility";
 
 export const listTracesInput = z.strictObject({

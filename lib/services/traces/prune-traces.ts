@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Tx } from "@/lib/db";
-import type { Platform } from "@/lib/services/context";
+import type { Platform } from "@/lib/pipeline/context";
 
 /**
  * Deletes, in `tx` (a system transaction), traces (and their spans) older than each tenant's retention at

@@ -1,6 +1,6 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import { traces, users } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 
 /**
  * Which of the tenant's traces a caller may read: admins all of them, a token without the admin scope

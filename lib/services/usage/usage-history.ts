@@ -2,11 +2,11 @@ import { and, gte, like, sql } from "drizzle-orm";
 import { z } from "zod";
 import { queryRows } from "@/lib/db";
 import { usageCounters } from "@/lib/db/schema";
-import { OPERATOR_SCOPE } from "@/lib/services/budgets/operator-quota";
-import { periodKey } from "@/lib/services/budgets/periods";
-import { microsToUsd } from "@/lib/services/budgets/units";
-import type { TenantContext } from "@/lib/services/context";
-import { parseInput } from "@/lib/services/validate";
+import { OPERATOR_SCOPE } from "@/lib/pipeline/budgets/operator-quota";
+import { periodKey } from "@/lib/pipeline/budgets/periods";
+import { microsToUsd } from "@/lib/pipeline/budgets/units";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { parseInput } from "@/lib/pipeline/validate";
 
 export const usageHistoryInput = z.strictObject({
   days: z.number().int().min(1).max(90).default(30),

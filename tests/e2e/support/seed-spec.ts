@@ -1,4 +1,4 @@
-import type { Scope } from "@/lib/services/context";
+import type { Scope } from "@/lib/pipeline/context";
 
 export interface SeedToken {
   name: string;

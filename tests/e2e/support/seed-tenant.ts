@@ -6,9 +6,9 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { closeDatabase } from "@/lib/db";
+import { type Actor, SCOPES } from "@/lib/pipeline/context";
+import { systemContext, tenantContext } from "@/lib/pipeline/platform";
 import { setBudget } from "@/lib/services/budgets/set-budget";
-import { type Actor, SCOPES } from "@/lib/services/context";
-import { systemContext, tenantContext } from "@/lib/services/platform";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";

@@ -4,9 +4,9 @@
  * `{userId, tenantId}`.
  */
 import { closeDatabase, getDatabase } from "@/lib/db";
+import { systemContext } from "@/lib/pipeline/platform";
 import { drizzleAuthAdapter } from "@/lib/services/accounts/auth-adapter";
 import { ensurePersonalTenant } from "@/lib/services/accounts/ensure-personal-tenant";
-import { systemContext } from "@/lib/services/platform";
 
 async function seed(email: string, name: string) {
   const adapter = drizzleAuthAdapter(getDatabase);

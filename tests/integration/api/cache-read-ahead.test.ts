@@ -34,7 +34,7 @@ async function search(body: object | string, as = token) {
 
 /** KV round trips made while `work` ran, once the writes it started after its response have ended. */
 async function roundTripsOf<T>(work: () => Promise<T>): Promise<{ result: T; roundTrips: number }> {
-  const { flushPendingWrites } = await import("@/lib/services/platform");
+  const { flushPendingWrites } = await import("@/lib/pipeline/platform");
   await flushPendingWrites();
   kv.roundTrips = 0;
   const result = await work();

@@ -16,7 +16,7 @@ import {
   traces,
   users,
 } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 import { testPlatform } from "@/tests/support/platform";
 import {
@@ -72,7 +72,7 @@ describe("cron routes", () => {
 
   it("sweep: refunds a reservation whose call never settled, keeps a live one", async () => {
     const anHourAgo = new Date(Date.now() - 3_600_000);
-    const { admit } = await import("@/lib/services/budgets/admission");
+    const { admit } = await import("@/lib/pipeline/budgets/admission");
     const stale = await admit({ ...ctx, now: () => anHourAgo }, request());
     const live = await admit(ctx, request());
     if (!stale.ok || !live.ok) throw new Error("not admitted");

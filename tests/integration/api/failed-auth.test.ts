@@ -6,7 +6,7 @@
  * verified before (vouched), while a token never seen valid is refused there without a lookup.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FAILED_AUTH_PER_MINUTE } from "@/lib/services/rate-limit/limits";
+import { FAILED_AUTH_PER_MINUTE } from "@/lib/pipeline/rate-limit/limits";
 import { generateToken, hashToken } from "@/lib/services/tokens/token-format";
 import { tokenCacheKey } from "@/lib/services/tokens/verify-token";
 import { boundRouteHandler } from "@/tests/support/app-routes";
@@ -40,7 +40,7 @@ async function get(token: string | null, forwardedFor?: string) {
 beforeAll(async () => {
   await app.start({ SEARCHMUX_RATE_LIMIT_RPM: "100000" });
   usage = await boundRouteHandler("/api/v1/usage", "GET");
-  const { platform } = await import("@/lib/services/platform");
+  const { platform } = await import("@/lib/pipeline/platform");
   const ctx = await operatorWorkspace("failed-auth");
   newToken = () => createClientToken(ctx, { name: "client" });
   forgetVerdict = async (token) => {

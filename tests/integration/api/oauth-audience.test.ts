@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Scope } from "@/lib/services/context";
+import type { Scope } from "@/lib/pipeline/context";
 import { appFetch } from "@/tests/support/app-routes";
 import { authorizationParams, pkce } from "@/tests/support/oauth";
 import { inProcessApp } from "@/tests/support/route-handlers";
@@ -25,7 +25,7 @@ async function connectApp(scopes: Scope[]) {
   const { approveAuthorization } = await import("@/lib/services/oauth/approve-authorization");
   const { authenticateClient } = await import("@/lib/services/oauth/authenticate-client");
   const { exchangeCode } = await import("@/lib/services/oauth/exchange-code");
-  const { platform, systemContext } = await import("@/lib/services/platform");
+  const { platform, systemContext } = await import("@/lib/pipeline/platform");
   const ctx = await platform();
   const registered = await registerClient({
     ctx,
@@ -101,7 +101,7 @@ beforeAll(async () => {
   await app.start({ AUTH_URL: ORIGIN });
   const { getDatabase } = await import("@/lib/db");
   const { users } = await import("@/lib/db/schema");
-  const { systemContext } = await import("@/lib/services/platform");
+  const { systemContext } = await import("@/lib/pipeline/platform");
   const { createTenant } = await import("@/lib/services/tenants/create-tenant");
   const db = await getDatabase();
   const [user] = await db.withSystem((tx) =>
@@ -182,7 +182,7 @@ describe("admin over OAuth", () => {
       await tx.update(oauthGrants).set({ scopes: ["mcp", "search", "admin"] });
     });
 
-    const { platform } = await import("@/lib/services/platform");
+    const { platform } = await import("@/lib/pipeline/platform");
     const { verifyToken } = await import("@/lib/services/tokens/verify-token");
     const verified = await verifyToken({ ctx: await platform(), input: { token: tokens.access_token } });
     expect(verified?.scopes).toEqual(["mcp", "search"]);

@@ -20,7 +20,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Platform, Scope } from "@/lib/services/context";
+import type { Platform, Scope } from "@/lib/pipeline/context";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 import { appFetch } from "@/tests/support/app-routes";
 import { loopbackClientMetadata, MemoryOAuthClientProvider } from "@/tests/support/oauth-client-provider";
@@ -61,7 +61,7 @@ const initialize = (token?: string) =>
 async function consent(authorizationUrl: URL, scopes: Scope[] = ["mcp", "search"], resource = MCP_URL) {
   const { approveAuthorization } = await import("@/lib/services/oauth/approve-authorization");
   const { parseAuthorizationQuery, authorizationResponseUrl } = await import("@/lib/api/oauth/authorization");
-  const { systemContext } = await import("@/lib/services/platform");
+  const { systemContext } = await import("@/lib/pipeline/platform");
   const forwarded = await appFetch(authorizationUrl.toString(), { method: "GET" });
   expect(forwarded.status).toBe(302);
   const consentPage = new URL(forwarded.headers.get("location") ?? "", ORIGIN);
@@ -104,7 +104,7 @@ beforeAll(async () => {
   await app.start({ AUTH_URL: ORIGIN, ...fakeProviderEnv(fake.url), BRAVE_API_KEY: "operator-brave" });
   const { getDatabase } = await import("@/lib/db");
   const { users } = await import("@/lib/db/schema");
-  const { systemContext } = await import("@/lib/services/platform");
+  const { systemContext } = await import("@/lib/pipeline/platform");
   const { createTenant } = await import("@/lib/services/tenants/create-tenant");
   const db = await getDatabase();
   const [user] = await db.withSystem((tx) =>
@@ -336,7 +336,7 @@ describe("what the endpoints refuse", () => {
     const { exchangeCode } = await import("@/lib/services/oauth/exchange-code");
     const { authenticateClient } = await import("@/lib/services/oauth/authenticate-client");
     const { approveAuthorization } = await import("@/lib/services/oauth/approve-authorization");
-    const { platform, systemContext } = await import("@/lib/services/platform");
+    const { platform, systemContext } = await import("@/lib/pipeline/platform");
     const { pkce, authorizationParams } = await import("@/tests/support/oauth");
     const base = await platform();
     const registered = await registerClient({
@@ -435,7 +435,7 @@ describe("a request refused before consent (RFC 9700 §4.11.2: no redirect the m
   async function refusedAtConsent(params: Record<string, string>) {
     const { consentRequest } = await import("@/lib/api/oauth/authorization");
     const { RefusedRequest } = await import("@/components/oauth/refused-request");
-    const { systemContext } = await import("@/lib/services/platform");
+    const { systemContext } = await import("@/lib/pipeline/platform");
     const authorize = new URL(`${ORIGIN}/api/oauth/authorize?${new URLSearchParams(params)}`);
     const forwarded = await appFetch(authorize.toString(), { method: "GET" });
     expect(forwarded.status).toBe(302);

@@ -60,7 +60,7 @@ beforeAll(async () => {
   handlers.metrics = (await import("@/app/api/metrics/route")).GET as Handler;
   handlers.mcpUrl = (await import("@/app/api/mcp/t/[token]/route")).POST as Handler;
 
-  const { SCOPES } = await import("@/lib/services/context");
+  const { SCOPES } = await import("@/lib/pipeline/context");
   const ctx = await operatorWorkspace("ops");
   token = await newToken(ctx, { name: "ops-admin", scopes: [...SCOPES] });
 });
@@ -100,7 +100,7 @@ describe("operations", () => {
   });
 
   it("returns the call's full trace with spans", async () => {
-    const { pendingWritesSettled } = await import("@/lib/services/platform");
+    const { pendingWritesSettled } = await import("@/lib/pipeline/platform");
     await pendingWritesSettled();
     const response = await call("trace", request(`/api/v1/traces/${traceId}`, { bearer: token }), {
       id: traceId,
@@ -176,7 +176,7 @@ describe("operations", () => {
       }),
     );
     expect(failing.status).toBe(502);
-    const { pendingWritesSettled, systemContext } = await import("@/lib/services/platform");
+    const { pendingWritesSettled, systemContext } = await import("@/lib/pipeline/platform");
     await pendingWritesSettled();
     const { sql } = await import("drizzle-orm");
     const { queryRows } = await import("@/lib/db");

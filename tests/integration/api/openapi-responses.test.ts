@@ -76,7 +76,7 @@ beforeAll(async () => {
     SEARCHMUX_RATE_LIMIT_RPM: "1000",
   });
   document = (await import("@/lib/api/openapi")).openApiDocument() as unknown as typeof document;
-  const { SCOPES } = await import("@/lib/services/context");
+  const { SCOPES } = await import("@/lib/pipeline/context");
   admin = await newToken(await operatorWorkspace("openapi"), { name: "admin", scopes: [...SCOPES] });
 });
 
@@ -163,7 +163,7 @@ describe("every documented operation answers what the document says", () => {
   });
 
   it("traces, usage history and providers", async () => {
-    const { flushPendingWrites } = await import("@/lib/services/platform");
+    const { flushPendingWrites } = await import("@/lib/pipeline/platform");
     await flushPendingWrites();
     const traces = await call("GET", "/api/v1/traces", { path: "/api/v1/traces?limit=5" });
     const [first] = traces.body.traces as Array<{ id: string }>;

@@ -58,7 +58,7 @@ beforeAll(async () => {
     // One proxy in front (as on most hosts): the client is the last X-Forwarded-For entry.
     SEARCHMUX_TRUSTED_PROXIES: "1",
   });
-  const { SCOPES } = await import("@/lib/services/context");
+  const { SCOPES } = await import("@/lib/pipeline/context");
   const ctx = await operatorWorkspace("rest");
   const other = await operatorWorkspace("other");
   tenantId = ctx.tenantId;
@@ -112,7 +112,7 @@ describe("POST /api/v1/search", () => {
     const timing = /^auth;dur=(\d+\.\d), call;dur=(\d+\.\d)$/.exec(first.headers.get("server-timing") ?? "");
     expect(timing).not.toBeNull();
     expect(Number(timing?.[2])).toBeGreaterThanOrEqual(first.body.duration_ms - 1);
-    const { flushPendingWrites } = await import("@/lib/services/platform");
+    const { flushPendingWrites } = await import("@/lib/pipeline/platform");
     await flushPendingWrites();
     const traceRoute = (await import("@/app/api/v1/traces/[id]/route")) as {
       GET: (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
@@ -269,7 +269,7 @@ describe("management routes", () => {
   });
 
   it("429s over the tenant's rate limit with Retry-After", async () => {
-    const { tenantContext } = await import("@/lib/services/platform");
+    const { tenantContext } = await import("@/lib/pipeline/platform");
     const { updateTenant } = await import("@/lib/services/tenants/update-tenant");
     const { createToken } = await import("@/lib/services/tokens/create-token");
     const ctx = await tenantContext({ kind: "operator" }, tenantId, ["admin", "search"], "rest");

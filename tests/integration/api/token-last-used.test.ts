@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import {
   callRoute,
   inProcessApp,
@@ -46,7 +46,7 @@ afterAll(() => app.stop());
 describe("a token's last use", () => {
   it("moves for an authorized request only, never for one refused for its scope or rate limit", async () => {
     const { verifyToken } = await import("@/lib/services/tokens/verify-token");
-    const { limitToken } = await import("@/lib/services/rate-limit/limits");
+    const { limitToken } = await import("@/lib/pipeline/rate-limit/limits");
     const searchOnly = await newToken(ctx, { name: "search only", scopes: ["search"] });
     const limited = await newToken(ctx, { name: "limited" });
     const accepted = await newToken(ctx, { name: "accepted" });

@@ -4,7 +4,7 @@
  * token stops working as soon as the member who created it is removed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import { boundRouteHandler } from "@/tests/support/app-routes";
 import { callRoute, inProcessApp, type RouteHandler, routeRequest } from "@/tests/support/route-handlers";
 
@@ -30,10 +30,10 @@ beforeAll(async () => {
   routes.budgets = (await import("@/app/api/v1/budgets/route")).GET as Route;
   const { getDatabase } = await import("@/lib/db");
   const { budgetAlerts, memberships, users } = await import("@/lib/db/schema");
-  const { systemContext, tenantContext } = await import("@/lib/services/platform");
+  const { systemContext, tenantContext } = await import("@/lib/pipeline/platform");
   const { createTenant } = await import("@/lib/services/tenants/create-tenant");
   const { setBudget } = await import("@/lib/services/budgets/set-budget");
-  const { SCOPES } = await import("@/lib/services/context");
+  const { SCOPES } = await import("@/lib/pipeline/context");
   const db = await getDatabase();
   const [ownerUser, adminUser] = await db.withSystem((tx) =>
     tx

@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpServer } from "@/lib/mcp/server";
-import { DEFAULT_TOKEN_SCOPES, type Platform, type Scope, type TenantContext } from "@/lib/services/context";
+import { DEFAULT_TOKEN_SCOPES, type Platform, type Scope, type TenantContext } from "@/lib/pipeline/context";
 import { setKey } from "@/lib/services/keys/set-key";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { ANSWER_PREFIX, ANSWER_WIRES } from "@/tests/fakes/answer-wires";

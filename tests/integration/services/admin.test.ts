@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "@/lib/db/schema";
+import type { Platform, SystemContext } from "@/lib/pipeline/context";
 import { listTenants } from "@/lib/services/admin/list-tenants";
 import { isOperator } from "@/lib/services/admin/operator";
 import { providerHealthAcrossTenants } from "@/lib/services/admin/provider-health-across-tenants";
-import type { Platform, SystemContext } from "@/lib/services/context";
 import { setKey } from "@/lib/services/keys/set-key";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";

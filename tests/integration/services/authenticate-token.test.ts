@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Platform, TenantContext } from "@/lib/services/context";
+import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { authenticateToken } from "@/lib/services/tokens/authenticate-token";
 import { createToken } from "@/lib/services/tokens/create-token";

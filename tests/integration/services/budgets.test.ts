@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reservations, usageCounters } from "@/lib/db/schema";
-import { admit, release, settle, sweepExpiredReservations } from "@/lib/services/budgets/admission";
+import { admit, release, settle, sweepExpiredReservations } from "@/lib/pipeline/budgets/admission";
+import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { setBudget } from "@/lib/services/budgets/set-budget";
-import type { Platform, TenantContext } from "@/lib/services/context";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";

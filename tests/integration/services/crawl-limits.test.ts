@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toErrorResponse } from "@/lib/api/errors";
 import { createMemoryKv } from "@/lib/kv/memory";
 import type { Kv } from "@/lib/kv/types";
-import type { Platform, TenantContext } from "@/lib/services/context";
+import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { crawlSite } from "@/lib/services/crawl/crawl-site";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { databaseTargets, type TestDatabase } from "@/tests/support/database";

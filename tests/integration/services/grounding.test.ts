@@ -1,9 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { setBudget } from "@/lib/services/budgets/set-budget";
-import type { Platform, TenantContext } from "@/lib/services/context";
 import { setKey } from "@/lib/services/keys/set-key";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";

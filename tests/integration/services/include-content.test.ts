@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Platform, TenantContext } from "@/lib/services/context";
+import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { getTrace } from "@/lib/services/traces/get-trace";

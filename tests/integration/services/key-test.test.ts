@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { reservations } from "@/lib/db/schema";
+import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
-import type { Platform, TenantContext } from "@/lib/services/context";
 import { setKey } from "@/lib/services/keys/set-key";
 import { testKey } from "@/lib/services/keys/test-key";
 import { createTenant } from "@/lib/services/tenants/create-tenant";

@@ -51,7 +51,7 @@ beforeAll(async () => {
     SEARCHMUX_LLM_MODEL: "snippet-writer",
     SEARCHMUX_RATE_LIMIT_RPM: "1000",
   });
-  const { SCOPES } = await import("@/lib/services/context");
+  const { SCOPES } = await import("@/lib/pipeline/context");
   const ctx = await operatorWorkspace("lenses");
   const other = await operatorWorkspace("other");
   admin = await newToken(ctx, { name: "admin", scopes: [...SCOPES] });

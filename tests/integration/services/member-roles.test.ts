@@ -5,7 +5,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { auditLog, memberships, users } from "@/lib/db/schema";
-import { type Actor, type Platform, SCOPES, type TenantContext } from "@/lib/services/context";
+import { type Actor, type Platform, SCOPES, type TenantContext } from "@/lib/pipeline/context";
 import { changeMember } from "@/lib/services/members/change-member";
 import { listMembers } from "@/lib/services/members/list-members";
 import { createTenant } from "@/lib/services/tenants/create-tenant";

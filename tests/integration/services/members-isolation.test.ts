@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "@/lib/db/schema";
+import { DEFAULT_TOKEN_SCOPES, type Platform, type TenantContext } from "@/lib/pipeline/context";
 import { deleteBudget } from "@/lib/services/budgets/delete-budget";
 import { setBudget } from "@/lib/services/budgets/set-budget";
-import { DEFAULT_TOKEN_SCOPES, type Platform, type TenantContext } from "@/lib/services/context";
 import { listKeys } from "@/lib/services/keys/list-keys";
 import { setKey } from "@/lib/services/keys/set-key";
 import { acceptInvitation } from "@/lib/services/members/accept-invitation";

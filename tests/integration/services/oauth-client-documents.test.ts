@@ -6,7 +6,7 @@
  * validated and cached; without the allowlist a private address is refused before any connection.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Platform } from "@/lib/services/context";
+import type { Platform } from "@/lib/pipeline/context";
 import { checkAuthorizationRequest } from "@/lib/services/oauth/authorization-request";
 import { OAuthError } from "@/lib/services/oauth/oauth-error";
 import { CLIENT_DOCUMENT_MAX_BYTES } from "@/lib/services/oauth/policy";

@@ -7,7 +7,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memberships, oauthClients, users } from "@/lib/db/schema";
-import type { Platform, Scope, SystemContext } from "@/lib/services/context";
+import type { Platform, Scope, SystemContext } from "@/lib/pipeline/context";
 import { approveAuthorization } from "@/lib/services/oauth/approve-authorization";
 import { authenticateClient } from "@/lib/services/oauth/authenticate-client";
 import { checkAuthorizationRequest } from "@/lib/services/oauth/authorization-request";

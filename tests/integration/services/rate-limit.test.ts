@@ -2,15 +2,15 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { createMemoryKv } from "@/lib/kv/memory";
 import type { Kv } from "@/lib/kv/types";
-import type { Platform } from "@/lib/services/context";
+import type { Platform } from "@/lib/pipeline/context";
 import {
   countFailedAuth,
   DEFAULT_RATE_LIMIT_RPM,
   FAILED_AUTH_PER_MINUTE,
   limitToken,
   peekFailedAuth,
-} from "@/lib/services/rate-limit/limits";
-import { slidingWindow } from "@/lib/services/rate-limit/sliding-window";
+} from "@/lib/pipeline/rate-limit/limits";
+import { slidingWindow } from "@/lib/pipeline/rate-limit/sliding-window";
 import { testRedisKv } from "@/tests/support/test-redis";
 
 const stores: Array<[string, Kv]> = [

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toErrorResponse } from "@/lib/api/errors";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import { claimJob, writeJob } from "@/lib/services/research/job-lease";
 import { MAX_ACTIVE_JOBS, startResearch } from "@/lib/services/research/start-research";
 import {

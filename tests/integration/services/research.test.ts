@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { researchJobs } from "@/lib/db/schema";
+import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { setBudget } from "@/lib/services/budgets/set-budget";
-import type { Platform, TenantContext } from "@/lib/services/context";
 import { cancelResearch } from "@/lib/services/research/cancel-research";
 import { getResearch } from "@/lib/services/research/get-research";
 import { claimJob, writeJob } from "@/lib/services/research/job-lease";

@@ -4,8 +4,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Platform, TenantContext } from "@/lib/services/context";
-import { limitSignedInUser } from "@/lib/services/rate-limit/limits";
+import type { Platform, TenantContext } from "@/lib/pipeline/context";
+import { limitSignedInUser } from "@/lib/pipeline/rate-limit/limits";
 import { updateTenant } from "@/lib/services/tenants/update-tenant";
 import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 import { testPlatform } from "@/tests/support/platform";

@@ -13,7 +13,7 @@ import {
   SCOPES,
   type Scope,
   type TenantContext,
-} from "@/lib/services/context";
+} from "@/lib/pipeline/context";
 import { acceptInvitation } from "@/lib/services/members/accept-invitation";
 import { changeMember } from "@/lib/services/members/change-member";
 import { inviteMember } from "@/lib/services/members/invite-member";

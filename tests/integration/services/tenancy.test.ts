@@ -1,16 +1,16 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiTokens, auditLog, memberships, tenants, users } from "@/lib/db/schema";
-import { drizzleAuthAdapter } from "@/lib/services/accounts/auth-adapter";
-import { ensurePersonalTenant } from "@/lib/services/accounts/ensure-personal-tenant";
 import {
   DEFAULT_TOKEN_SCOPES,
   type Platform,
   SCOPES,
   type SystemContext,
   type TenantContext,
-} from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
+} from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { drizzleAuthAdapter } from "@/lib/services/accounts/auth-adapter";
+import { ensurePersonalTenant } from "@/lib/services/accounts/ensure-personal-tenant";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { getTenant } from "@/lib/services/tenants/get-tenant";
 import { createToken } from "@/lib/services/tokens/create-token";

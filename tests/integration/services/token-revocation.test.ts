@@ -10,7 +10,7 @@ import { apiTokens, memberships, users } from "@/lib/db/schema";
 import { createMemoryKv } from "@/lib/kv/memory";
 import { createRedisKv } from "@/lib/kv/redis";
 import type { Kv } from "@/lib/kv/types";
-import { type Platform, SCOPES, type TenantContext } from "@/lib/services/context";
+import { type Platform, SCOPES, type TenantContext } from "@/lib/pipeline/context";
 import { changeMember } from "@/lib/services/members/change-member";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { createToken } from "@/lib/services/tokens/create-token";

@@ -4,8 +4,8 @@
  * refused at once), and the count is the same as counting separately.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Platform, TenantContext } from "@/lib/services/context";
-import { limitToken } from "@/lib/services/rate-limit/limits";
+import type { Platform, TenantContext } from "@/lib/pipeline/context";
+import { limitToken } from "@/lib/pipeline/rate-limit/limits";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { authenticateToken } from "@/lib/services/tokens/authenticate-token";
 import { createToken } from "@/lib/services/tokens/create-token";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { metrics } from "@/lib/observability/metrics";
+import { createTraceSink, MAX_QUEUED_TRACES, type TraceRecord } from "@/lib/pipeline/traces/trace-sink";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
-import { createTraceSink, MAX_QUEUED_TRACES, type TraceRecord } from "@/lib/services/traces/trace-sink";
 import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 import { gate, holdSystemReads } from "@/tests/support/interleave";
 import { systemCtx, testPlatform } from "@/tests/support/platform";

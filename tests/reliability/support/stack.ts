@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Platform } from "@/lib/services/context";
-import { parseKeyring } from "@/lib/services/keys/key-encryption";
+import type { Platform } from "@/lib/pipeline/context";
+import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 import { testPlatform } from "@/tests/support/platform";

@@ -2,8 +2,9 @@
  * A tenant with one API token, created through the same verbs as the operator CLI, in the database a
  * running server uses; optionally with budgets and a per-token rate limit.
  */
+
+import { type Platform, SCOPES, type Scope, type TenantContext } from "@/lib/pipeline/context";
 import { setBudget } from "@/lib/services/budgets/set-budget";
-import { type Platform, SCOPES, type Scope, type TenantContext } from "@/lib/services/context";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { updateTenant } from "@/lib/services/tenants/update-tenant";
 import { createToken } from "@/lib/services/tokens/create-token";

@@ -20,7 +20,7 @@ describe("zero-configuration secrets", () => {
   it("are not created when the sign-in route and the platform are imported, as `next build` does", async () => {
     await import("@/app/api/auth/[...nextauth]/route");
     await import("@/lib/auth/session");
-    await import("@/lib/services/platform");
+    await import("@/lib/pipeline/platform");
     expect(readdirSync(dataDir)).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toActionError } from "@/lib/dashboard/action-errors";
-import { assertScope, type TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
+import { assertScope, type TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
 
 const refusal = (run: () => void) => {
   try {

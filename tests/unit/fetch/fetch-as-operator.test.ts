@@ -1,6 +1,6 @@
 /** The operator verb: providers and allowlist from env, engine errors mapped to service errors. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ServiceError } from "@/lib/services/errors";
+import { ServiceError } from "@/lib/pipeline/errors";
 import { fetchAsOperator, operatorFetchEntries } from "@/lib/services/fetch/fetch-as-operator";
 import { formatFetchResult } from "@/scripts/format-fetch";
 import { type Site, startSite } from "./site-server";

@@ -14,7 +14,7 @@ import {
   type Resolver,
   SsrfBlocked,
 } from "@/lib/http/ssrf";
-import { fetchAllowlistFromEnv } from "@/lib/services/providers/operator-providers";
+import { fetchAllowlistFromEnv } from "@/lib/pipeline/providers/operator-providers";
 import { type Site, startSite } from "./site-server";
 
 const ARTICLE = `<html><body><article><p>${"Loopback fixture text. ".repeat(30)}</p></article></body></html>`;

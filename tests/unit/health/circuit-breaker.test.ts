@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProviderFailure } from "@/lib/engine/shared/types";
-import { breakerKey, createCircuitBreakers, verdictOf } from "@/lib/services/health/circuit-breaker";
+import { breakerKey, createCircuitBreakers, verdictOf } from "@/lib/pipeline/health/circuit-breaker";
 
 function clock() {
   let now = 1_000_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerStreams, TOOLS, toolsForScopes } from "@/lib/mcp/tools";
-import { DEFAULT_TOKEN_SCOPES, SCOPES } from "@/lib/services/context";
+import { DEFAULT_TOKEN_SCOPES, SCOPES } from "@/lib/pipeline/context";
 
 const names = (scopes: Parameters<typeof toolsForScopes>[0]) => toolsForScopes(scopes).map((t) => t.name);
 

@@ -16,8 +16,8 @@ import {
   providerRows,
 } from "@/lib/dashboard/provider-rows";
 import { dashboardSession } from "@/lib/dashboard/session";
+import { type ProviderKind, providerCatalog } from "@/lib/pipeline/providers/catalog";
 import { listKeys } from "@/lib/services/keys/list-keys";
-import { type ProviderKind, providerCatalog } from "@/lib/services/providers/catalog";
 import { providerStatus } from "@/lib/services/providers/provider-status";
 
 const STATE: Record<KeyState, { tone: BadgeTone; text: string }> = {

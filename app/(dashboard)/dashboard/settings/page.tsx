@@ -10,8 +10,8 @@ import type { ActionState } from "@/lib/dashboard/action-state";
 import { deleteAllKeysAction, revokeAllTokensAction } from "@/lib/dashboard/actions/settings";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { dashboardSession } from "@/lib/dashboard/session";
+import { maxTenantRateLimit } from "@/lib/pipeline/rate-limit/limits";
 import { listLenses } from "@/lib/services/lenses/list-lenses";
-import { maxTenantRateLimit } from "@/lib/services/rate-limit/limits";
 import { getTenant } from "@/lib/services/tenants/get-tenant";
 
 function DangerAction({

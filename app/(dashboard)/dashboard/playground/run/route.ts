@@ -6,9 +6,9 @@ import { config } from "@/lib/config";
 import type { PlaygroundError, PlaygroundEvent } from "@/lib/dashboard/playground-events";
 import { PLAYGROUND_TOOL_NAMES, runPlaygroundTool } from "@/lib/dashboard/playground-run";
 import { log } from "@/lib/observability/logger";
-import { ServiceError } from "@/lib/services/errors";
-import { pendingWritesSettled } from "@/lib/services/platform";
-import { limitSignedInUser } from "@/lib/services/rate-limit/limits";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { pendingWritesSettled } from "@/lib/pipeline/platform";
+import { limitSignedInUser } from "@/lib/pipeline/rate-limit/limits";
 
 export const dynamic = "force-dynamic";
 /** Any tool, grounded search being the longest (see /api/v1/search). */

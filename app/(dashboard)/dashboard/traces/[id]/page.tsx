@@ -15,7 +15,7 @@ import { formatDateTime, formatDuration, formatUsd } from "@/lib/dashboard/forma
 import { dashboardSession } from "@/lib/dashboard/session";
 import { callerOf } from "@/lib/dashboard/trace-caller";
 import { describeSummary, researchSummary } from "@/lib/dashboard/trace-summary";
-import { ServiceError } from "@/lib/services/errors";
+import { ServiceError } from "@/lib/pipeline/errors";
 import { getTrace } from "@/lib/services/traces/get-trace";
 
 async function findTrace(ctx: Parameters<typeof getTrace>[0]["ctx"], id: string) {

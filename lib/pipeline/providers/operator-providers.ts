@@ -8,12 +8,12 @@ import type { FetchProviderEntry } from "@/lib/engine/fetch/types";
 import type { PaperEntry } from "@/lib/engine/papers/types";
 import type { ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
 import { parseAllowlist } from "@/lib/http/ssrf";
+import type { Env } from "@/lib/pipeline/context";
 import { answerProviders } from "@/lib/providers/answer";
 import { OPERATOR_LLM_MODEL_ENV } from "@/lib/providers/answer/openai-compatible";
 import { fetchProviders } from "@/lib/providers/fetch";
 import { paperProviders } from "@/lib/providers/papers";
 import { searchProviders } from "@/lib/providers/search";
-import type { Env } from "@/lib/services/context";
 import { needsKey } from "./catalog";
 
 /** Contact address for OpenAlex's polite pool. */

@@ -1,6 +1,6 @@
 import type { ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
-import type { TenantContext } from "@/lib/services/context";
-import { resolveProviderKeys } from "@/lib/services/keys/resolve-keys";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { resolveProviderKeys } from "@/lib/pipeline/keys/resolve-keys";
 import { needsKey } from "./catalog";
 import { providerBaseUrl } from "./operator-providers";
 

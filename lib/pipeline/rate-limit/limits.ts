@@ -6,8 +6,7 @@
 import { eq } from "drizzle-orm";
 import { tenantLimits } from "@/lib/config";
 import { tenants } from "@/lib/db/schema";
-import type { Env, Platform, TenantContext } from "@/lib/services/context";
-import type { VerifiedToken } from "@/lib/services/tokens/verify-token";
+import type { Env, Platform, TenantContext } from "@/lib/pipeline/context";
 import { type RateLimitDecision, slidingWindow, type WindowCheck, windowCheck } from "./sliding-window";
 
 export const DEFAULT_RATE_LIMIT_RPM = 120;
@@ -30,8 +29,15 @@ function callerLimit(env: Env, tenantOverride: number | null): number {
   return tenantOverride === null ? operatorRateLimit(env) : Math.min(tenantOverride, maxTenantRateLimit(env));
 }
 
+/** What the per-token limit reads of a verified token. */
+export interface LimitedToken {
+  tokenId: string;
+  /** The tenant's per-token override (requests per minute), if any. */
+  rateLimitRpm: number | null;
+}
+
 /** A token's requests per minute. */
-export const tokenRateLimit = (env: Env, token: VerifiedToken) => callerLimit(env, token.rateLimitRpm);
+export const tokenRateLimit = (env: Env, token: LimitedToken) => callerLimit(env, token.rateLimitRpm);
 
 /**
  * One call of a token counted in its window, to queue beside the token check (one KV round trip for
@@ -40,7 +46,7 @@ export const tokenRateLimit = (env: Env, token: VerifiedToken) => callerLimit(en
 export const tokenWindow = (ctx: Platform, tokenId: string): WindowCheck =>
   windowCheck(`token:${tokenId}`, 60, ctx.now().getTime());
 
-export function limitToken(ctx: Platform, token: VerifiedToken): Promise<RateLimitDecision> {
+export function limitToken(ctx: Platform, token: LimitedToken): Promise<RateLimitDecision> {
   return slidingWindow(
     ctx.kv,
     `token:${token.tokenId}`,

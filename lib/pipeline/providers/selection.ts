@@ -1,6 +1,6 @@
 import type { ProviderFailure, ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
-import type { ExhaustedBudget } from "@/lib/services/budgets/limits";
-import { ServiceError } from "@/lib/services/errors";
+import type { ExhaustedBudget } from "@/lib/pipeline/budgets/limits";
+import { ServiceError } from "@/lib/pipeline/errors";
 
 /**
  * The entries a call uses: all available ones, or the caller's explicit subset. Unknown ids and known

@@ -25,7 +25,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Tx } from "@/lib/db";
 import type { Charge } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 import type { ExhaustedBudget } from "./limits";
 import { operatorQuotaLimits } from "./operator-quota";
 import { type Period, periodKey, periodResetsAt } from "./periods";

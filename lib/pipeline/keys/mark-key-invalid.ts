@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { providerKeys } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
+import type { TenantContext } from "@/lib/pipeline/context";
 
 /**
  * A provider refused the tenant's stored key during a real call: the key is marked invalid so the

@@ -7,9 +7,9 @@
  */
 import { type OperatorQuota, tenantLimits } from "@/lib/config";
 import type { ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
+import type { Env } from "@/lib/pipeline/context";
+import { operatorKey } from "@/lib/pipeline/providers/operator-providers";
 import { operatorLlm } from "@/lib/providers/answer/openai-compatible";
-import type { Env } from "@/lib/services/context";
-import { operatorKey } from "@/lib/services/providers/operator-providers";
 import type { ExhaustedBudget, Limit } from "./limits";
 import { periodKey, periodResetsAt } from "./periods";
 import { displayAmount, usdToMicros } from "./units";

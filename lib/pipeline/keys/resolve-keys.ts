@@ -1,7 +1,7 @@
 import { providerKeys } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/services/context";
-import { providerCatalog } from "@/lib/services/providers/catalog";
-import { operatorKey } from "@/lib/services/providers/operator-providers";
+import type { TenantContext } from "@/lib/pipeline/context";
+import { providerCatalog } from "@/lib/pipeline/providers/catalog";
+import { operatorKey } from "@/lib/pipeline/providers/operator-providers";
 import { open } from "./key-encryption";
 
 export interface ResolvedKey {

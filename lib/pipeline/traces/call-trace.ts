@@ -6,8 +6,8 @@ import type { ProviderSpan } from "@/lib/engine/shared/types";
 import { metrics } from "@/lib/observability/metrics";
 import { redactText, redactValue } from "@/lib/observability/redact";
 import { exportCall } from "@/lib/observability/tracing";
-import { actingUserId, type TenantContext } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
+import { actingUserId, type TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
 import type { SpanKind, SpanOutcome, TraceRecord } from "./trace-sink";
 
 export interface CallTrace {
