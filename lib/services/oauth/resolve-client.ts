@@ -13,12 +13,11 @@ type ClientRow = typeof oauthClients.$inferSelect;
 export type OAuthClient = Pick<
   ClientRow,
   "id" | "kind" | "name" | "clientUri" | "redirectUris" | "secretHash"
-> & {
-  tokenEndpointAuthMethod: TokenEndpointAuthMethod;
-};
+> & { tokenEndpointAuthMethod: TokenEndpointAuthMethod };
 
 const unknownClient = () => new OAuthError("invalid_client", "unknown client_id");
 
+/** The row of `clientId` unless it expired (forgotten, even if the prune job has not deleted it yet). */
 async function storedRow(ctx: Platform, clientId: string): Promise<ClientRow | undefined> {
   const [row] = await ctx.db.withSystem((tx) =>
     tx
@@ -30,16 +29,7 @@ async function storedRow(ctx: Platform, clientId: string): Promise<ClientRow | u
 }
 
 // Rows are written only from parsed metadata (client-metadata.ts), so the method is one of the known ones.
-const asClient = ({
-  id,
-  kind,
-  name,
-  clientUri,
-  redirectUris,
-  secretHash,
-  tokenEndpointAuthMethod,
-}: ClientRow) =>
-  ({ id, kind, name, clientUri, redirectUris, secretHash, tokenEndpointAuthMethod }) as OAuthClient;
+const asClient = (row: ClientRow) => row as OAuthClient;
 
 /**
  * The client `clientId` names as stored, for the token and revocation endpoints: registered, or known by a
