@@ -388,10 +388,12 @@ export const oauthClients = pgTable(
     secretHash: text("secret_hash"),
     createdAt: createdAt(),
     /**
-     * Registered: forgotten (deleted) after this unless used again (each authorization moves it on).
-     * Metadata document: when the cached document must be fetched again.
+     * Forgotten (deleted) after this unless used again: each authorization and refresh moves it on. The token
+     * and revocation endpoints know a client until then, a metadata document's one as stored at consent.
      */
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** Metadata document: when the consent page fetches the document again (its Cache-Control). */
+    documentExpiresAt: timestamp("document_expires_at", { withTimezone: true }),
   },
   (t) => [index("oauth_clients_kind_expiry_idx").on(t.kind, t.expiresAt), systemAccess],
 );

@@ -29,7 +29,7 @@ export async function authorizationEndpoint(request: Request): Promise<Response>
   return new Response(null, { status: 302, headers: { location: `${CONSENT_PATH}${search}`, ...NO_STORE } });
 }
 
-/** POST /api/oauth/token */
+/** POST /api/oauth/token: for stored clients only (authenticateClient never fetches a metadata document). */
 export async function tokenEndpoint(request: Request): Promise<Response> {
   try {
     const ctx = await platform();
@@ -63,7 +63,10 @@ export async function tokenEndpoint(request: Request): Promise<Response> {
   }
 }
 
-/** POST /api/oauth/register: open registration, within the verb's limits (per client address). */
+/**
+ * POST /api/oauth/register: open registration, within the verb's limits per client address (without one,
+ * refused but on a local server).
+ */
 export async function registrationEndpoint(request: Request): Promise<Response> {
   try {
     const ctx = await platform();

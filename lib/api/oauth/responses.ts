@@ -12,6 +12,7 @@ export const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" } as c
 
 const STATUS: Partial<Record<OAuthErrorCode, number>> = {
   invalid_client: 401,
+  access_denied: 403,
   temporarily_unavailable: 429,
 };
 

@@ -76,12 +76,12 @@ export async function approveAuthorization({
       details: { client_name: request.client.name, scopes: granted, redirect_uri: request.redirectUri },
     });
   });
-  // An authorized registration is kept while it is in use.
+  // An authorized client (registered, or known by its document) is kept while it is in use.
   await ctx.db.withSystem((tx) =>
     tx
       .update(oauthClients)
       .set({ expiresAt: new Date(now.getTime() + IDLE_CLIENT_SECONDS * 1000) })
-      .where(and(eq(oauthClients.id, request.client.id), eq(oauthClients.kind, "registered"))),
+      .where(eq(oauthClients.id, request.client.id)),
   );
   return { code, redirectUri: request.redirectUri, state: request.state };
 }

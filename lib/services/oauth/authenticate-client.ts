@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Platform } from "@/lib/pipeline/context";
 import { OAuthError } from "./oauth-error";
-import { type OAuthClient, resolveClient } from "./resolve-client";
+import { type OAuthClient, storedClient } from "./resolve-client";
 import { hashSecret } from "./secrets";
 
 /** How a client identified itself at the token or revocation endpoint (Basic header or form fields). */
@@ -14,8 +14,15 @@ const sameHash = (a: string, b: string) =>
   a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
- * The client making a token or revocation request: a public client names itself (and sends no secret),
- * a confidential one proves it with its secret (either way it registered for). `invalid_client` otherwise.
+ * The one description of every refused client authentication: whether the client is unknown, expired, or
+ * sent a wrong secret, and whatever its id names, is nobody's business at the token endpoint.
+ */
+export const CLIENT_AUTHENTICATION_FAILED = "client authentication failed";
+
+/**
+ * The client making a token or revocation request, as stored (storedClient: nothing is fetched here): a
+ * public client names itself (and sends no secret), a confidential one proves it with its secret (either
+ * way it registered for). `invalid_client` otherwise.
  */
 export async function authenticateClient({
   ctx,
@@ -26,13 +33,11 @@ export async function authenticateClient({
 }): Promise<OAuthClient> {
   const { clientId, clientSecret } = input;
   if (!clientId) throw new OAuthError("invalid_client", "client authentication is required (client_id)");
-  const client = await resolveClient({ ctx, input: { clientId } });
-  if (client.tokenEndpointAuthMethod === "none") {
-    if (clientSecret) throw new OAuthError("invalid_client", "this client is public and has no secret");
-    return client;
-  }
-  if (!clientSecret || !client.secretHash || !sameHash(hashSecret(clientSecret), client.secretHash)) {
-    throw new OAuthError("invalid_client", "client authentication failed");
-  }
+  const client = await storedClient({ ctx, input: { clientId } });
+  const authenticated =
+    client?.tokenEndpointAuthMethod === "none"
+      ? !clientSecret
+      : !!clientSecret && !!client?.secretHash && sameHash(hashSecret(clientSecret), client.secretHash);
+  if (!client || !authenticated) throw new OAuthError("invalid_client", CLIENT_AUTHENTICATION_FAILED);
   return client;
 }

@@ -6,7 +6,7 @@
  * Cache-Control allows (clamped to a minute … a day).
  */
 import { safeFetch } from "@/lib/http/safe-fetch";
-import { SsrfBlocked } from "@/lib/http/ssrf";
+import { log } from "@/lib/observability/logger";
 import type { Env } from "@/lib/pipeline/context";
 import { fetchAllowlistFromEnv } from "@/lib/pipeline/providers/operator-providers";
 import { type ClientMetadata, parseClientMetadata } from "./client-metadata";
@@ -47,10 +47,21 @@ function maxAge(cacheControl: string | undefined): number {
   return Math.min(Math.max(seconds, CLIENT_DOCUMENT_MIN_CACHE_SECONDS), CLIENT_DOCUMENT_MAX_CACHE_SECONDS);
 }
 
-const refused = (url: string, why: string) =>
-  new OAuthError("invalid_client", `the client metadata document at ${url} ${why}`);
+/** All a member learns when a document cannot be read: nothing of what its host answered, or whether it did. */
+export const UNREADABLE_CLIENT_DOCUMENT = "the client's metadata document could not be read";
 
-/** Fetches and validates the document at `url`; an OAuthError `invalid_client` says why it is refused. */
+/** The refusal of a document that is not the client's own (the reason goes to the server's log only). */
+function unreadable(url: string, reason: string): OAuthError {
+  log().info({ client_id: url, reason }, "client metadata document refused");
+  return new OAuthError("invalid_client", UNREADABLE_CLIENT_DOCUMENT);
+}
+
+/**
+ * Fetches and validates the document at `url`; an OAuthError `invalid_client` refuses it. Until the document
+ * names `url` as its client_id, whatever was at the URL is no client's, and the refusal is the same for every
+ * fault: the fetch is a signed-in member's request for any URL, and its answer must not tell them what is
+ * there. Past that, the metadata's faults are the client's to hear (client-metadata.ts).
+ */
 export async function fetchClientDocument(url: string, env: Env): Promise<ClientDocument> {
   let response: Awaited<ReturnType<typeof safeFetch>>;
   try {
@@ -61,26 +72,25 @@ export async function fetchClientDocument(url: string, env: Env): Promise<Client
       maxRedirects: 0,
     });
   } catch (error) {
-    if (error instanceof SsrfBlocked) throw refused(url, `cannot be fetched: ${error.message}`);
-    throw refused(url, `could not be fetched: ${error instanceof Error ? error.message : String(error)}`);
+    throw unreadable(url, error instanceof Error ? error.message : String(error));
   }
-  if (response.status !== 200) throw refused(url, `answered HTTP ${response.status}`);
+  if (response.status !== 200) throw unreadable(url, `answered HTTP ${response.status}`);
   let document: unknown;
   try {
     document = JSON.parse(response.body.toString("utf8"));
   } catch {
-    throw refused(url, "is not JSON");
+    throw unreadable(url, "not JSON");
   }
-  if (typeof document !== "object" || document === null || Array.isArray(document)) {
-    throw refused(url, "is not a JSON object");
-  }
-  if ((document as { client_id?: unknown }).client_id !== url) {
-    throw refused(url, "does not name that URL as its client_id");
+  if ((document as { client_id?: unknown } | null)?.client_id !== url) {
+    throw unreadable(url, "no JSON object naming that URL as its client_id");
   }
   const metadata = parseClientMetadata(document, "none");
   if (metadata.tokenEndpointAuthMethod !== "none") {
     // A document anyone can read cannot carry a shared secret; private_key_jwt is not supported.
-    throw refused(url, "must use token_endpoint_auth_method 'none'");
+    throw new OAuthError(
+      "invalid_client",
+      "the client's metadata document must use token_endpoint_auth_method 'none'",
+    );
   }
   return { metadata, maxAgeSeconds: maxAge(response.headers["cache-control"]) };
 }

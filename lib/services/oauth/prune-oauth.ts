@@ -14,8 +14,8 @@ export const ENDED_OAUTH_KEPT_DAYS = 30;
  * - refresh tokens expired 30 days ago (rotated ones are kept until then, so reuse is still detected);
  * - grants revoked 30 days ago, or whose refresh tokens all expired 30 days ago: with their access tokens
  *   (traces and audit rows keep their rows, without the token);
- * - clients past their expiry that no grant or code refers to (a registered client that went unused, a
- *   client metadata document's cached copy, which is fetched again when next used).
+ * - clients past their expiry that no grant or code refers to (registered or known by a metadata document:
+ *   nobody authorized them within NEW_CLIENT_SECONDS, or their grants were deleted).
  * One statement: each part sees the rows as they were, so a client freed by a grant deleted here goes
  * on the next run.
  */

@@ -113,7 +113,7 @@ export async function refreshTokens({
     await tx
       .update(oauthClients)
       .set({ expiresAt: new Date(now.getTime() + IDLE_CLIENT_SECONDS * 1000) })
-      .where(and(eq(oauthClients.id, client.id), eq(oauthClients.kind, "registered")));
+      .where(eq(oauthClients.id, client.id));
     const tokens = await issueTokens(
       tx,
       {

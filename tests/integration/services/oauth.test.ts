@@ -4,19 +4,20 @@
  * exchange with PKCE, refresh rotation with reuse detection, revocation, and connected apps. Access
  * tokens are API tokens: verifyToken tells whether one still works (and its audience).
  */
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memberships, oauthClients, users } from "@/lib/db/schema";
-import type { Platform, Scope, SystemContext } from "@/lib/pipeline/context";
+import type { Env, Platform, Scope, SystemContext } from "@/lib/pipeline/context";
 import { approveAuthorization } from "@/lib/services/oauth/approve-authorization";
-import { authenticateClient } from "@/lib/services/oauth/authenticate-client";
+import { authenticateClient, CLIENT_AUTHENTICATION_FAILED } from "@/lib/services/oauth/authenticate-client";
 import { checkAuthorizationRequest } from "@/lib/services/oauth/authorization-request";
 import { exchangeCode } from "@/lib/services/oauth/exchange-code";
 import { listConnectedApps } from "@/lib/services/oauth/list-connected-apps";
 import { OAuthError } from "@/lib/services/oauth/oauth-error";
-import { REGISTRATIONS_PER_ADDRESS_HOUR } from "@/lib/services/oauth/policy";
+import { NEW_CLIENT_SECONDS, REGISTRATIONS_PER_ADDRESS_HOUR } from "@/lib/services/oauth/policy";
+import { deleteEndedOAuthRecords } from "@/lib/services/oauth/prune-oauth";
 import { refreshTokens } from "@/lib/services/oauth/refresh-tokens";
-import { registerClient } from "@/lib/services/oauth/register-client";
+import { REGISTRATION_NEEDS_ADDRESS, registerClient } from "@/lib/services/oauth/register-client";
 import { revokeConnectedApp } from "@/lib/services/oauth/revoke-connected-app";
 import { revokeOAuthToken } from "@/lib/services/oauth/revoke-oauth-token";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
@@ -73,6 +74,12 @@ describe.each(databaseTargets())("OAuth authorization server on $name", (target)
     registerClient({ ctx: platform, input: { metadata, address } });
   const publicClient = () =>
     register({ client_name: "Test client", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" });
+  const storedIds = async (ids: string[]) =>
+    (
+      await t.db.withSystem((tx) =>
+        tx.select({ id: oauthClients.id }).from(oauthClients).where(inArray(oauthClients.id, ids)),
+      )
+    ).map((row) => row.id);
   const client = (clientId: string, clientSecret?: string) =>
     authenticateClient({ ctx: platform, input: { clientId, clientSecret } });
 
@@ -169,27 +176,56 @@ describe.each(databaseTargets())("OAuth authorization server on $name", (target)
       await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }, "198.51.100.78");
     });
 
-    it("forgets a client nobody authorized within a day, and deletes it at a later registration", async () => {
+    it("forgets a client nobody authorized within NEW_CLIENT_SECONDS, and deletes it at a later registration", async () => {
       const stale = await publicClient();
-      const tomorrow: Platform = { ...platform, now: () => new Date(Date.now() + 2 * 86_400_000) };
-      expect(
-        (
-          await oauthError(
-            authenticateClient({
-              ctx: tomorrow,
-              input: { clientId: stale.client_id, clientSecret: undefined },
-            }),
-          )
-        ).code,
-      ).toBe("invalid_client");
+      const later: Platform = {
+        ...platform,
+        now: () => new Date(Date.now() + (NEW_CLIENT_SECONDS + 60) * 1000),
+      };
+      const refused = await oauthError(
+        authenticateClient({ ctx: later, input: { clientId: stale.client_id, clientSecret: undefined } }),
+      );
+      expect(refused).toMatchObject({ code: "invalid_client", message: CLIENT_AUTHENTICATION_FAILED });
       await registerClient({
-        ctx: tomorrow,
+        ctx: later,
         input: { metadata: { redirect_uris: [REDIRECT] }, address: "198.51.100.9" },
       });
-      const left = await t.db.withSystem((tx) =>
-        tx.select({ id: oauthClients.id }).from(oauthClients).where(eq(oauthClients.id, stale.client_id)),
-      );
-      expect(left).toEqual([]);
+      expect(await storedIds([stale.client_id])).toEqual([]);
+    });
+
+    it("registers without a client address only on a local server, and says why elsewhere", async () => {
+      const withoutAddress = (env: Env) =>
+        registerClient({
+          ctx: { ...platform, env },
+          input: {
+            metadata: { redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" },
+            address: null,
+          },
+        });
+      expect((await withoutAddress({})).client_id).toMatch(/^smxc_/);
+      expect((await withoutAddress({ AUTH_URL: "http://localhost:3000" })).client_id).toMatch(/^smxc_/);
+      for (const env of [
+        { AUTH_URL: "https://searchmux.example" },
+        { SEARCHMUX_ALLOWED_HOSTS: "searchmux.lan" },
+      ]) {
+        expect(await oauthError(withoutAddress(env))).toMatchObject({
+          code: "access_denied",
+          message: REGISTRATION_NEEDS_ADDRESS,
+        });
+      }
+    });
+  });
+
+  describe("pruning (the prune-oauth job)", () => {
+    it("deletes clients nobody authorized within a quarter hour, and keeps authorized ones", async () => {
+      const [unused, authorized] = await Promise.all([publicClient(), publicClient()]);
+      await connect(authorized.client_id);
+      const prune = (minutesOn: number) =>
+        t.db.withSystem((tx) => deleteEndedOAuthRecords(tx, new Date(Date.now() + minutesOn * 60_000)));
+      await prune(14);
+      expect(await storedIds([unused.client_id, authorized.client_id])).toHaveLength(2);
+      await prune(16);
+      expect(await storedIds([unused.client_id, authorized.client_id])).toEqual([authorized.client_id]);
     });
   });
 
