@@ -1,9 +1,10 @@
 /**
- * The one path every paid tool call of a tenant takes (web_search, answer, paper_search, fetch):
- * the tenant's providers (own key, else operator key; keyless always), the caller's subset, the per-tenant
- * result cache, one budget admission per provider call (a refused provider is skipped with
- * `budget_exhausted`), each charge settled or refunded by the call's outcome, a clear error when nothing
- * succeeded, and one trace per call (hit, success or failure). Partial results are never cached.
+ * The one path every paid tool call of a tenant takes (web_search, answer, paper_search, fetch, crawl),
+ * in named stages: select the tenant's providers (own key, else operator key; keyless always) and the
+ * caller's subset, read the per-tenant result cache, run the call with one budget admission per provider
+ * call (a refused provider is skipped with `budget_exhausted`), settle each charge by the call's outcome
+ * (refunding what never ran), answer a clear error when nothing succeeded, cache a complete result, and
+ * record one trace per call (hit, success or failure). Partial results are never cached.
  */
 import { randomUUID } from "node:crypto";
 import type {
@@ -71,7 +72,82 @@ export function toolCacheKey(
   });
 }
 
-export async function runToolCall<P extends ProviderRegistration, R extends ToolOutcome>(
+/** The call's providers: the tenant's, narrowed to the caller's subset, checked by the tool. */
+async function selectStage<P extends ProviderRegistration, R>(
+  ctx: TenantContext,
+  spec: ToolCallSpec<P, R>,
+): Promise<ResolvedProvider<P>[]> {
+  const { available } = await tenantProviders(ctx, spec.registry);
+  const entries = selectProviders(spec.wanted, new Set(spec.registry.map((p) => p.id)), available, spec.tool);
+  spec.authorize?.(entries);
+  return entries;
+}
+
+/** A cached result of the same call, told to the progress listener as one cache-hit step. */
+async function cacheStage<P extends ProviderRegistration, R>(
+  ctx: TenantContext,
+  spec: ToolCallSpec<P, R>,
+  cacheKey: string,
+): Promise<R | null> {
+  if (spec.noCache || spec.uncached) return null;
+  const hit = await readCached<R>(ctx.kv, cacheKey);
+  metrics().cacheLookups.inc({ tool: spec.tool, result: hit ? "hit" : "miss" });
+  if (hit) {
+    spec.onProgress?.({
+      provider: "*",
+      kind: spec.spanKind,
+      start_offset_ms: 0,
+      duration_ms: 0,
+      outcome: "cache_hit",
+    });
+  }
+  return hit;
+}
+
+/**
+ * Runs the tool with a budget admission per provider call, then settles: the ledger closes whether or not
+ * `run` returns, so a step that throws after admission leaves no billed call open for the sweep, and
+ * attempts that never ran are refunded at once. Throws when no provider produced anything.
+ */
+async function providerStage<P extends ProviderRegistration, R extends ToolOutcome>(
+  ctx: TenantContext,
+  spec: ToolCallSpec<P, R>,
+  entries: ResolvedProvider<P>[],
+  trace: CallTrace,
+  charged: Map<string, number>,
+  ran: { result?: R },
+): Promise<R> {
+  const ledger = attemptLedger(ctx, {
+    traceId: trace.id,
+    kind: spec.spanKind,
+    entries,
+    onProgress: spec.onProgress,
+  });
+  try {
+    ran.result = await spec.run(entries, ledger.admit);
+  } finally {
+    for (const [providerId, micros] of await ledger.close()) charged.set(providerId, micros);
+  }
+  const outcome = ran.result;
+  throwIfNothingSucceeded(
+    { succeeded: spec.succeeded(outcome), providers_failed: outcome.providers_failed },
+    ledger.exhausted,
+  );
+  return outcome;
+}
+
+/** A complete result is cached after the answer, like the reservations' closing (writeCached never throws). */
+function cacheWriteStage<P extends ProviderRegistration, R extends ToolOutcome>(
+  ctx: TenantContext,
+  spec: ToolCallSpec<P, R>,
+  cacheKey: string,
+  outcome: R,
+): void {
+  if (!outcome.partial && !spec.uncached)
+    ctx.usage.track(writeCached(ctx.kv, cacheKey, outcome, cacheTtlSeconds(ctx.env)));
+}
+
+export async function runCall<P extends ProviderRegistration, R extends ToolOutcome>(
   ctx: TenantContext,
   spec: ToolCallSpec<P, R>,
 ): Promise<ToolCallResult<R>> {
@@ -86,62 +162,20 @@ export async function runToolCall<P extends ProviderRegistration, R extends Tool
     secrets: [],
     charged,
   };
-  let result: R | undefined;
+  const ran: { result?: R } = {};
   try {
-    const { available } = await tenantProviders(ctx, spec.registry);
-    const entries = selectProviders(
-      spec.wanted,
-      new Set(spec.registry.map((p) => p.id)),
-      available,
-      spec.tool,
-    );
-    spec.authorize?.(entries);
+    const entries = await selectStage(ctx, spec);
     trace.secrets = entries.flatMap((e) => (e.apiKey ? [e.apiKey] : []));
-
     const cacheKey = toolCacheKey(ctx, spec.tool, spec.cacheInput, entries);
-    if (!spec.noCache && !spec.uncached) {
-      const hit = await readCached<R>(ctx.kv, cacheKey);
-      metrics().cacheLookups.inc({ tool: spec.tool, result: hit ? "hit" : "miss" });
-      if (hit) {
-        spec.onProgress?.({
-          provider: "*",
-          kind: spec.spanKind,
-          start_offset_ms: 0,
-          duration_ms: 0,
-          outcome: "cache_hit",
-        });
-        recordCallTrace(ctx, trace, {
-          status: "ok",
-          cacheHit: true,
-          spans: [],
-          summary: spec.summarize(hit),
-        });
-        return { ...hit, cache_hit: true, trace_id: trace.id };
-      }
+
+    const hit = await cacheStage(ctx, spec, cacheKey);
+    if (hit) {
+      recordCallTrace(ctx, trace, { status: "ok", cacheHit: true, spans: [], summary: spec.summarize(hit) });
+      return { ...hit, cache_hit: true, trace_id: trace.id };
     }
 
-    const ledger = attemptLedger(ctx, {
-      traceId: trace.id,
-      kind: spec.spanKind,
-      entries,
-      onProgress: spec.onProgress,
-    });
-    // Closed whether or not run returns: a step that throws after admission must not leave billed calls
-    // open for the sweep to refund; attempts that never ran are refunded at once.
-    let outcome: R;
-    try {
-      outcome = await spec.run(entries, ledger.admit);
-    } finally {
-      for (const [providerId, micros] of await ledger.close()) charged.set(providerId, micros);
-    }
-    result = outcome;
-    throwIfNothingSucceeded(
-      { succeeded: spec.succeeded(outcome), providers_failed: outcome.providers_failed },
-      ledger.exhausted,
-    );
-    // After the answer, like closing the reservations (writeCached never throws).
-    if (!outcome.partial && !spec.uncached)
-      ctx.usage.track(writeCached(ctx.kv, cacheKey, outcome, cacheTtlSeconds(ctx.env)));
+    const outcome = await providerStage(ctx, spec, entries, trace, charged, ran);
+    cacheWriteStage(ctx, spec, cacheKey, outcome);
     recordCallTrace(ctx, trace, {
       status: outcome.partial ? "partial" : "ok",
       cacheHit: false,
@@ -153,8 +187,8 @@ export async function runToolCall<P extends ProviderRegistration, R extends Tool
     recordCallTrace(ctx, trace, {
       status: "error",
       cacheHit: false,
-      spans: result?.spans ?? [],
-      summary: result ? failureSummary(result) : {},
+      spans: ran.result?.spans ?? [],
+      summary: ran.result ? failureSummary(ran.result) : {},
       error,
     });
     throw error;

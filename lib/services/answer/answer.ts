@@ -6,7 +6,7 @@ import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
 import { withOperatorModel } from "@/lib/pipeline/providers/operator-providers";
-import { runToolCall } from "@/lib/pipeline/run-call";
+import { runCall } from "@/lib/pipeline/run-call";
 import { noCacheField, parseInput } from "@/lib/pipeline/validate";
 import { answerProviders } from "@/lib/providers/answer";
 import { webSearch } from "@/lib/services/search/web-search";
@@ -57,7 +57,7 @@ export async function answer({
 }) {
   assertScope(ctx, "answer");
   const { no_cache, ...parsed } = parseInput(answerToolInput, input);
-  return runToolCall(ctx, {
+  return runCall(ctx, {
     onProgress,
     tool: "answer",
     spanKind: "answer",

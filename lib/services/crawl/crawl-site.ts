@@ -8,7 +8,7 @@ import { assertScope, type Env, type TenantContext } from "@/lib/pipeline/contex
 import { ServiceError } from "@/lib/pipeline/errors";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
 import { fetchAllowlistFromEnv, withProviderSettings } from "@/lib/pipeline/providers/operator-providers";
-import { runToolCall } from "@/lib/pipeline/run-call";
+import { runCall } from "@/lib/pipeline/run-call";
 import { noCacheField, parseInput } from "@/lib/pipeline/validate";
 import { direct } from "@/lib/providers/fetch/direct";
 import { withCrawlSlot } from "./crawl-slots";
@@ -19,7 +19,7 @@ export const crawlToolInput = crawlInputSchema.extend({ no_cache: noCacheField }
 export const CRAWL_STEPS: readonly FetchProvider[] = [direct];
 
 type CrawlOutcome = CrawlResult & {
-  /** The start page's failure when nothing was read (runToolCall's "every provider failed"). */
+  /** The start page's failure when nothing was read (runCall's "every provider failed"). */
   providers_failed: Array<{ provider: string; reason: string }>;
   partial: boolean;
 };
@@ -45,7 +45,7 @@ export async function crawlSite({
 }) {
   assertScope(ctx, "fetch");
   const { no_cache, ...parsed } = parseInput(crawlToolInput, input);
-  return runToolCall<FetchProvider, CrawlOutcome>(ctx, {
+  return runCall<FetchProvider, CrawlOutcome>(ctx, {
     tool: "crawl",
     spanKind: "fetch",
     onProgress,

@@ -9,7 +9,7 @@ import type { AdmitHook } from "@/lib/engine/shared/types";
 import { cacheTtlSeconds, readCached, writeCached } from "@/lib/pipeline/cache/result-cache";
 import type { TenantContext } from "@/lib/pipeline/context";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
-import { runToolCall, toolCacheKey } from "@/lib/pipeline/run-call";
+import { runCall, toolCacheKey } from "@/lib/pipeline/run-call";
 import { fetchProviders } from "@/lib/providers/fetch";
 import { type DocumentOptions, documentCacheInput, fetchDocument } from "./fetch-document";
 import {
@@ -26,7 +26,7 @@ export interface BatchRequest extends ManyRequest {
 }
 
 export async function fetchBatch(ctx: TenantContext, request: BatchRequest) {
-  return runToolCall<(typeof fetchProviders)[number], FetchBatch>(ctx, {
+  return runCall<(typeof fetchProviders)[number], FetchBatch>(ctx, {
     tool: "fetch",
     spanKind: "fetch",
     onProgress: request.onProgress,

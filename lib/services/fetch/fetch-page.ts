@@ -9,7 +9,7 @@ import {
 import type { FetchResult } from "@/lib/engine/fetch/run-fetch";
 import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
-import { runToolCall, type ToolCallResult } from "@/lib/pipeline/run-call";
+import { runCall, type ToolCallResult } from "@/lib/pipeline/run-call";
 import { noCacheField, parseInput } from "@/lib/pipeline/validate";
 import { fetchProviders } from "@/lib/providers/fetch";
 import { fetchBatch } from "./fetch-batch";
@@ -108,7 +108,7 @@ export async function fetchPage({
     });
   }
   const pageUrl = url as string; // the schema requires url or urls
-  const document = await runToolCall<(typeof fetchProviders)[number], FetchResult | NoPage>(ctx, {
+  const document = await runCall<(typeof fetchProviders)[number], FetchResult | NoPage>(ctx, {
     tool: "fetch",
     spanKind: "fetch",
     onProgress,
@@ -124,6 +124,6 @@ export async function fetchPage({
         ? {}
         : { provider: outcome.provider, final_url: outcome.final_url, chars: outcome.content.length },
   });
-  if ("noPage" in document) throw new Error("unreachable: runToolCall rejects calls where nothing succeeded");
+  if ("noPage" in document) throw new Error("unreachable: runCall rejects calls where nothing succeeded");
   return { ...pageOf(document, window), cache_hit: document.cache_hit, trace_id: document.trace_id };
 }

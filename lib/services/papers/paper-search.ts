@@ -4,7 +4,7 @@ import { runPaperSearch } from "@/lib/engine/papers/run-paper-search";
 import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
 import { withPoliteMailto } from "@/lib/pipeline/providers/operator-providers";
-import { runToolCall } from "@/lib/pipeline/run-call";
+import { runCall } from "@/lib/pipeline/run-call";
 import { noCacheField, parseInput } from "@/lib/pipeline/validate";
 import { paperProviders } from "@/lib/providers/papers";
 
@@ -26,7 +26,7 @@ export async function paperSearch({
 }) {
   assertScope(ctx, "papers");
   const { no_cache, providers, ...rest } = parseInput(paperSearchToolInput, input);
-  return runToolCall(ctx, {
+  return runCall(ctx, {
     onProgress,
     tool: "paper_search",
     spanKind: "papers",

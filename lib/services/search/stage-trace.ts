@@ -1,5 +1,5 @@
 /**
- * One trace per web_search call, research stages included. runToolCall records the call's trace with the
+ * One trace per web_search call, research stages included. runCall records the call's trace with the
  * search spans and charges; the stages' fetch and model spans (their own kinds, their charges) are added
  * to that same record on its way to the trace sink.
  */

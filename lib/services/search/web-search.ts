@@ -4,7 +4,7 @@ import { runSearch } from "@/lib/engine/search/run-search";
 import { clampedInteger, resultCountField } from "@/lib/engine/shared/input-fields";
 import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
-import { runToolCall } from "@/lib/pipeline/run-call";
+import { runCall } from "@/lib/pipeline/run-call";
 import { noCacheField, parseInput } from "@/lib/pipeline/validate";
 import { searchProviders } from "@/lib/providers/search";
 import { CONTENT_TOTAL_CHARS, MCP_CONTENT_TOTAL_CHARS } from "@/lib/services/fetch/result-size";
@@ -102,7 +102,7 @@ export async function webSearch({
   });
   const trace = withStageTrace(ctx);
   const origin = performance.now();
-  return runToolCall(trace.ctx, {
+  return runCall(trace.ctx, {
     onProgress,
     tool: "web_search",
     spanKind: "search",
