@@ -9,7 +9,7 @@
 import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import {
   type ClientDocumentSite,
   clientDocument,
@@ -21,6 +21,7 @@ import { signInAsDeveloper } from "./support/dashboard";
 import { BASE_URL } from "./support/e2e-server";
 import { fakeRequests } from "./support/fake-providers";
 import { initializeRequest, MCP_URL, postRaw } from "./support/mcp";
+import { expect, test } from "./support/test";
 
 test.describe.configure({ mode: "serial" });
 
