@@ -217,11 +217,11 @@ test("the playground endpoint refuses a signed-out caller and another site's pag
 
 test("Settings set the rate limit and the grounded-snippets default; the playground is held to that limit", async ({
   browser,
+  pageProblems,
 }) => {
   // The invitee's own workspace, so the low limit touches no other test.
   const context = await browser.newContext();
   await signInAs(context, invitee, invitee.tenantId, "owner");
-  // No console watch: the refused run is a 429 the browser logs.
   const page = await context.newPage();
   await page.goto("/dashboard/settings");
   const grounded = page.getByRole("checkbox", { name: "Grounded snippets by default" });
@@ -248,5 +248,9 @@ test("Settings set the rate limit and the grounded-snippets default; the playgro
   await page.getByLabel("Query", { exact: true }).fill("one too many");
   await page.getByRole("button", { name: "Run" }).click();
   await expect(page.getByText(/Rate limit of 2 runs a minute reached; try again in \d+ s\./)).toBeVisible();
+  // The refused run is a 429, which the browser logs.
+  await expect
+    .poll(() => pageProblems.take(/status of 429 .*\/dashboard\/playground\/run\)$/).length)
+    .toBe(1);
   await context.close();
 });

@@ -1,20 +1,29 @@
 /**
- * The `test` and `expect` every spec imports: Playwright's, plus a watch on every page of every browser
- * context the worker opens (the default `page`, `browser.newContext()` ones, those of `beforeAll` hooks).
+ * The `test` and `expect` every spec imports: Playwright's, plus a watch on every page of the product in
+ * every browser context the worker opens (the default `page`, `browser.newContext()` ones, those of
+ * `beforeAll` hooks).
  * A console error, an uncaught exception or a Content-Security-Policy violation fails the test it happens
  * in (one in a `beforeAll` fails the test after it); a spec that provokes one on purpose claims it with
  * `pageProblems.take(pattern)`.
  */
 import { type BrowserContext, test as base, expect, type Page } from "@playwright/test";
+import { BASE_URL } from "./e2e-server";
 
 export { expect };
+
+/** Whether the page shows a document of the product, not a stand-in for another site (a client's callback). */
+const ofTheProduct = (page: Page) => new URL(page.url()).origin === new URL(BASE_URL).origin;
 
 /** What a page reports: the console's errors (Chromium logs every CSP refusal there too) and exceptions. */
 function watchPage(page: Page, problems: string[]): void {
   page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`${message.text()} (${message.location().url})`);
+    if (message.type() === "error" && ofTheProduct(page)) {
+      problems.push(`${message.text()} (${message.location().url})`);
+    }
   });
-  page.on("pageerror", (error) => problems.push(`${error.message} (${page.url()})`));
+  page.on("pageerror", (error) => {
+    if (ofTheProduct(page)) problems.push(`${error.message} (${page.url()})`);
+  });
 }
 
 /**
