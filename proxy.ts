@@ -1,7 +1,7 @@
 /**
  * Runs before every page: gives it a Content-Security-Policy with a nonce of its own
- * (lib/content-security-policy.ts). Not before route handlers under /api and /.well-known, the framework's files (/_next) or
- * prefetches, none of which is a document (next.config.ts gives them static headers).
+ * (lib/content-security-policy.ts). Not before route handlers under /api and /.well-known, the framework's
+ * files (/_next) or prefetches, none of which is a document (next.config.ts gives them static headers).
  */
 import { type NextRequest, NextResponse } from "next/server";
 import { NONCE_HEADER, newNonce, pagePolicy } from "@/lib/content-security-policy";
