@@ -26,14 +26,34 @@ const nextConfig: NextConfig = {
     ],
   },
   poweredByHeader: false,
-  // The OAuth consent page must not be framed: another site could overlay it and trick the Approve click.
+  // Security headers (docs/decisions.md, "Security headers"). Pages get their Content-Security-Policy, with
+  // a nonce per request, from proxy.ts; route handlers, which render no document, the static ones below.
   async headers() {
+    const api = [{ key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'" }];
     return [
       {
-        source: "/oauth/:path*",
+        source: "/:path*",
         headers: [
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          // For browsers without CSP's frame-ancestors; where both apply, frame-ancestors wins.
           { key: "X-Frame-Options", value: "DENY" },
-          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+        ],
+      },
+      // The consent page sends the browser on to a client's redirect URI: with no Referer at all (its own
+      // address holds the client's whole authorization request).
+      { source: "/oauth/:path*", headers: [{ key: "Referrer-Policy", value: "no-referrer" }] },
+      { source: "/api/:path*", headers: api },
+      { source: "/.well-known/:path*", headers: api },
+      // next-auth's own pages (sign-out, error): an inline stylesheet, a form that posts to this site.
+      {
+        source: "/api/auth/:path*",
+        headers: [
+          {
+            key: "Content-Security-Policy",
+            value:
+              "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+          },
         ],
       },
     ];

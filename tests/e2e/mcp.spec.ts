@@ -7,7 +7,6 @@
 import { request as httpRequest } from "node:http";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { expect, test } from "@playwright/test";
 import { BASE_URL, seedTenant } from "./support/e2e-server";
 import { fakeRequests } from "./support/fake-providers";
 import {
@@ -18,6 +17,7 @@ import {
   postRaw,
   toolCall,
 } from "./support/mcp";
+import { expect, test } from "./support/test";
 
 let tokens: Record<string, string> = {};
 let exhaustedToken = "";

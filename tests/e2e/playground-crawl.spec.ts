@@ -4,11 +4,12 @@
  * robots.txt forbids listed as skipped, redirects into private addresses as errors, why the crawl stopped and
  * its trace; pages with their Markdown folded away; a long page read window by window, and several URLs at once.
  */
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { type CrawlSite, startCrawlSite } from "@/tests/fakes/crawl-site";
 import { CLIENT_SITE_ADDRESS } from "./support/client-site";
-import { screenshot, settled, watchConsole } from "./support/dashboard";
+import { screenshot, settled } from "./support/dashboard";
 import { type SeededUser, seedUser, signInAs } from "./support/sessions";
+import { expect, test } from "./support/test";
 
 test.describe.configure({ mode: "serial" });
 
@@ -37,7 +38,6 @@ test("the Crawl tab maps a site: URLs with titles and depths, what it skipped, w
   browser,
 }) => {
   const page = await playground(browser, "Crawl");
-  const consoleErrors = watchConsole(page);
   await page.getByLabel("Start URL", { exact: true }).fill(`${site.origin}/`);
   await page.getByLabel("Mode", { exact: true }).click();
   await page.getByRole("option", { name: "Map (URLs and titles)" }).click();
@@ -72,14 +72,12 @@ test("the Crawl tab maps a site: URLs with titles and depths, what it skipped, w
   await expect(page).toHaveURL(/\/dashboard\/traces\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("crawl");
   await expect(page.getByTestId("span-row").first()).toContainText("direct");
-  consoleErrors.expectNone();
 });
 
 test("the Crawl tab reads pages: each with its characters and folded Markdown; a bad path pattern is flagged", async ({
   browser,
 }) => {
   const page = await playground(browser, "Crawl");
-  const consoleErrors = watchConsole(page);
   await page.getByLabel("Start URL", { exact: true }).fill(`${site.origin}/section/1`);
   await page.getByLabel("Depth", { exact: true }).fill("1");
   await page.getByLabel("Only these paths", { exact: true }).fill("section/1*");
@@ -106,14 +104,12 @@ test("the Crawl tab reads pages: each with its characters and folded Markdown; a
   // The home page link is outside the paths asked for.
   await expect(page.getByTestId("crawl-skipped").first()).toContainText("excluded by include_paths");
   await expect(page.getByTestId("crawl-stopped")).toContainText("It read every page it found");
-  consoleErrors.expectNone();
 });
 
 test("the Fetch tab reads a long page window by window from the cache, and several URLs in one call", async ({
   browser,
 }) => {
   const page = await playground(browser, "Fetch");
-  const consoleErrors = watchConsole(page);
   await page.getByLabel("URL", { exact: true }).fill(`${site.origin}/long`);
   await page.getByLabel("Characters", { exact: true }).fill("1000");
   await page.getByRole("button", { name: "Run" }).click();
@@ -137,5 +133,4 @@ test("the Fetch tab reads a long page window by window from the cache, and sever
     "Orphan",
     `${site.origin}/missing`,
   ]);
-  consoleErrors.expectNone();
 });

@@ -6,9 +6,10 @@
  * page scrolls sideways, every tab is on screen and no copy button covers the text it copies; the sign-in
  * button looks like a button.
  */
-import { type Browser, expect, type Page, test } from "@playwright/test";
-import { settled, watchConsole } from "./support/dashboard";
+import type { Browser, Page } from "@playwright/test";
+import { settled } from "./support/dashboard";
 import { type SeededUser, seedUser, signInAs } from "./support/sessions";
+import { expect, test } from "./support/test";
 
 test.describe.configure({ mode: "serial" });
 
@@ -50,7 +51,6 @@ test("provider keys flag only what a tool needs: optional providers without a ke
   browser,
 }) => {
   const page = await ownerPage(browser);
-  const consoleErrors = watchConsole(page);
   await page.goto("/dashboard/keys");
   await settled(page);
   const rows = page.locator('[data-testid^="provider-"]');
@@ -62,14 +62,12 @@ test("provider keys flag only what a tool needs: optional providers without a ke
   const needed = page.getByTestId("needed-keys");
   await expect(needed.getByRole("listitem")).toHaveCount(1);
   await expect(needed).toContainText("Answer has no provider yet: add a key for one of");
-  consoleErrors.expectNone();
 });
 
 test("a one-provider run states one duration, no merged snippet, and a used-up budget says its hard limit is reached", async ({
   browser,
 }) => {
   const page = await ownerPage(browser);
-  const consoleErrors = watchConsole(page);
   await page.goto("/dashboard/keys?kind=search");
   const brave = page.getByTestId("provider-brave");
   await brave.getByRole("button", { name: "Add Brave Search key" }).click();
@@ -109,7 +107,6 @@ test("a one-provider run states one duration, no merged snippet, and a used-up b
   await expect(page.getByText("Tool calls today")).toBeVisible();
   await expect(page.getByText("1 web_search", { exact: true })).toBeVisible();
   await expect(page.getByText("1 provider request (what budgets count)")).toBeVisible();
-  consoleErrors.expectNone();
 });
 
 test("chart axes step by round values and date ticks are a week apart", async ({ browser }) => {

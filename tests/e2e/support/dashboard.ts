@@ -1,4 +1,4 @@
-/** What the dashboard specs share: signing in, screenshots of each page, and a console that stays clean. */
+/** What the dashboard specs share: signing in and screenshots of each page. */
 import { mkdirSync } from "node:fs";
 import { expect, type Page } from "@playwright/test";
 
@@ -23,18 +23,4 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await settled(page);
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
-}
-
-/** Collects a page's console errors and uncaught exceptions; `expectNone` fails the test with them. */
-export function watchConsole(page: Page) {
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(`${message.text()} (${message.location().url})`);
-  });
-  page.on("pageerror", (error) => errors.push(error.message));
-  return {
-    expectNone() {
-      expect(errors, "console errors").toEqual([]);
-    },
-  };
 }
