@@ -5,7 +5,7 @@ const nextConfig: NextConfig = {
   // node_modules it needs; scripts/assemble-standalone.mjs adds the static files (Dockerfile).
   output: "standalone",
   // Native drivers and the embedded database stay outside the server bundle.
-  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg", "ioredis", "ws"],
+  serverExternalPackages: ["@electric-sql/pglite", "pg", "ioredis", "ws"],
   // Files read at run time by path, which the build cannot see imported, so that deployments have them:
   // the document parsers' worker scripts and the pdf.js they load (every route that may fetch). And for
   // the standalone output, which holds every route's files (so one route names them): the SQL migrations
