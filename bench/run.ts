@@ -27,6 +27,7 @@ import { seedTenant } from "@/tests/reliability/support/tenant";
 import { testPlatform } from "@/tests/support/platform";
 import { admissions } from "./scenarios/admissions";
 import { engineFanout } from "./scenarios/engine-fanout";
+import { failingProvider } from "./scenarios/failing-provider";
 import { uncachedFanout } from "./scenarios/fanout";
 import { fetchEngineOnly, fetchThroughApi } from "./scenarios/fetch-page";
 import { fusion } from "./scenarios/fusion";
@@ -190,6 +191,7 @@ async function run(target: BenchTarget): Promise<ScenarioResult[]> {
   await step("fetch-engine", () => fetchEngineOnly(target, config.fetchRuns, fetched));
   await step("fusion", () => fusion(config.fusionRuns));
   await step("admissions", () => admissions(target, config.admissions));
+  await step("failing-provider", () => failingProvider(target, 20));
   await step("soak", () => soak(target, token, config.soakSeconds));
   return results;
 }

@@ -45,6 +45,20 @@ export const TARGETS: readonly Target[] = [
   { scenario: "fetch", label: "p50 ≤ 45 ms", value: p50, limit: 45, kind: "max" },
   { scenario: "fetch-engine", label: "p50 ≤ 45 ms", value: p50, limit: 45, kind: "max" },
   { scenario: "fusion", label: "p99 ≤ 2 ms", value: p99, limit: 2, kind: "max" },
+  {
+    scenario: "failing-provider",
+    label: "cache hit ratio of the repeats ≥ 95 %",
+    value: (r) => r.cost && r.cost.cacheHitRatio * 100,
+    limit: 95,
+    kind: "min",
+  },
+  {
+    scenario: "failing-provider",
+    label: "each paid provider called once in 20 searches",
+    value: (r) => r.cost && r.cost.paidCallsPerCall * 20,
+    limit: 5,
+    kind: "max",
+  },
   { scenario: "soak", label: "RSS flat (≤ +5 % after warm-up)", value: rssGrowth, limit: 5, kind: "max" },
   ...(
     [

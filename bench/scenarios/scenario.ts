@@ -29,6 +29,8 @@ export interface ScenarioResult {
    * relays in front of them; work after the response, such as trace writes, included).
    */
   roundTripsPerCall?: { database: number; kv: number };
+  /** What the calls bought: paid provider calls per call, and the share of calls answered from the cache. */
+  cost?: { paidCallsPerCall: number; cacheHitRatio: number };
 }
 
 export type ScenarioId =
@@ -46,4 +48,5 @@ export type ScenarioId =
   | "fetch-engine"
   | "fusion"
   | "admissions"
+  | "failing-provider"
   | "soak";

@@ -51,6 +51,8 @@ interface ToolOutcome {
   spans: readonly ProviderSpan[];
   /** Results with failures are not cached; a tool without the notion (fetch) is complete when it returns. */
   partial?: boolean;
+  /** Every provider answer came from the answers kept per provider (provider-answers.ts): nothing was bought. */
+  cached?: boolean;
 }
 
 export type ToolCallResult<R> = R & { cache_hit: boolean; trace_id: string };
@@ -176,13 +178,14 @@ export async function runCall<P extends ProviderRegistration, R extends ToolOutc
 
     const outcome = await providerStage(ctx, spec, entries, trace, charged, ran);
     cacheWriteStage(ctx, spec, cacheKey, outcome);
+    const cacheHit = outcome.cached === true;
     recordCallTrace(ctx, trace, {
       status: outcome.partial ? "partial" : "ok",
-      cacheHit: false,
+      cacheHit,
       spans: outcome.spans,
       summary: { ...spec.summarize(outcome), ...failureSummary(outcome) },
     });
-    return { ...outcome, cache_hit: false, trace_id: trace.id };
+    return { ...outcome, cache_hit: cacheHit, trace_id: trace.id };
   } catch (error) {
     recordCallTrace(ctx, trace, {
       status: "error",

@@ -15,7 +15,7 @@ import { postFilter } from "./post-filter";
 import { type RankedResult, rankProviderResults } from "./ranked-results";
 import { buildRequestOptions } from "./request-options";
 import { contentWords, tokenize } from "./text";
-import type { FusedResult, ProviderFailure, ProviderSuccess, SearchSpan } from "./types";
+import type { FusedResult, ProviderFailure, ProviderResponse, ProviderSuccess, SearchSpan } from "./types";
 
 export interface RunSearchArgs {
   /** Validated here (searchInputSchema); already-validated input passes unchanged. */
@@ -27,6 +27,18 @@ export interface RunSearchArgs {
   admit?: AdmitHook;
   /** Wall clock (ms since epoch) for time_range post-filters; defaults to Date.now. */
   now?: () => number;
+  /**
+   * Providers' answers to this same search kept from earlier calls, by provider id: those providers are
+   * not called (nor admitted), their kept results fused as if they had just answered.
+   */
+  answered?: ReadonlyMap<string, ProviderAnswer>;
+  /** Told of each provider's fresh answer (not of kept ones), for the caller to keep. */
+  onAnswer?: (providerId: string, answer: ProviderAnswer) => void;
+}
+
+/** What is kept of one provider's answer: its results as the adapter returned them. */
+export interface ProviderAnswer {
+  results: ProviderResponse["results"];
 }
 
 export interface SearchResult {
@@ -37,6 +49,8 @@ export interface SearchResult {
   spans: SearchSpan[];
   /** True when any provider failed, timed out or was refused: such a result must not be cached. */
   partial: boolean;
+  /** True when every provider answer came from `answered`: the search bought nothing. */
+  cached: boolean;
   duration_ms: number;
 }
 
@@ -53,6 +67,12 @@ export async function runSearch(args: RunSearchArgs): Promise<SearchResult> {
   const options = buildRequestOptions(input, query);
   const nowMs = (args.now ?? Date.now)();
   const { entries } = selectEntries(args.providers);
+  // Kept answers first: in budget and single mode they may be all the search needs.
+  const isKept = (entry: ProviderEntry) => args.answered?.has(entry.provider.id) === true;
+  const keptFirst = (list: readonly ProviderEntry[]) => [
+    ...list.filter(isKept),
+    ...list.filter((e) => !isKept(e)),
+  ];
 
   const deadline = linkedAbort(
     [args.signal],
@@ -61,8 +81,10 @@ export async function runSearch(args: RunSearchArgs): Promise<SearchResult> {
   );
   const context = { query, options, deadline: deadline.signal, admit: args.admit, origin };
   const attempt = async (entry: ProviderEntry): Promise<Attempted> => {
-    const outcome = await callProvider(entry, context);
+    const kept = args.answered?.get(entry.provider.id);
+    const outcome = kept ? keptOutcome(entry, kept, origin) : await callProvider(entry, context);
     if (!outcome.ok) return { outcome, ranked: [] };
+    if (!kept) args.onAnswer?.(entry.provider.id, { results: outcome.response.results });
     const ranked = rankProviderResults(entry.provider.id, outcome.response.results);
     return { outcome, ranked: postFilter(ranked, query, options, entry.provider.capabilities, nowMs) };
   };
@@ -73,7 +95,9 @@ export async function runSearch(args: RunSearchArgs): Promise<SearchResult> {
       attempts = await callAll(entries, attempt);
     } else {
       const [order, wanted] =
-        input.mode === "budget" ? [ladderOrder(entries), input.max_results] : [entries, 1];
+        input.mode === "budget"
+          ? [keptFirst(ladderOrder(entries)), input.max_results]
+          : [keptFirst(entries), 1];
       attempts = await callInTurn(order, attempt, (done) => distinctUrls(done) >= wanted, deadline.signal);
     }
   } finally {
@@ -86,6 +110,7 @@ export async function runSearch(args: RunSearchArgs): Promise<SearchResult> {
     { maxResults: input.max_results, queryTerms },
   );
   const providersFailed = attempts.flatMap(({ outcome }) => (outcome.ok ? [] : [outcome.failure]));
+  const answeredFresh = attempts.some(({ outcome }) => outcome.ok && outcome.span.outcome !== "cache_hit");
   return {
     query: input.query,
     results,
@@ -93,7 +118,27 @@ export async function runSearch(args: RunSearchArgs): Promise<SearchResult> {
     providers_failed: providersFailed,
     spans: attempts.map(({ outcome }) => outcome.span),
     partial: providersFailed.length > 0,
+    cached: !answeredFresh && attempts.some(({ outcome }) => outcome.ok),
     duration_ms: Math.round(performance.now() - origin),
+  };
+}
+
+/** A provider's kept answer as the outcome of an attempt that sent nothing. */
+function keptOutcome(entry: ProviderEntry, kept: ProviderAnswer, origin: number): CallOutcome {
+  const provider = entry.provider.id;
+  const count = kept.results.length;
+  return {
+    ok: true,
+    entry,
+    response: { results: kept.results },
+    success: { provider, duration_ms: 0, count },
+    span: {
+      provider,
+      kind: "search",
+      start_offset_ms: Math.round(performance.now() - origin),
+      duration_ms: 0,
+      outcome: "cache_hit",
+    },
   };
 }
 

@@ -27,7 +27,15 @@ export interface ProviderSuccess {
   count: number;
 }
 
-export type SpanOutcome = "ok" | "empty" | "error" | "timeout" | "skipped_budget" | "skipped_breaker";
+export type SpanOutcome =
+  | "ok"
+  | "empty"
+  | "error"
+  | "timeout"
+  | "skipped_budget"
+  | "skipped_breaker"
+  /** The provider's answer came from an earlier call of the same request: nothing was sent or paid. */
+  | "cache_hit";
 
 /** One provider attempt, for traces. */
 export interface ProviderSpan<Kind extends string = string> {

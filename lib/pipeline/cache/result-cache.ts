@@ -1,7 +1,9 @@
 /**
  * Tool results cached in KV per tenant: key = tenant + tool + a hash of the normalised input (with the
  * provider set and options). Never shared across tenants, since a result may have been bought with
- * that tenant's keys. Partial results are not stored (the caller decides).
+ * that tenant's keys. Partial results are not stored whole (the caller decides); a tool that fans out may
+ * keep each provider's answer on its own (provider-answers.ts), so that one failing provider does not
+ * void what the others returned.
  */
 import { createHash } from "node:crypto";
 import type { Kv } from "@/lib/kv";
@@ -38,6 +40,15 @@ export const isResultCacheKey = (key: string): boolean => key.startsWith(KEY_PRE
 export async function readCached<T>(kv: Kv, key: string): Promise<T | null> {
   const raw = await kv.get(key).catch(() => null); // a KV outage degrades to a miss
   return raw === null ? null : (JSON.parse(raw) as T);
+}
+
+/** Several entries in one KV round trip, in order (a KV outage degrades to misses). */
+export async function readCachedMany<T>(kv: Kv, keys: readonly string[]): Promise<Array<T | null>> {
+  if (keys.length === 0) return [];
+  const pipeline = kv.pipeline();
+  for (const key of keys) pipeline.get(key);
+  const replies = await pipeline.exec().catch(() => keys.map(() => null));
+  return replies.map((reply) => (typeof reply === "string" ? (JSON.parse(reply) as T) : null));
 }
 
 export async function writeCached(kv: Kv, key: string, value: unknown, ttlSeconds: number): Promise<void> {

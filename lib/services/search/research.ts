@@ -145,6 +145,8 @@ export async function planResearch(ctx: TenantContext, request: ResearchRequest)
           ...contentFields(contents?.results[index]),
         })),
         partial: search.partial || pages.some((page) => page.problem?.transient === true),
+        // The stages read pages and ask a model again: this call bought something, whatever the providers kept.
+        cached: false,
         research: { grounded: grounded?.pages, content: contents?.pages },
       };
     },

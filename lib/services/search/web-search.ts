@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { searchInputSchema } from "@/lib/engine/search/input";
-import { runSearch } from "@/lib/engine/search/run-search";
+import { type ProviderAnswer, runSearch } from "@/lib/engine/search/run-search";
 import { clampedInteger, resultCountField } from "@/lib/engine/shared/input-fields";
+import { keepAnswer, keptAnswers } from "@/lib/pipeline/cache/provider-answers";
 import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
 import { runCall } from "@/lib/pipeline/run-call";
@@ -100,6 +101,8 @@ export async function webSearch({
     content_results,
     max_chars,
   });
+  // What shapes each provider's answer: not the deadline or the mode, which only decide whom to ask.
+  const { timeout_ms: _deadline, mode: _mode, ...answerInput } = engineInput;
   const trace = withStageTrace(ctx);
   const origin = performance.now();
   return runCall(trace.ctx, {
@@ -110,13 +113,27 @@ export async function webSearch({
     wanted: providers,
     noCache: no_cache,
     cacheInput: { ...engineInput, ...(lens && { lens }), ...research.cacheInput },
-    run: async (entries, admit) =>
-      research.run(await runSearch({ input: engineInput, providers: entries, admit, signal }), {
-        origin,
-        timeoutMs: engineInput.timeout_ms,
-        onProgress,
-        trace,
-      }),
+    run: async (entries, admit) => {
+      const answered = no_cache
+        ? new Map<string, ProviderAnswer>()
+        : await keptAnswers<ProviderAnswer>(
+            ctx,
+            "web_search",
+            entries.map((e) => e.provider.id),
+            answerInput,
+          );
+      const onAnswer = (providerId: string, answer: ProviderAnswer) =>
+        keepAnswer(ctx, "web_search", providerId, answerInput, answer);
+      const search = await runSearch({
+        input: engineInput,
+        providers: entries,
+        admit,
+        signal,
+        answered,
+        onAnswer,
+      });
+      return research.run(search, { origin, timeoutMs: engineInput.timeout_ms, onProgress, trace });
+    },
     succeeded: (result) => result.providers_succeeded.length,
     summarize: (result) => ({
       results: result.results.length,

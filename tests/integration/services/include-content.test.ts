@@ -90,8 +90,10 @@ describe.each(databaseTargets())("web_search with include_content on $name", (ta
 
     const again = await search({ content_results: 2, max_chars: 300 });
     expect([again.cache_hit, again.results[0]?.content]).toEqual([true, one?.content]);
+    // The plain search is another result, made of the provider answers the first call kept: no call.
     const withoutContent = await webSearch({ ctx, input: { query: "ripgrep", providers: ["duckduckgo"] } });
-    expect(withoutContent.cache_hit).toBe(false);
+    expect(withoutContent.cache_hit).toBe(true);
+    expect(fake.requests("duckduckgo")).toHaveLength(1);
     expect(withoutContent.results[0]).not.toHaveProperty("content");
   });
 

@@ -58,14 +58,17 @@ describe.each(databaseTargets())("webSearch for a tenant on $name", (target) => 
     expect(bypass.cache_hit).toBe(false);
   });
 
-  it("does not cache a partial fan-out", async () => {
+  it("does not cache a partial fan-out whole: a repeat asks the failed provider again, and only it", async () => {
     s.fake.setScenario("brave", { status: 503 });
     const input = { query: "partial", providers: ["brave", "duckduckgo"] };
     const first = await webSearch({ ctx: s.a, input });
     expect(first.providers_failed).toEqual([
       expect.objectContaining({ provider: "brave", reason: "http_error", status: 503 }),
     ]);
-    expect((await webSearch({ ctx: s.a, input })).cache_hit).toBe(false);
+    const repeat = await webSearch({ ctx: s.a, input });
+    expect(repeat.partial).toBe(true);
+    expect(s.fake.requests("brave")).toHaveLength(2);
+    expect(s.fake.requests("duckduckgo")).toHaveLength(1);
   });
 
   it("skips a provider whose budget is exhausted and goes on with the rest", async () => {

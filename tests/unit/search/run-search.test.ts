@@ -475,3 +475,42 @@ describe("runSearch — operators and post-filters", () => {
     expect(reddit?.sources.map((s) => s.provider)).toEqual(["brave", "tavily"]);
   });
 });
+
+describe("runSearch — kept answers", () => {
+  it("fuses a kept answer without calling its provider, and tells only fresh answers", async () => {
+    fake.setScenario("brave", { results: [page("brave.com", 1)] });
+    fake.setScenario("tavily", { results: [page("tavily.com", 1)] });
+    const told: string[] = [];
+    const result = await runSearch({
+      input: { query: "kept answers" },
+      providers: [fakeEntry(fake, "brave"), fakeEntry(fake, "tavily")],
+      answered: new Map([["brave", { results: [page("kept.org", 1)] }]]),
+      onAnswer: (provider, answer) => told.push(`${provider}:${answer.results.length}`),
+    });
+    expect(called("brave")).toBe(0);
+    expect(called("tavily")).toBe(1);
+    expect(told).toEqual(["tavily:1"]);
+    expect(result.results.map((r) => r.url).sort()).toEqual([
+      "https://kept.org/page-1",
+      "https://tavily.com/page-1",
+    ]);
+    expect(result.spans.map((s) => [s.provider, s.outcome])).toEqual([
+      ["brave", "cache_hit"],
+      ["tavily", "ok"],
+    ]);
+    expect(result.cached).toBe(false);
+  });
+
+  it("is cached when every answer was kept, and single mode takes a kept answer first", async () => {
+    fake.setScenario("brave", { results: [page("brave.com", 1)] });
+    const result = await runSearch({
+      input: { query: "all kept", mode: "single" },
+      providers: [fakeEntry(fake, "brave"), fakeEntry(fake, "tavily")],
+      answered: new Map([["tavily", { results: [page("kept.org", 1)] }]]),
+    });
+    expect(called("brave")).toBe(0);
+    expect(called("tavily")).toBe(0);
+    expect(result.cached).toBe(true);
+    expect(result.results.map((r) => r.url)).toEqual(["https://kept.org/page-1"]);
+  });
+});
