@@ -48,6 +48,10 @@ export function registerTool(server: McpServer, { name, config, call, startJob }
   );
 }
 
+/**
+ * Built with `buildServer(ctx, revision2025)` (http.ts): this module takes only types from build-server.ts,
+ * whose tool list reaches define-tool.ts, which registers the stdio bridge's runners through `registerTool`.
+ */
 export const revision2025: Revision<McpServer> = {
   newServer: newMcpServer,
   registerTool,
