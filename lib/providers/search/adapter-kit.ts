@@ -1,6 +1,11 @@
 /** Small pieces every adapter needs, kept in one place so adapters stay declarative. */
 
-import type { ProviderCall, ProviderResponse, ProviderResult } from "@/lib/engine/search/types";
+import type {
+  ProviderCall,
+  ProviderCapabilities,
+  ProviderResponse,
+  ProviderResult,
+} from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { cleanText } from "./text";
 
@@ -8,6 +13,30 @@ import { cleanText } from "./text";
 export function requireApiKey(call: Pick<ProviderCall, "apiKey">, displayName: string): string {
   if (!call.apiKey) throw new ProviderError("not_configured", `${displayName} needs an API key`);
   return call.apiKey;
+}
+
+type NativeFilter = Exclude<keyof ProviderCapabilities, "queryOperators">;
+
+/**
+ * A registration's capabilities, written as what the provider applies itself: the filters and query
+ * operators named; the engine post-filters every other constraint.
+ */
+export function supports({
+  filters = [],
+  queryOperators = [],
+}: {
+  filters?: readonly NativeFilter[];
+  queryOperators?: ProviderCapabilities["queryOperators"];
+}): ProviderCapabilities {
+  const applies = (filter: NativeFilter) => filters.includes(filter);
+  return {
+    timeRange: applies("timeRange"),
+    region: applies("region"),
+    safesearch: applies("safesearch"),
+    includeDomains: applies("includeDomains"),
+    excludeDomains: applies("excludeDomains"),
+    queryOperators,
+  };
 }
 
 /** One result as a provider returned it, before clean-up. */

@@ -12,7 +12,7 @@
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
 import { dateWindow } from "./dates";
 import { buildQueryText } from "./query-text";
 
@@ -40,14 +40,9 @@ export const exa: SearchProvider = {
   defaultBaseUrl: "https://api.exa.ai",
   docsUrl: "https://exa.ai/docs/reference/search",
   apiVersion: "2025 REST (unversioned)",
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: true,
-    includeDomains: true,
-    excludeDomains: true,
-    queryOperators: [],
-  },
+  capabilities: supports({
+    filters: ["timeRange", "region", "safesearch", "includeDomains", "excludeDomains"],
+  }),
   costPerRequestUsd: 0.005,
   freeTier: { requests: 2000, period: "lifetime" },
   defaultTimeoutMs: 15_000,

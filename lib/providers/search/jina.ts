@@ -10,7 +10,7 @@
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
 import { buildQueryText } from "./query-text";
 
 const MAX_RESULTS = 20;
@@ -37,14 +37,7 @@ export const jina: SearchProvider = {
   docsUrl: "https://jina.ai/reader/",
   apiVersion: "2025 REST (unversioned)",
   // X-Site takes a single domain, so several include_domains are left to the engine's post-filter.
-  capabilities: {
-    timeRange: false,
-    region: true,
-    safesearch: false,
-    includeDomains: false,
-    excludeDomains: false,
-    queryOperators: [],
-  },
+  capabilities: supports({ filters: ["region"] }),
   costPerRequestUsd: 0.0005,
   freeTier: { requests: 1000, period: "lifetime" },
   defaultTimeoutMs: 15_000,

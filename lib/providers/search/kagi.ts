@@ -10,7 +10,7 @@
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
 import { buildQueryText } from "./query-text";
 
 const SEARCH_RESULT = 0;
@@ -37,14 +37,7 @@ export const kagi: SearchProvider = {
   defaultBaseUrl: "https://kagi.com/api/v0",
   docsUrl: "https://help.kagi.com/kagi/api/search.html",
   apiVersion: "v0",
-  capabilities: {
-    timeRange: false,
-    region: false,
-    safesearch: false,
-    includeDomains: false,
-    excludeDomains: false,
-    queryOperators: ["site", "-site", "filetype", "intitle", "phrase"],
-  },
+  capabilities: supports({ queryOperators: ["site", "-site", "filetype", "intitle", "phrase"] }),
   costPerRequestUsd: 0.025,
   freeTier: null,
   defaultTimeoutMs: 15_000,

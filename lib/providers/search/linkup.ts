@@ -11,7 +11,7 @@
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
 import { dateWindow } from "./dates";
 import { buildQueryText } from "./query-text";
 
@@ -34,14 +34,7 @@ export const linkup: SearchProvider = {
   defaultBaseUrl: "https://api.linkup.so/v1",
   docsUrl: "https://docs.linkup.so/api-reference/search/search",
   apiVersion: "v1",
-  capabilities: {
-    timeRange: true,
-    region: false,
-    safesearch: false,
-    includeDomains: true,
-    excludeDomains: true,
-    queryOperators: [],
-  },
+  capabilities: supports({ filters: ["timeRange", "includeDomains", "excludeDomains"] }),
   costPerRequestUsd: 0.0055,
   freeTier: { requests: 1000, period: "month" },
   defaultTimeoutMs: 20_000,

@@ -11,7 +11,7 @@
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
 import { dateWindow, hasExplicitDates, usDate } from "./dates";
 import { buildQueryText } from "./query-text";
 
@@ -39,14 +39,7 @@ export const perplexity: SearchProvider = {
   apiVersion: "2025 REST (unversioned)",
   // Exclusions are sent only when there is no allowlist (the API takes one mode), so the engine keeps
   // post-filtering them.
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: false,
-    includeDomains: true,
-    excludeDomains: false,
-    queryOperators: [],
-  },
+  capabilities: supports({ filters: ["timeRange", "region", "includeDomains"] }),
   costPerRequestUsd: 0.005,
   freeTier: null,
   defaultTimeoutMs: 15_000,

@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { SafeSearch, SearchProvider } from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { toProviderResponse } from "./adapter-kit";
+import { supports, toProviderResponse } from "./adapter-kit";
 import { primaryLanguage } from "./locale";
 import { buildQueryText } from "./query-text";
 
@@ -36,14 +36,10 @@ export const searxng: SearchProvider = {
   defaultBaseUrl: null,
   docsUrl: "https://docs.searxng.org/dev/search_api.html",
   apiVersion: "search API (format=json)",
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: true,
-    includeDomains: false,
-    excludeDomains: false,
+  capabilities: supports({
+    filters: ["timeRange", "region", "safesearch"],
     queryOperators: ["site", "phrase"],
-  },
+  }),
   costPerRequestUsd: 0,
   freeTier: null,
   defaultTimeoutMs: 10_000,

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
 import { fromGoogleOrganic, googleOrganicResults, googleTbs } from "./google-params";
 import { buildQueryText } from "./query-text";
 
@@ -27,14 +27,10 @@ export const serper: SearchProvider = {
   defaultBaseUrl: "https://google.serper.dev",
   docsUrl: "https://serper.dev/playground",
   apiVersion: "2025 REST (unversioned)",
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: false,
-    includeDomains: false,
-    excludeDomains: false,
+  capabilities: supports({
+    filters: ["timeRange", "region"],
     queryOperators: ["site", "-site", "filetype", "intitle", "phrase", "before", "after"],
-  },
+  }),
   costPerRequestUsd: 0.001,
   freeTier: { requests: 2500, period: "lifetime" },
   defaultTimeoutMs: 10_000,

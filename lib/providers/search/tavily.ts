@@ -12,7 +12,7 @@
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
 import { dateWindow, hasExplicitDates } from "./dates";
 import { buildQueryText } from "./query-text";
 
@@ -57,14 +57,7 @@ export const tavily: SearchProvider = {
   defaultBaseUrl: "https://api.tavily.com",
   docsUrl: "https://docs.tavily.com/documentation/api-reference/endpoint/search",
   apiVersion: "2025 REST (unversioned)",
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: false,
-    includeDomains: true,
-    excludeDomains: true,
-    queryOperators: [],
-  },
+  capabilities: supports({ filters: ["timeRange", "region", "includeDomains", "excludeDomains"] }),
   costPerRequestUsd: 0.008,
   freeTier: { requests: 1000, period: "month" },
   defaultTimeoutMs: 15_000,

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { toProviderResponse } from "./adapter-kit";
+import { supports, toProviderResponse } from "./adapter-kit";
 import { primaryLanguage } from "./locale";
 import { buildQueryText } from "./query-text";
 
@@ -50,14 +50,7 @@ export const wikipedia: SearchProvider = {
   defaultBaseUrl: `https://${DEFAULT_HOST}`,
   docsUrl: "https://www.mediawiki.org/wiki/API:Search",
   apiVersion: "MediaWiki Action API",
-  capabilities: {
-    timeRange: false,
-    region: true,
-    safesearch: false,
-    includeDomains: false,
-    excludeDomains: false,
-    queryOperators: ["phrase", "intitle"],
-  },
+  capabilities: supports({ filters: ["region"], queryOperators: ["phrase", "intitle"] }),
   costPerRequestUsd: 0,
   freeTier: null,
   defaultTimeoutMs: 8_000,

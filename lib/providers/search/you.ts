@@ -12,7 +12,7 @@
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
 import { dateRangeParam, dateWindow, hasExplicitDates } from "./dates";
 import { buildQueryText } from "./query-text";
 
@@ -42,14 +42,10 @@ export const you: SearchProvider = {
   defaultBaseUrl: "https://ydc-index.io",
   docsUrl: "https://you.com/docs/api-reference/search/v1-search",
   apiVersion: "v1",
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: false,
-    includeDomains: true,
-    excludeDomains: true,
+  capabilities: supports({
+    filters: ["timeRange", "region", "includeDomains", "excludeDomains"],
     queryOperators: ["filetype"],
-  },
+  }),
   costPerRequestUsd: 0.005,
   freeTier: { requests: 16000, period: "lifetime" },
   defaultTimeoutMs: 15_000,
