@@ -10,8 +10,8 @@
  */
 import { z } from "zod";
 import type { ProviderCall, SearchProvider, TimeRange } from "@/lib/engine/search/types";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateRangeParam, dateWindow, hasExplicitDates } from "./dates";
 import { buildQueryText } from "./query-text";
 
@@ -60,21 +60,17 @@ export const brave: SearchProvider = {
       freshness: braveFreshness(call),
       text_decorations: false,
     });
-    const response = await requestJson(url, {
+    return requestResults(call, url, {
       headers: { "x-subscription-token": apiKey },
-      signal: call.signal,
+      schema: responseSchema,
+      results: (data) =>
+        (data.web?.results ?? []).map((r) => ({
+          title: r.title,
+          url: r.url,
+          snippet: r.description,
+          publishedAt: r.page_age,
+        })),
     });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(
-      (data.web?.results ?? []).map((r) => ({
-        title: r.title,
-        url: r.url,
-        snippet: r.description,
-        publishedAt: r.page_age,
-      })),
-      call,
-      response,
-    );
   },
 };
 

@@ -9,8 +9,8 @@
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { buildQueryText } from "./query-text";
 
 const MAX_RESULTS = 20;
@@ -52,7 +52,7 @@ export const jina: SearchProvider = {
       "x-respond-with": "no-content",
     };
     if (onlySite) headers["x-site"] = `https://${onlySite}`;
-    const response = await requestJson(buildUrl(call.baseUrl, "/"), {
+    return requestResults(call, buildUrl(call.baseUrl, "/"), {
       method: "POST",
       headers,
       json: {
@@ -60,18 +60,14 @@ export const jina: SearchProvider = {
         num: Math.min(options.maxResults, MAX_RESULTS),
         gl: options.region,
       },
-      signal: call.signal,
+      schema: responseSchema,
+      results: (data) =>
+        (data.data ?? []).map((r) => ({
+          title: r.title,
+          url: r.url,
+          snippet: r.description,
+          publishedAt: r.date,
+        })),
     });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(
-      (data.data ?? []).map((r) => ({
-        title: r.title,
-        url: r.url,
-        snippet: r.description,
-        publishedAt: r.date,
-      })),
-      call,
-      response,
-    );
   },
 };

@@ -8,8 +8,8 @@
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { fromGoogleOrganic, googleOrganicResults, googleTbs } from "./google-params";
 import { buildQueryText } from "./query-text";
 
@@ -44,13 +44,12 @@ export const serper: SearchProvider = {
       gl: options.region,
       tbs: options.timeRange ? googleTbs(options.timeRange) : undefined,
     };
-    const response = await requestJson(buildUrl(call.baseUrl, "/search"), {
+    return requestResults(call, buildUrl(call.baseUrl, "/search"), {
       method: "POST",
       headers: { "x-api-key": apiKey },
       json: body,
-      signal: call.signal,
+      schema: responseSchema,
+      results: (data) => fromGoogleOrganic(data.organic),
     });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(fromGoogleOrganic(data.organic), call, response);
   },
 };

@@ -8,8 +8,8 @@
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { supports, toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, supports } from "./adapter-kit";
 import { primaryLanguage } from "./locale";
 import { buildQueryText } from "./query-text";
 
@@ -71,17 +71,15 @@ export const wikipedia: SearchProvider = {
       format: "json",
       utf8: 1,
     });
-    const response = await requestJson(url, { signal: call.signal });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(
-      data.query.search.map((r) => ({
-        title: r.title,
-        url: articleUrl(articleHost, r.title),
-        snippet: r.snippet,
-        publishedAt: r.timestamp,
-      })),
-      call,
-      response,
-    );
+    return requestResults(call, url, {
+      schema: responseSchema,
+      results: (data) =>
+        data.query.search.map((r) => ({
+          title: r.title,
+          url: articleUrl(articleHost, r.title),
+          snippet: r.snippet,
+          publishedAt: r.timestamp,
+        })),
+    });
   },
 };

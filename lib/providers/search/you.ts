@@ -11,8 +11,8 @@
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateRangeParam, dateWindow, hasExplicitDates } from "./dates";
 import { buildQueryText } from "./query-text";
 
@@ -61,17 +61,16 @@ export const you: SearchProvider = {
       include_domains: options.includeDomains.join(",") || undefined,
       exclude_domains: options.excludeDomains.join(",") || undefined,
     });
-    const response = await requestJson(url, { headers: { "x-api-key": apiKey }, signal: call.signal });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(
-      (data.results.web ?? []).map((r) => ({
-        title: r.title,
-        url: r.url,
-        snippet: r.snippets?.join(" … ") || r.description,
-        publishedAt: r.page_age,
-      })),
-      call,
-      response,
-    );
+    return requestResults(call, url, {
+      headers: { "x-api-key": apiKey },
+      schema: responseSchema,
+      results: (data) =>
+        (data.results.web ?? []).map((r) => ({
+          title: r.title,
+          url: r.url,
+          snippet: r.snippets?.join(" … ") || r.description,
+          publishedAt: r.page_age,
+        })),
+    });
   },
 };
