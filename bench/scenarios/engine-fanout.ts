@@ -9,7 +9,7 @@
 
 import { type BenchTarget, setProviderLatency } from "@/bench/support/bench-target";
 import { ownPeakRss, timedCalls } from "@/bench/support/timed-calls";
-import type { ProviderEntry } from "@/lib/engine/search/call-provider";
+import type { ProviderEntry } from "@/lib/engine/search/attempt";
 import { runSearch } from "@/lib/engine/search/run-search";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { startFakeProviders } from "@/tests/fakes/provider-server";

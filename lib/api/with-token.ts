@@ -1,27 +1,27 @@
 /**
  * Transport: the one wrapper every token-authenticated route goes through (REST, MCP, compatibility
- * endpoints). In order: authenticate the token (401 with WWW-Authenticate; 429 when the client address
- * is over the failed-authentication limit, which never refuses a token that verifies), refuse a token
- * issued for another resource (401: an OAuth access token works only where it was issued for), apply the
- * per-token rate limit (429 with Retry-After and RateLimit headers), check the route's scope (403), record
- * the token's use, run the handler (both timed in Server-Timing), and map whatever it throws to
- * `{error: {code, message}}`. A token this process saw verify has its rate-limit count, and for tool
- * routes the result cache a repeated call read (cacheReadAhead), sent in its check's KV round trip.
+ * endpoints). In order, one step each: authenticate the token (401 with WWW-Authenticate; 429 when the
+ * client address is over the failed-authentication limit, which never refuses a token that verifies),
+ * refuse a token issued for another resource (401: an OAuth access token works only where it was issued
+ * for), apply the per-token rate limit (429 with Retry-After and RateLimit headers), check the route's
+ * scope (403), record the token's use, run the handler (both timed in Server-Timing), and map whatever it
+ * throws to `{error: {code, message}}`. A token this process saw verify has its rate-limit count, and for
+ * tool routes the result cache a repeated call read (cacheReadAhead), sent in its check's KV round trip.
  */
 import { randomUUID } from "node:crypto";
 import { config } from "@/lib/config";
 import { observeRequest, type RouteTemplate } from "@/lib/observability/http-metrics";
 import { inRequestScope, type RequestScope } from "@/lib/observability/request-scope";
-import type { Scope, TenantContext } from "@/lib/pipeline/context";
+import type { Platform, Scope, TenantContext } from "@/lib/pipeline/context";
 import { pendingWritesSettled, platform } from "@/lib/pipeline/platform";
 import { limitToken } from "@/lib/pipeline/rate-limit/limits";
 import type { RateLimitDecision } from "@/lib/pipeline/rate-limit/sliding-window";
 import { shuttingDown } from "@/lib/pipeline/shutdown";
 import type { Surface } from "@/lib/pipeline/traces/trace-sink";
-import { cacheReadAhead } from "@/lib/services/cache/read-ahead";
-import { authenticateToken } from "@/lib/services/tokens/authenticate-token";
+import { type Authentication, authenticateToken } from "@/lib/services/tokens/authenticate-token";
 import { recordTokenUse, type VerifiedToken } from "@/lib/services/tokens/verify-token";
 import { afterResponse } from "./after-response";
+import { type CacheReadAhead, cacheReadAhead } from "./cache-read-ahead";
 import { clientAddress } from "./client-address";
 import { errorResponse, toErrorResponse } from "./errors";
 
@@ -100,114 +100,175 @@ function serverTiming(started: number, authorized: number, answered: number): st
   return `auth;dur=${(authorized - started).toFixed(1)}, call;dur=${(answered - authorized).toFixed(1)}`;
 }
 
+type Challenge = (refusal: TokenRefusal) => string;
+type Verified = Extract<Authentication, { token: VerifiedToken }>;
+
+/**
+ * Step 1: the presented token (`raw`) verified, its caller's read-ahead sent along, or the refusal: 401
+ * with the challenge, 429 with Retry-After.
+ */
+async function authenticate(
+  base: Platform,
+  request: Request,
+  raw: string | null,
+  ahead: CacheReadAhead | undefined,
+  challenge: Challenge,
+): Promise<Verified | Response> {
+  const auth = await authenticateToken({
+    ctx: base,
+    input: { token: raw, address: clientAddress(request.headers, base.env), alongside: ahead?.reads },
+  });
+  if (!("refused" in auth)) return auth;
+  if (auth.refused === "unauthorized") {
+    return errorResponse(
+      "unauthorized",
+      raw ? "invalid, expired or revoked token" : "an API token is required",
+      undefined,
+      { "www-authenticate": challenge(raw ? { error: "invalid_token" } : {}) },
+    );
+  }
+  const message =
+    auth.refused === "busy"
+      ? "too many unverified tokens are being checked at once; retry shortly"
+      : "too many failed authentications from this address";
+  return errorResponse("rate_limited", message, undefined, { "retry-after": String(auth.retryAfter) });
+}
+
+/** Step 2: a token issued for another resource than the route's (`resource`) is refused, 401. */
+function foreignAudience(
+  token: VerifiedToken,
+  resource: string | undefined,
+  challenge: Challenge,
+): Response | undefined {
+  if (!token.audience || token.audience === resource) return undefined;
+  return errorResponse(
+    "unauthorized",
+    `this token was issued for another resource (${token.audience}) and is accepted only there`,
+    undefined,
+    { "www-authenticate": challenge({ error: "invalid_token" }) },
+  );
+}
+
+/**
+ * Step 3: the per-token rate limit, counted with the token check when the check could (a token this
+ * process saw verify): the RateLimit headers every later answer carries, or 429 with Retry-After.
+ */
+async function rateLimit(
+  base: Platform,
+  { token, limit }: Verified,
+): Promise<Record<string, string> | Response> {
+  const decision = limit ?? (await limitToken(base, token));
+  const headers = rateLimitHeaders(decision);
+  if (decision.ok) return headers;
+  return errorResponse(
+    "rate_limited",
+    `rate limit of ${decision.limit} requests per minute exceeded`,
+    undefined,
+    { ...headers, "retry-after": String(decision.retryAfter) },
+  );
+}
+
+/** Step 4: a token without the route's scope (`needed`) is refused, 403 with the step-up challenge. */
+function missingScope(
+  token: VerifiedToken,
+  needed: Scope | undefined,
+  limitHeaders: Record<string, string>,
+  challenge: Challenge,
+): Response | undefined {
+  if (!needed || token.scopes.includes(needed)) return undefined;
+  return errorResponse("forbidden", `this token lacks the '${needed}' scope`, undefined, {
+    ...limitHeaders,
+    "www-authenticate": challenge(insufficientScope(token.scopes, needed)),
+  });
+}
+
+/**
+ * Step 5: the authorized token's use recorded, and the handler's context. Only now does the token count
+ * as used: a request refused above (rate limit, scope) leaves "last used" alone, so a leaked token
+ * hammering the API or an agent calling what it may not does not look like a token in use; whatever the
+ * handler then answers (an exhausted budget, bad input), the token did its job.
+ */
+function authorizedContext(
+  base: Platform,
+  token: VerifiedToken,
+  kv: TenantContext["kv"],
+  surface: Surface,
+): TenantContext {
+  recordTokenUse(base, token.tokenId);
+  // The call's trace and usage are written once the response is on its way. A serverless platform
+  // may freeze the function after the response, and `next start` exits on SIGTERM once the after()
+  // tasks of the requests in flight end, so then the request is kept (after()) until they are
+  // written; otherwise a long-running server writes them in the background, as waiting would hold
+  // every request's context for as long as the writer lags behind the traffic.
+  afterResponse(async () => {
+    if (config().serverless || shuttingDown()) await pendingWritesSettled();
+  });
+  return {
+    ...base,
+    kv,
+    // A verdict cached before tokens carried their creator has none: its calls go unattributed.
+    actor: { kind: "token", tokenId: token.tokenId, tokenName: token.name, userId: token.createdBy ?? null },
+    tenantId: token.tenantId,
+    scopes: token.scopes,
+    surface,
+  };
+}
+
 export function withToken<P = Record<string, never>>(
   handler: (request: Request, context: TokenRequest<P>) => Promise<Response>,
   options: WithTokenOptions<P>,
 ) {
+  const challenge = options.challenge ?? defaultChallenge;
+  const tokenFrom = options.tokenFrom ?? bearerToken;
+
   const run = async (
     request: Request,
     route: { params: Promise<P> },
     scope: RequestScope,
   ): Promise<Response> => {
-    const { requestId } = scope;
     const started = performance.now();
-    try {
-      const base = await platform();
-      const params = await route.params;
-      const raw = (options.tokenFrom ?? bearerToken)(request, params);
-      const ahead = options.readAhead && raw ? cacheReadAhead(request, raw) : undefined;
-      const auth = await authenticateToken({
-        ctx: base,
-        input: { token: raw, address: clientAddress(request.headers, base.env), readAhead: ahead?.keys },
-      });
-      if ("refused" in auth && auth.refused !== "unauthorized") {
-        const message =
-          auth.refused === "busy"
-            ? "too many unverified tokens are being checked at once; retry shortly"
-            : "too many failed authentications from this address";
-        return errorResponse("rate_limited", message, undefined, { "retry-after": String(auth.retryAfter) });
-      }
-      const challenge = options.challenge ?? defaultChallenge;
-      if ("refused" in auth) {
-        return errorResponse(
-          "unauthorized",
-          raw ? "invalid, expired or revoked token" : "an API token is required",
-          undefined,
-          { "www-authenticate": challenge(raw ? { error: "invalid_token" } : {}) },
-        );
-      }
-      const { token } = auth;
-      if (token.audience && token.audience !== options.resource?.(request)) {
-        return errorResponse(
-          "unauthorized",
-          `this token was issued for another resource (${token.audience}) and is accepted only there`,
-          undefined,
-          { "www-authenticate": challenge({ error: "invalid_token" }) },
-        );
-      }
-      // Counted with the token check when the check could (a token this process saw verify).
-      const limit = auth.limit ?? (await limitToken(base, token));
-      const limitHeaders = rateLimitHeaders(limit);
-      if (!limit.ok) {
-        return errorResponse(
-          "rate_limited",
-          `rate limit of ${limit.limit} requests per minute exceeded`,
-          undefined,
-          {
-            ...limitHeaders,
-            "retry-after": String(limit.retryAfter),
-          },
-        );
-      }
-      if (options.scope && !token.scopes.includes(options.scope)) {
-        return errorResponse("forbidden", `this token lacks the '${options.scope}' scope`, undefined, {
-          ...limitHeaders,
-          "www-authenticate": challenge(insufficientScope(token.scopes, options.scope)),
-        });
-      }
-      // Authorized: only now does the token count as used. A request refused above (rate limit, scope)
-      // leaves "last used" alone, so a leaked token hammering the API or an agent calling what it may not
-      // does not look like a token in use; whatever the handler then answers (an exhausted budget, bad
-      // input), the token did its job.
-      recordTokenUse(base, token.tokenId);
-      scope.tenantId = token.tenantId;
-      const ctx: TenantContext = {
-        ...base,
-        kv: ahead ? ahead.kv(base.kv, auth.readAhead) : base.kv,
-        // A verdict cached before tokens carried their creator has none: its calls go unattributed.
-        actor: {
-          kind: "token",
-          tokenId: token.tokenId,
-          tokenName: token.name,
-          userId: token.createdBy ?? null,
-        },
-        tenantId: token.tenantId,
-        scopes: token.scopes,
-        surface: options.surface ?? "rest",
-      };
-      // The call's trace and usage are written once the response is on its way. A serverless platform
-      // may freeze the function after the response, and `next start` exits on SIGTERM once the after()
-      // tasks of the requests in flight end, so then the request is kept (after()) until they are
-      // written; otherwise a long-running server writes them in the background, as waiting would hold
-      // every request's context for as long as the writer lags behind the traffic.
-      afterResponse(async () => {
-        if (config().serverless || shuttingDown()) await pendingWritesSettled();
-      });
-      const authorized = performance.now();
-      const response = await handler(request, { ctx, token, requestId, params, body: ahead?.body() });
-      ahead?.remember();
-      for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
-      response.headers.set("server-timing", serverTiming(started, authorized, performance.now()));
-      return response;
-    } catch (error) {
-      return toErrorResponse(error, requestId);
-    }
+    const base = await platform();
+    const params = await route.params;
+    const raw = tokenFrom(request, params);
+    const ahead = options.readAhead && raw ? cacheReadAhead(request, raw) : undefined;
+
+    const auth = await authenticate(base, request, raw, ahead, challenge);
+    if (auth instanceof Response) return auth;
+    const { token } = auth;
+    const refusedAudience = foreignAudience(token, options.resource?.(request), challenge);
+    if (refusedAudience) return refusedAudience;
+    const limitHeaders = await rateLimit(base, auth);
+    if (limitHeaders instanceof Response) return limitHeaders;
+    const refusedScope = missingScope(token, options.scope, limitHeaders, challenge);
+    if (refusedScope) return refusedScope;
+    scope.tenantId = token.tenantId;
+    const kv = ahead ? ahead.kv(base.kv, auth.alongside) : base.kv;
+    const ctx = authorizedContext(base, token, kv, options.surface ?? "rest");
+
+    const authorized = performance.now();
+    const response = await handler(request, {
+      ctx,
+      token,
+      requestId: scope.requestId,
+      params,
+      body: ahead?.body(),
+    });
+    ahead?.remember();
+    for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
+    response.headers.set("server-timing", serverTiming(started, authorized, performance.now()));
+    return response;
   };
 
   return async (request: Request, route: { params: Promise<P> }): Promise<Response> => {
     const started = performance.now();
     const scope: RequestScope = { requestId: randomUUID() };
-    const response = await inRequestScope(scope, () => run(request, route, scope));
+    const response = await inRequestScope(scope, async () => {
+      try {
+        return await run(request, route, scope);
+      } catch (error) {
+        return toErrorResponse(error, scope.requestId);
+      }
+    });
     response.headers.set("x-request-id", scope.requestId);
     if (shuttingDown()) response.headers.set("connection", "close");
     observeRequest(

@@ -1,14 +1,15 @@
 import type { Session } from "next-auth";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { tenantContext } from "@/lib/pipeline/platform";
+import type { Surface } from "@/lib/pipeline/traces/trace-sink";
 import { scopesOfRole } from "@/lib/services/accounts/role-scopes";
 
-/** The service context of a signed-in dashboard user. */
-export function sessionContext(session: Session): Promise<TenantContext> {
+/** The service context of a signed-in dashboard user, its calls traced as made through `surface`. */
+export function sessionContext(session: Session, surface: Surface): Promise<TenantContext> {
   return tenantContext(
     { kind: "user", userId: session.user.id },
     session.tenantId,
     scopesOfRole(session.role),
-    "playground",
+    surface,
   );
 }

@@ -18,7 +18,8 @@ export interface DashboardSession {
 export const dashboardSession = cache(async (): Promise<DashboardSession> => {
   const session = await currentSession();
   if (!session) redirect("/signin");
-  const ctx = await sessionContext(session);
+  // The pages' own calls are the playground's (its Research tab starts jobs through actions/research.ts).
+  const ctx = await sessionContext(session, "playground");
   return { session, ctx, canAdminister: ctx.scopes.includes("admin") };
 });
 

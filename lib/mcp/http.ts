@@ -1,8 +1,8 @@
 /**
  * MCP over Streamable HTTP, stateless, in two protocol eras: a request carrying the 2026-07-28 `_meta`
- * envelope goes to the v2 SDK's handler (modern-server.ts); everything else (the 2025-03-26, 2025-06-18 and
- * 2025-11-25 revisions, with their initialize handshake and tasks) to the v1 SDK, where every POST gets its
- * own server and transport. Both are authenticated by
+ * envelope goes to the v2 SDK's handler (revision-2026-07-28.ts); everything else (the 2025-03-26, 2025-06-18
+ * and 2025-11-25 revisions, with their initialize handshake and tasks) to the v1 SDK (revision-2025.ts), where
+ * every POST gets its own server and transport. Both are authenticated by
  * withToken (the token needs the `mcp` scope, whether it comes as a Bearer header or in the URL; an OAuth
  * access token must have been issued for this endpoint, see resource-metadata.ts). No
  * session ids are issued, so GET (a standalone SSE stream) and DELETE (ending a session) answer 405, and a
@@ -20,10 +20,11 @@ import { insufficientScope, type TokenRefusal, type TokenRequest, withToken } fr
 import { config } from "@/lib/config";
 import type { RouteTemplate } from "@/lib/observability/http-metrics";
 import { ServiceError } from "@/lib/pipeline/errors";
-import { modernAuthInfo, modernMcpHandler } from "./modern-server";
+import { buildServer } from "./build-server";
 import { foreignRequestReason } from "./request-guard";
 import { bearerChallenge, mcpResource } from "./resource-metadata";
-import { createMcpServer } from "./server";
+import { revision2025 } from "./revision-2025";
+import { authInfoFor, mcpHandler } from "./revision-2026-07-28";
 import { answerStreams, missingScope } from "./tools";
 
 type RouteContext<P> = { params: Promise<P> };
@@ -87,9 +88,9 @@ async function serveMcp<P>(
   }
   const forwarded = body === undefined ? request : new Request(request, { body });
   if (!(await isLegacyRequest(forwarded, message, { maxRequestBodySize: MAX_BODY_BYTES }))) {
-    return modernMcpHandler().fetch(forwarded, { authInfo: modernAuthInfo(ctx) });
+    return mcpHandler().fetch(forwarded, { authInfo: authInfoFor(ctx) });
   }
-  const server = createMcpServer(ctx);
+  const server = buildServer(ctx, revision2025);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     maxRequestBodySize: MAX_BODY_BYTES,

@@ -17,7 +17,7 @@ interface ProgressNotification {
 
 /**
  * What reporting progress needs from a tool call's context: v1's handler `extra` has this shape as it is,
- * v2's is adapted to it (modern-server.ts), so both eras report alike.
+ * v2's is adapted to it (revision-2026-07-28.ts), so both eras report alike.
  */
 export interface ProgressSink {
   _meta?: { progressToken?: string | number };

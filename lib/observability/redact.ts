@@ -1,11 +1,20 @@
 /**
- * Redaction, in one place, for everything that reaches a trace or a log: secret-looking fields, our own
- * tokens, bearer credentials, keys in URL query strings, and any secret the caller knows of (the
- * provider keys resolved for the call).
+ * Redaction, in one place, for everything that reaches a trace, a log or an exported span: secret-looking
+ * fields, our own tokens, bearer credentials, keys and codes in URL query strings, the path segments of
+ * our URLs that are secrets, and any secret the caller knows of (the provider keys resolved for the call).
  */
 const REDACTED = "[redacted]";
-const SECRET_FIELD = /(^|_|-)(api[_-]?key|key|token|secret|password|authorization|cookie|credential)s?$/i;
-const SECRET_QUERY = /([?&](?:api[_-]?key|key|token|access[_-]?token|x-api-key|app_id|auth)=)[^&#\s"']+/gi;
+/** A field name ending in a secret's name; `.` for OpenTelemetry's dotted attribute names. */
+const SECRET_FIELD = /(^|[._-])(api[_-]?key|key|token|secret|password|authorization|cookie|credential)s?$/i;
+/** `code` is the one-time code of an OAuth sign-in callback (`/api/auth/callback/<provider>?code=`). */
+const SECRET_QUERY =
+  /([?&](?:api[_-]?key|key|token|access[_-]?token|x-api-key|app_id|auth|code)=)[^&#\s"']+/gi;
+/**
+ * Paths whose segment is itself the secret: the MCP URL form (/api/mcp/t/<token>; whatever stands there
+ * was meant as a token) and invitation links (/invite/<secret>). Request URLs carry them into spans.
+ * A bracketed segment is a route template (`/api/mcp/t/[token]`, a log's route) and stays.
+ */
+const SECRET_PATH = /(\/(?:api\/mcp\/t|invite)\/)(?!\[)[^/?#\s"']+/g;
 const OUR_TOKEN = /smx_[0-9A-Za-z]{38}/g;
 const BEARER = /\b(Bearer|Bot|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 
@@ -13,7 +22,8 @@ const BEARER = /\b(Bearer|Bot|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 const MIN_SECRET_LENGTH = 8;
 
 /** A cheap first look: text without any of these cannot match the patterns above. */
-const MAYBE_SECRET = /smx_|Bearer|Bot\s|Basic|[?&][\w-]*(?:key|token|app_id|auth)=/i;
+const MAYBE_SECRET =
+  /smx_|Bearer|Bot\s|Basic|\/api\/mcp\/t\/|\/invite\/|[?&][\w-]*(?:key|token|app_id|auth|code)=/i;
 
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let out = MAYBE_SECRET.test(text)
@@ -21,6 +31,7 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
         .replace(OUR_TOKEN, REDACTED)
         .replace(BEARER, `$1 ${REDACTED}`)
         .replace(SECRET_QUERY, `$1${REDACTED}`)
+        .replace(SECRET_PATH, `$1${REDACTED}`)
     : text;
   for (const secret of secrets) {
     if (secret.length >= MIN_SECRET_LENGTH) out = out.split(secret).join(REDACTED);

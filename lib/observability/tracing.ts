@@ -1,7 +1,8 @@
 /**
  * OpenTelemetry export of tool calls: each recorded trace becomes a `searchmux.tool_call` span with one
  * child per provider attempt, timed as the trace was. Without a registered SDK (no
- * OTEL_EXPORTER_OTLP_ENDPOINT, see instrumentation.ts) the API is a no-op and this costs nothing.
+ * OTEL_EXPORTER_OTLP_ENDPOINT, see instrumentation.ts) the API is a no-op and this costs nothing. The
+ * registered SDK redacts these spans like every other before export (span-redaction.ts).
  */
 import { type Attributes, context as otelContext, SpanStatusCode, trace } from "@opentelemetry/api";
 

@@ -62,7 +62,7 @@ export interface Tool<
   rest: RestRoute;
   /**
    * A job that outlives the request (research): REST answers 202 with the job from its own route, MCP
-   * registers it as a task tool (lib/mcp/task-tool.ts), and `run` waits for the job to finish.
+   * registers it as a task tool (lib/mcp/revision-2025.ts), and `run` waits for the job to finish.
    */
   background?: {
     start(ctx: TenantContext, input: z.input<Input>): Promise<z.output<Output> & { id: string }>;

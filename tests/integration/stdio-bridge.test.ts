@@ -4,7 +4,7 @@
  * - local mode: the engine in the bridge's process with providers faked at the HTTP level (base URLs in
  *   its environment), no database (its data directory stays empty); fetch's paging from the documents it
  *   keeps in memory, `urls` and crawl against the fake sites (tests/fakes/paging-site.ts, crawl-site.ts);
- * - forwarding mode: the hosted MCP server (createMcpServer for a tenant on the embedded database) behind
+ * - forwarding mode: the hosted MCP server (buildServer for a tenant on the embedded database) behind
  *   a Streamable HTTP endpoint that checks a Bearer token, as `/api/mcp` does; crawl, paging and `urls`
  *   pass through;
  * - configuration errors and a refused token: a clear message on stderr, an exit code, nothing on stdout.
@@ -23,7 +23,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMcpServer } from "@/lib/mcp/server";
+import { buildServer } from "@/lib/mcp/build-server";
+import { revision2025 } from "@/lib/mcp/revision-2025";
 import { DEFAULT_TOKEN_SCOPES } from "@/lib/pipeline/context";
 import { PER_HOST } from "@/lib/services/fetch/fetch-many";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
@@ -380,7 +381,7 @@ describe("forwarding mode", () => {
         res.writeHead(405, { allow: "POST" }).end();
         return;
       }
-      const server = createMcpServer(ctx);
+      const server = buildServer(ctx, revision2025);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on("close", () => void server.close());
       await server.connect(transport);

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toErrorResponse } from "@/lib/api/errors";
 import { mcpTool } from "@/lib/mcp/define-tool";
-import { newMcpServer } from "@/lib/mcp/server";
+import { newMcpServer } from "@/lib/mcp/revision-2025";
 import { toolErrorFrom } from "@/lib/mcp/tool-errors";
 import type { ServiceError } from "@/lib/pipeline/errors";
 import { parseInput } from "@/lib/pipeline/validate";

@@ -43,7 +43,7 @@ describe("layering rules", () => {
     ["lib/pipeline/budgets/probe.ts", "@/lib/tools/table"],
     ["lib/services/search/probe.ts", "@/lib/api/errors"],
     ["lib/services/search/probe.ts", "next/headers"],
-    ["lib/tools/probe.ts", "@/lib/mcp/server"],
+    ["lib/tools/probe.ts", "@/lib/mcp/build-server"],
     ["lib/mcp/probe.ts", "@/lib/providers/search/brave"],
     ["components/probe.tsx", "@/app/layout"],
     ["app/api/probe/route.ts", "@/lib/providers/search"],

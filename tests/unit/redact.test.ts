@@ -28,6 +28,25 @@ describe("redaction", () => {
     expect(out).toContain("[redacted]");
   });
 
+  it("blanks secret path segments of our URLs and sign-in codes, and keeps what surrounds them", () => {
+    expect(redactText("POST /api/mcp/t/not-even-a-token?x=1")).toBe("POST /api/mcp/t/[redacted]?x=1");
+    expect(redactText("https://smx.example/invite/Yp3_-q0abcdefghijklmnopqrstuvwx/accept")).toBe(
+      "https://smx.example/invite/[redacted]/accept",
+    );
+    expect(redactText("/api/auth/callback/github?code=4f2a9c1d7e&state=s1")).toBe(
+      "/api/auth/callback/github?code=[redacted]&state=s1",
+    );
+    expect(redactText("/oauth/authorize?code_challenge=abc123&state=s1")).toBe(
+      "/oauth/authorize?code_challenge=abc123&state=s1",
+    );
+  });
+
+  it("blanks dotted attribute names that end in a secret's name", () => {
+    expect(
+      redactValue({ "http.request.header.authorization": "x", "http.route": "/api/mcp/t/[token]" }),
+    ).toEqual({ "http.request.header.authorization": "[redacted]", "http.route": "/api/mcp/t/[token]" });
+  });
+
   it("does not redact secrets too short to be distinctive", () => {
     expect(redactText("the short answer", ["short"])).toBe("the short answer");
   });

@@ -6,7 +6,7 @@
  * arriving later are dropped. Invalid input throws a ZodError.
  */
 import { linkedAbort } from "@/lib/engine/shared/abort";
-import { callIsolated, type IsolatedOutcome } from "@/lib/engine/shared/call-provider";
+import { callIsolated, type IsolatedOutcome } from "@/lib/engine/shared/isolated-call";
 import { selectEntries } from "@/lib/engine/shared/select-entries";
 import type { AdmitHook, ProviderFailure } from "@/lib/engine/shared/types";
 import { computeAgreement } from "./agreement";

@@ -4,7 +4,7 @@
  */
 import { decodeText } from "@/lib/engine/fetch/extract/charset";
 import type { FetchFailure, FetchProviderEntry, FetchSpan, NetworkPolicy } from "@/lib/engine/fetch/types";
-import { callIsolated } from "@/lib/engine/shared/call-provider";
+import { callIsolated } from "@/lib/engine/shared/isolated-call";
 import type { TransportFacts } from "@/lib/engine/shared/types";
 import { safeFetch } from "@/lib/http/safe-fetch";
 

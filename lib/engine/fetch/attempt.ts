@@ -3,7 +3,7 @@
  * overall deadline, failure classification), then the content checks on what came back. Never throws,
  * except SsrfBlocked: a refused target ends the whole fetch rather than being tried elsewhere.
  */
-import { callIsolated } from "@/lib/engine/shared/call-provider";
+import { callIsolated } from "@/lib/engine/shared/isolated-call";
 import type { AdmitHook } from "@/lib/engine/shared/types";
 import { SsrfBlocked } from "@/lib/http/ssrf";
 import { checkContent } from "./content-checks";

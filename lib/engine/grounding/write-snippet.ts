@@ -4,7 +4,7 @@
  * in OpenAI Chat Completions, as for the answer provider `llm`). A NO_CONTENT reply makes the span "empty".
  */
 
-import { callIsolated } from "@/lib/engine/shared/call-provider";
+import { callIsolated } from "@/lib/engine/shared/isolated-call";
 import type { AdmitHook, ProviderFailure } from "@/lib/engine/shared/types";
 import { saysNoContent } from "./no-content";
 import { cleanSnippet, type SnippetPrompt } from "./prompt";

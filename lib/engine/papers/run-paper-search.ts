@@ -5,7 +5,7 @@
  * distinct failure reasons); failures are reported, never thrown. Invalid input throws a ZodError.
  */
 import { linkedAbort } from "@/lib/engine/shared/abort";
-import { callIsolated, type IsolatedOutcome } from "@/lib/engine/shared/call-provider";
+import { callIsolated, type IsolatedOutcome } from "@/lib/engine/shared/isolated-call";
 import { selectEntries } from "@/lib/engine/shared/select-entries";
 import type { AdmitHook, ProviderFailure, ProviderSuccess } from "@/lib/engine/shared/types";
 import { type PaperSearchInputRaw, paperSearchInputSchema } from "./input";

@@ -5,7 +5,7 @@
  */
 import type { SnippetPrompt } from "@/lib/engine/grounding/prompt";
 import type { ModelReply } from "@/lib/engine/grounding/types";
-import { callIsolated } from "@/lib/engine/shared/call-provider";
+import { callIsolated } from "@/lib/engine/shared/isolated-call";
 import type { ProviderFailure, ProviderSpan } from "@/lib/engine/shared/types";
 import type { ResearchModel } from "./types";
 

@@ -6,7 +6,7 @@
  *   (an empty answer falls through like a failure: "single" promises an answer, not an attempt).
  * A ladder stops at the deadline; providers it never reached are neither called nor reported.
  */
-import type { ProviderEntry } from "./call-provider";
+import type { ProviderEntry } from "./attempt";
 
 export type Attempt<T> = (entry: ProviderEntry) => Promise<T>;
 

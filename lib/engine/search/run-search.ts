@@ -6,7 +6,7 @@
  */
 import { linkedAbort } from "@/lib/engine/shared/abort";
 import { selectEntries } from "@/lib/engine/shared/select-entries";
-import { type AdmitHook, type CallOutcome, callProvider, type ProviderEntry } from "./call-provider";
+import { type AdmitHook, type CallOutcome, callProvider, type ProviderEntry } from "./attempt";
 import { callAll, callInTurn, ladderOrder } from "./fanout";
 import { fuseResults } from "./fusion";
 import { type SearchInputRaw, searchInputSchema } from "./input";

@@ -10,7 +10,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { createMemoryKv } from "@/lib/kv/memory";
 import { mcpTool } from "@/lib/mcp/define-tool";
-import { newMcpServer } from "@/lib/mcp/server";
+import { newMcpServer } from "@/lib/mcp/revision-2025";
 import type { Env } from "@/lib/pipeline/context";
 import { operatorProvidersByTool } from "@/lib/pipeline/providers/operator-providers";
 import { answerAsOperator } from "@/lib/services/answer/answer-as-operator";

@@ -1,13 +1,44 @@
 /** Small pieces every adapter needs, kept in one place so adapters stay declarative. */
 
-import type { ProviderCall, ProviderResponse, ProviderResult } from "@/lib/engine/search/types";
+import type { z } from "zod";
+import type {
+  ProviderCall,
+  ProviderCapabilities,
+  ProviderResponse,
+  ProviderResult,
+} from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
+import { type ProviderRequestOptions, parseResponse, requestJson } from "@/lib/http/provider-client";
 import { cleanText } from "./text";
 
 /** Keyed adapters (of every tool) call this first; the engine normally skips unconfigured providers. */
 export function requireApiKey(call: Pick<ProviderCall, "apiKey">, displayName: string): string {
   if (!call.apiKey) throw new ProviderError("not_configured", `${displayName} needs an API key`);
   return call.apiKey;
+}
+
+type NativeFilter = Exclude<keyof ProviderCapabilities, "queryOperators">;
+
+/**
+ * A registration's capabilities, written as what the provider applies itself: the filters and query
+ * operators named; the engine post-filters every other constraint.
+ */
+export function supports({
+  filters = [],
+  queryOperators = [],
+}: {
+  filters?: readonly NativeFilter[];
+  queryOperators?: ProviderCapabilities["queryOperators"];
+}): ProviderCapabilities {
+  const applies = (filter: NativeFilter) => filters.includes(filter);
+  return {
+    timeRange: applies("timeRange"),
+    region: applies("region"),
+    safesearch: applies("safesearch"),
+    includeDomains: applies("includeDomains"),
+    excludeDomains: applies("excludeDomains"),
+    queryOperators,
+  };
 }
 
 /** One result as a provider returned it, before clean-up. */
@@ -41,4 +72,23 @@ export function toProviderResponse(
     if (results.length >= call.options.maxResults) break;
   }
   return { results, httpStatus: http.status, bytes: http.bytes };
+}
+
+/** A JSON search request, the schema its answer must match and where the results are in that answer. */
+export interface ResultsRequest<S extends z.ZodType> extends Omit<ProviderRequestOptions, "signal"> {
+  schema: S;
+  results(data: z.output<S>): readonly RawResult[];
+}
+
+/**
+ * The JSON round trip most adapters make: sends the request under the call's signal, checks the answer
+ * against the adapter's schema (invalid_response otherwise) and cleans its results (toProviderResponse).
+ */
+export async function requestResults<S extends z.ZodType>(
+  call: Pick<ProviderCall, "options" | "signal">,
+  url: string,
+  { schema, results, ...options }: ResultsRequest<S>,
+): Promise<ProviderResponse> {
+  const response = await requestJson(url, { ...options, signal: call.signal });
+  return toProviderResponse(results(parseResponse(schema, response.json)), call, response);
 }

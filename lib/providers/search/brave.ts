@@ -10,8 +10,8 @@
  */
 import { z } from "zod";
 import type { ProviderCall, SearchProvider, TimeRange } from "@/lib/engine/search/types";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateRangeParam, dateWindow, hasExplicitDates } from "./dates";
 import { buildQueryText } from "./query-text";
 
@@ -41,14 +41,10 @@ export const brave: SearchProvider = {
   defaultBaseUrl: "https://api.search.brave.com",
   docsUrl: "https://api-dashboard.search.brave.com/api-reference/web/search/get",
   apiVersion: "v1",
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: true,
-    includeDomains: false,
-    excludeDomains: false,
+  capabilities: supports({
+    filters: ["timeRange", "region", "safesearch"],
     queryOperators: ["site", "-site", "filetype", "intitle", "phrase"],
-  },
+  }),
   costPerRequestUsd: 0.005,
   freeTier: { requests: 2000, period: "month" },
   defaultTimeoutMs: 10_000,
@@ -64,21 +60,17 @@ export const brave: SearchProvider = {
       freshness: braveFreshness(call),
       text_decorations: false,
     });
-    const response = await requestJson(url, {
+    return requestResults(call, url, {
       headers: { "x-subscription-token": apiKey },
-      signal: call.signal,
+      schema: responseSchema,
+      results: (data) =>
+        (data.web?.results ?? []).map((r) => ({
+          title: r.title,
+          url: r.url,
+          snippet: r.description,
+          publishedAt: r.page_age,
+        })),
     });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(
-      (data.web?.results ?? []).map((r) => ({
-        title: r.title,
-        url: r.url,
-        snippet: r.description,
-        publishedAt: r.page_age,
-      })),
-      call,
-      response,
-    );
   },
 };
 

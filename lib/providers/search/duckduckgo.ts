@@ -12,7 +12,7 @@ import { parse } from "node-html-parser";
 import type { SearchProvider, TimeRange } from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, request } from "@/lib/http/provider-client";
-import { type RawResult, toProviderResponse } from "./adapter-kit";
+import { type RawResult, supports, toProviderResponse } from "./adapter-kit";
 import { primaryLanguage } from "./locale";
 import { buildQueryText } from "./query-text";
 
@@ -55,14 +55,10 @@ export const duckduckgo: SearchProvider = {
   defaultBaseUrl: "https://html.duckduckgo.com",
   docsUrl: "https://duckduckgo.com/duckduckgo-help-pages/results/syntax/",
   apiVersion: "html (unofficial)",
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: false,
-    includeDomains: false,
-    excludeDomains: false,
+  capabilities: supports({
+    filters: ["timeRange", "region"],
     queryOperators: ["site", "-site", "filetype", "intitle", "phrase"],
-  },
+  }),
   costPerRequestUsd: 0,
   freeTier: null,
   defaultTimeoutMs: 10_000,

@@ -11,8 +11,8 @@
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateWindow } from "./dates";
 import { buildQueryText } from "./query-text";
 
@@ -40,14 +40,9 @@ export const exa: SearchProvider = {
   defaultBaseUrl: "https://api.exa.ai",
   docsUrl: "https://exa.ai/docs/reference/search",
   apiVersion: "2025 REST (unversioned)",
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: true,
-    includeDomains: true,
-    excludeDomains: true,
-    queryOperators: [],
-  },
+  capabilities: supports({
+    filters: ["timeRange", "region", "safesearch", "includeDomains", "excludeDomains"],
+  }),
   costPerRequestUsd: 0.005,
   freeTier: { requests: 2000, period: "lifetime" },
   defaultTimeoutMs: 15_000,
@@ -68,22 +63,18 @@ export const exa: SearchProvider = {
       moderation: options.safesearch === "strict" ? true : undefined,
       contents: { text: { maxCharacters: SNIPPET_CHARACTERS } },
     };
-    const response = await requestJson(buildUrl(call.baseUrl, "/search"), {
+    return requestResults(call, buildUrl(call.baseUrl, "/search"), {
       method: "POST",
       headers: { "x-api-key": apiKey },
       json: body,
-      signal: call.signal,
+      schema: responseSchema,
+      results: (data) =>
+        data.results.map((r) => ({
+          title: r.title,
+          url: r.url,
+          snippet: r.highlights?.join(" … ") || r.summary || r.text,
+          publishedAt: r.publishedDate,
+        })),
     });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(
-      data.results.map((r) => ({
-        title: r.title,
-        url: r.url,
-        snippet: r.highlights?.join(" … ") || r.summary || r.text,
-        publishedAt: r.publishedDate,
-      })),
-      call,
-      response,
-    );
   },
 };

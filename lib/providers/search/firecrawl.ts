@@ -12,7 +12,7 @@ import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
 import { googleTbs } from "./google-params";
 import { buildQueryText } from "./query-text";
 
@@ -38,14 +38,10 @@ export const firecrawl: SearchProvider = {
   defaultBaseUrl: "https://api.firecrawl.dev",
   docsUrl: "https://docs.firecrawl.dev/api-reference/endpoint/search",
   apiVersion: "v2",
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: false,
-    includeDomains: false,
-    excludeDomains: false,
+  capabilities: supports({
+    filters: ["timeRange", "region"],
     queryOperators: ["site", "-site", "intitle", "phrase"],
-  },
+  }),
   costPerRequestUsd: 0.01,
   freeTier: { requests: 250, period: "lifetime" },
   defaultTimeoutMs: 20_000,

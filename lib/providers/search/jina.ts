@@ -9,8 +9,8 @@
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { buildQueryText } from "./query-text";
 
 const MAX_RESULTS = 20;
@@ -37,14 +37,7 @@ export const jina: SearchProvider = {
   docsUrl: "https://jina.ai/reader/",
   apiVersion: "2025 REST (unversioned)",
   // X-Site takes a single domain, so several include_domains are left to the engine's post-filter.
-  capabilities: {
-    timeRange: false,
-    region: true,
-    safesearch: false,
-    includeDomains: false,
-    excludeDomains: false,
-    queryOperators: [],
-  },
+  capabilities: supports({ filters: ["region"] }),
   costPerRequestUsd: 0.0005,
   freeTier: { requests: 1000, period: "lifetime" },
   defaultTimeoutMs: 15_000,
@@ -59,7 +52,7 @@ export const jina: SearchProvider = {
       "x-respond-with": "no-content",
     };
     if (onlySite) headers["x-site"] = `https://${onlySite}`;
-    const response = await requestJson(buildUrl(call.baseUrl, "/"), {
+    return requestResults(call, buildUrl(call.baseUrl, "/"), {
       method: "POST",
       headers,
       json: {
@@ -67,18 +60,14 @@ export const jina: SearchProvider = {
         num: Math.min(options.maxResults, MAX_RESULTS),
         gl: options.region,
       },
-      signal: call.signal,
+      schema: responseSchema,
+      results: (data) =>
+        (data.data ?? []).map((r) => ({
+          title: r.title,
+          url: r.url,
+          snippet: r.description,
+          publishedAt: r.date,
+        })),
     });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(
-      (data.data ?? []).map((r) => ({
-        title: r.title,
-        url: r.url,
-        snippet: r.description,
-        publishedAt: r.date,
-      })),
-      call,
-      response,
-    );
   },
 };

@@ -9,8 +9,8 @@
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { buildQueryText } from "./query-text";
 
 const SEARCH_RESULT = 0;
@@ -37,14 +37,7 @@ export const kagi: SearchProvider = {
   defaultBaseUrl: "https://kagi.com/api/v0",
   docsUrl: "https://help.kagi.com/kagi/api/search.html",
   apiVersion: "v0",
-  capabilities: {
-    timeRange: false,
-    region: false,
-    safesearch: false,
-    includeDomains: false,
-    excludeDomains: false,
-    queryOperators: ["site", "-site", "filetype", "intitle", "phrase"],
-  },
+  capabilities: supports({ queryOperators: ["site", "-site", "filetype", "intitle", "phrase"] }),
   costPerRequestUsd: 0.025,
   freeTier: null,
   defaultTimeoutMs: 15_000,
@@ -55,17 +48,13 @@ export const kagi: SearchProvider = {
       q: buildQueryText(call, kagi.capabilities.queryOperators),
       limit: call.options.maxResults,
     });
-    const response = await requestJson(url, {
+    return requestResults(call, url, {
       headers: { authorization: `Bot ${apiKey}` },
-      signal: call.signal,
+      schema: responseSchema,
+      results: (data) =>
+        (data.data ?? [])
+          .filter((item) => item.t === SEARCH_RESULT)
+          .map((r) => ({ title: r.title, url: r.url, snippet: r.snippet, publishedAt: r.published })),
     });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(
-      (data.data ?? [])
-        .filter((item) => item.t === SEARCH_RESULT)
-        .map((r) => ({ title: r.title, url: r.url, snippet: r.snippet, publishedAt: r.published })),
-      call,
-      response,
-    );
   },
 };

@@ -10,8 +10,8 @@
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateWindow } from "./dates";
 import { buildQueryText } from "./query-text";
 
@@ -34,14 +34,7 @@ export const linkup: SearchProvider = {
   defaultBaseUrl: "https://api.linkup.so/v1",
   docsUrl: "https://docs.linkup.so/api-reference/search/search",
   apiVersion: "v1",
-  capabilities: {
-    timeRange: true,
-    region: false,
-    safesearch: false,
-    includeDomains: true,
-    excludeDomains: true,
-    queryOperators: [],
-  },
+  capabilities: supports({ filters: ["timeRange", "includeDomains", "excludeDomains"] }),
   costPerRequestUsd: 0.0055,
   freeTier: { requests: 1000, period: "month" },
   defaultTimeoutMs: 20_000,
@@ -50,7 +43,7 @@ export const linkup: SearchProvider = {
     const apiKey = requireApiKey(call, linkup.displayName);
     const { options } = call;
     const window = dateWindow(call);
-    const response = await requestJson(buildUrl(call.baseUrl, "/search"), {
+    return requestResults(call, buildUrl(call.baseUrl, "/search"), {
       method: "POST",
       headers: { authorization: `Bearer ${apiKey}` },
       json: {
@@ -63,15 +56,11 @@ export const linkup: SearchProvider = {
         fromDate: window.from,
         toDate: window.to,
       },
-      signal: call.signal,
+      schema: responseSchema,
+      results: (data) =>
+        data.results
+          .filter((r) => (r.type ?? "text") === "text")
+          .map((r) => ({ title: r.name, url: r.url, snippet: r.content })),
     });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(
-      data.results
-        .filter((r) => (r.type ?? "text") === "text")
-        .map((r) => ({ title: r.name, url: r.url, snippet: r.content })),
-      call,
-      response,
-    );
   },
 };

@@ -10,8 +10,8 @@
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateWindow, hasExplicitDates, usDate } from "./dates";
 import { buildQueryText } from "./query-text";
 
@@ -39,14 +39,7 @@ export const perplexity: SearchProvider = {
   apiVersion: "2025 REST (unversioned)",
   // Exclusions are sent only when there is no allowlist (the API takes one mode), so the engine keeps
   // post-filtering them.
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: false,
-    includeDomains: true,
-    excludeDomains: false,
-    queryOperators: [],
-  },
+  capabilities: supports({ filters: ["timeRange", "region", "includeDomains"] }),
   costPerRequestUsd: 0.005,
   freeTier: null,
   defaultTimeoutMs: 15_000,
@@ -60,7 +53,7 @@ export const perplexity: SearchProvider = {
       options.includeDomains.length > 0
         ? options.includeDomains
         : options.excludeDomains.map((domain) => `-${domain}`);
-    const response = await requestJson(buildUrl(call.baseUrl, "/search"), {
+    return requestResults(call, buildUrl(call.baseUrl, "/search"), {
       method: "POST",
       headers: { authorization: `Bearer ${apiKey}` },
       json: {
@@ -72,13 +65,9 @@ export const perplexity: SearchProvider = {
         search_after_date: explicitDates && window.from ? usDate(window.from) : undefined,
         search_before_date: explicitDates && window.to ? usDate(window.to) : undefined,
       },
-      signal: call.signal,
+      schema: responseSchema,
+      results: (data) =>
+        data.results.map((r) => ({ title: r.title, url: r.url, snippet: r.snippet, publishedAt: r.date })),
     });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(
-      data.results.map((r) => ({ title: r.title, url: r.url, snippet: r.snippet, publishedAt: r.date })),
-      call,
-      response,
-    );
   },
 };

@@ -10,8 +10,8 @@
 import { z } from "zod";
 import type { SafeSearch, SearchProvider } from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, supports } from "./adapter-kit";
 import { primaryLanguage } from "./locale";
 import { buildQueryText } from "./query-text";
 
@@ -36,14 +36,10 @@ export const searxng: SearchProvider = {
   defaultBaseUrl: null,
   docsUrl: "https://docs.searxng.org/dev/search_api.html",
   apiVersion: "search API (format=json)",
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: true,
-    includeDomains: false,
-    excludeDomains: false,
+  capabilities: supports({
+    filters: ["timeRange", "region", "safesearch"],
     queryOperators: ["site", "phrase"],
-  },
+  }),
   costPerRequestUsd: 0,
   freeTier: null,
   defaultTimeoutMs: 10_000,
@@ -59,20 +55,18 @@ export const searxng: SearchProvider = {
       safesearch: options.safesearch ? SAFESEARCH_LEVEL[options.safesearch] : undefined,
       language: language && options.region ? `${language}-${options.region.toUpperCase()}` : undefined,
     });
-    const response = await requestJson(url, { signal: call.signal }).catch((error: unknown) => {
+    return requestResults(call, url, {
+      schema: responseSchema,
+      results: (data) =>
+        data.results.map((r) => ({
+          title: r.title,
+          url: r.url,
+          snippet: r.content,
+          publishedAt: r.publishedDate,
+        })),
+    }).catch((error: unknown) => {
       throw explainForbidden(error);
     });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(
-      data.results.map((r) => ({
-        title: r.title,
-        url: r.url,
-        snippet: r.content,
-        publishedAt: r.publishedDate,
-      })),
-      call,
-      response,
-    );
   },
 };
 

@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
 import { fromGoogleOrganic, googleOrganicResults, googleSafe, googleTbs } from "./google-params";
 import { buildQueryText } from "./query-text";
 
@@ -32,14 +32,10 @@ export const serpapi: SearchProvider = {
   defaultBaseUrl: "https://serpapi.com",
   docsUrl: "https://serpapi.com/search-api",
   apiVersion: "2025 REST (unversioned), engine=google",
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: true,
-    includeDomains: false,
-    excludeDomains: false,
+  capabilities: supports({
+    filters: ["timeRange", "region", "safesearch"],
     queryOperators: ["site", "-site", "filetype", "intitle", "phrase", "before", "after"],
-  },
+  }),
   costPerRequestUsd: 0.015,
   freeTier: { requests: 250, period: "month" },
   defaultTimeoutMs: 15_000,

@@ -8,8 +8,8 @@
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { fromGoogleOrganic, googleOrganicResults, googleTbs } from "./google-params";
 import { buildQueryText } from "./query-text";
 
@@ -27,14 +27,10 @@ export const serper: SearchProvider = {
   defaultBaseUrl: "https://google.serper.dev",
   docsUrl: "https://serper.dev/playground",
   apiVersion: "2025 REST (unversioned)",
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: false,
-    includeDomains: false,
-    excludeDomains: false,
+  capabilities: supports({
+    filters: ["timeRange", "region"],
     queryOperators: ["site", "-site", "filetype", "intitle", "phrase", "before", "after"],
-  },
+  }),
   costPerRequestUsd: 0.001,
   freeTier: { requests: 2500, period: "lifetime" },
   defaultTimeoutMs: 10_000,
@@ -48,13 +44,12 @@ export const serper: SearchProvider = {
       gl: options.region,
       tbs: options.timeRange ? googleTbs(options.timeRange) : undefined,
     };
-    const response = await requestJson(buildUrl(call.baseUrl, "/search"), {
+    return requestResults(call, buildUrl(call.baseUrl, "/search"), {
       method: "POST",
       headers: { "x-api-key": apiKey },
       json: body,
-      signal: call.signal,
+      schema: responseSchema,
+      results: (data) => fromGoogleOrganic(data.organic),
     });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(fromGoogleOrganic(data.organic), call, response);
   },
 };

@@ -11,8 +11,8 @@
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateWindow, hasExplicitDates } from "./dates";
 import { buildQueryText } from "./query-text";
 
@@ -57,14 +57,7 @@ export const tavily: SearchProvider = {
   defaultBaseUrl: "https://api.tavily.com",
   docsUrl: "https://docs.tavily.com/documentation/api-reference/endpoint/search",
   apiVersion: "2025 REST (unversioned)",
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: false,
-    includeDomains: true,
-    excludeDomains: true,
-    queryOperators: [],
-  },
+  capabilities: supports({ filters: ["timeRange", "region", "includeDomains", "excludeDomains"] }),
   costPerRequestUsd: 0.008,
   freeTier: { requests: 1000, period: "month" },
   defaultTimeoutMs: 15_000,
@@ -86,22 +79,18 @@ export const tavily: SearchProvider = {
       end_date: useDates ? window.to : undefined,
       country: options.region ? tavilyCountry(options.region) : undefined,
     };
-    const response = await requestJson(buildUrl(call.baseUrl, "/search"), {
+    return requestResults(call, buildUrl(call.baseUrl, "/search"), {
       method: "POST",
       headers: { authorization: `Bearer ${apiKey}` },
       json: body,
-      signal: call.signal,
+      schema: responseSchema,
+      results: (data) =>
+        data.results.map((r) => ({
+          title: r.title,
+          url: r.url,
+          snippet: r.content,
+          publishedAt: r.published_date,
+        })),
     });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(
-      data.results.map((r) => ({
-        title: r.title,
-        url: r.url,
-        snippet: r.content,
-        publishedAt: r.published_date,
-      })),
-      call,
-      response,
-    );
   },
 };

@@ -8,8 +8,8 @@
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, supports } from "./adapter-kit";
 import { primaryLanguage } from "./locale";
 import { buildQueryText } from "./query-text";
 
@@ -50,14 +50,7 @@ export const wikipedia: SearchProvider = {
   defaultBaseUrl: `https://${DEFAULT_HOST}`,
   docsUrl: "https://www.mediawiki.org/wiki/API:Search",
   apiVersion: "MediaWiki Action API",
-  capabilities: {
-    timeRange: false,
-    region: true,
-    safesearch: false,
-    includeDomains: false,
-    excludeDomains: false,
-    queryOperators: ["phrase", "intitle"],
-  },
+  capabilities: supports({ filters: ["region"], queryOperators: ["phrase", "intitle"] }),
   costPerRequestUsd: 0,
   freeTier: null,
   defaultTimeoutMs: 8_000,
@@ -78,17 +71,15 @@ export const wikipedia: SearchProvider = {
       format: "json",
       utf8: 1,
     });
-    const response = await requestJson(url, { signal: call.signal });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(
-      data.query.search.map((r) => ({
-        title: r.title,
-        url: articleUrl(articleHost, r.title),
-        snippet: r.snippet,
-        publishedAt: r.timestamp,
-      })),
-      call,
-      response,
-    );
+    return requestResults(call, url, {
+      schema: responseSchema,
+      results: (data) =>
+        data.query.search.map((r) => ({
+          title: r.title,
+          url: articleUrl(articleHost, r.title),
+          snippet: r.snippet,
+          publishedAt: r.timestamp,
+        })),
+    });
   },
 };

@@ -11,8 +11,8 @@
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
-import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { requireApiKey, toProviderResponse } from "./adapter-kit";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateRangeParam, dateWindow, hasExplicitDates } from "./dates";
 import { buildQueryText } from "./query-text";
 
@@ -42,14 +42,10 @@ export const you: SearchProvider = {
   defaultBaseUrl: "https://ydc-index.io",
   docsUrl: "https://you.com/docs/api-reference/search/v1-search",
   apiVersion: "v1",
-  capabilities: {
-    timeRange: true,
-    region: true,
-    safesearch: false,
-    includeDomains: true,
-    excludeDomains: true,
+  capabilities: supports({
+    filters: ["timeRange", "region", "includeDomains", "excludeDomains"],
     queryOperators: ["filetype"],
-  },
+  }),
   costPerRequestUsd: 0.005,
   freeTier: { requests: 16000, period: "lifetime" },
   defaultTimeoutMs: 15_000,
@@ -65,17 +61,16 @@ export const you: SearchProvider = {
       include_domains: options.includeDomains.join(",") || undefined,
       exclude_domains: options.excludeDomains.join(",") || undefined,
     });
-    const response = await requestJson(url, { headers: { "x-api-key": apiKey }, signal: call.signal });
-    const data = parseResponse(responseSchema, response.json);
-    return toProviderResponse(
-      (data.results.web ?? []).map((r) => ({
-        title: r.title,
-        url: r.url,
-        snippet: r.snippets?.join(" … ") || r.description,
-        publishedAt: r.page_age,
-      })),
-      call,
-      response,
-    );
+    return requestResults(call, url, {
+      headers: { "x-api-key": apiKey },
+      schema: responseSchema,
+      results: (data) =>
+        (data.results.web ?? []).map((r) => ({
+          title: r.title,
+          url: r.url,
+          snippet: r.snippets?.join(" … ") || r.description,
+          publishedAt: r.page_age,
+        })),
+    });
   },
 };

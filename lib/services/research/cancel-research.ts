@@ -1,7 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import type { z } from "zod";
 import { researchJobs } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/pipeline/context";
+import type { TenantContext, VerbArgs } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { parseInput } from "@/lib/pipeline/validate";
 import { researchIdInput } from "./get-research";
@@ -15,10 +14,7 @@ import { withVisibleJob } from "./visibility";
 export async function cancelResearch({
   ctx,
   input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof researchIdInput>;
-}): Promise<ResearchJobView> {
+}: VerbArgs<TenantContext, typeof researchIdInput>): Promise<ResearchJobView> {
   const { id } = parseInput(researchIdInput, input);
   const row = await withVisibleJob(ctx, id, { forUpdate: true }, async (tx, found) => {
     if (isFinished(found.status)) throw new ServiceError("conflict", `research job already ${found.status}`);

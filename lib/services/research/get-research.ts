@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { TenantContext } from "@/lib/pipeline/context";
+import type { TenantContext, VerbArgs } from "@/lib/pipeline/context";
 import { parseInput } from "@/lib/pipeline/validate";
 import { type ResearchJobView, toJobView } from "./job-view";
 import { withVisibleJob } from "./visibility";
@@ -10,10 +10,7 @@ export const researchIdInput = z.strictObject({ id: z.uuid() });
 export async function getResearch({
   ctx,
   input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof researchIdInput>;
-}): Promise<ResearchJobView> {
+}: VerbArgs<TenantContext, typeof researchIdInput>): Promise<ResearchJobView> {
   const { id } = parseInput(researchIdInput, input);
   return withVisibleJob(ctx, id, {}, async (_tx, job) => toJobView(job));
 }

@@ -19,7 +19,7 @@ import type { TraceRecord } from "@/lib/pipeline/traces/trace-sink";
 import { completeChat } from "@/lib/providers/answer/openai-compatible";
 import { isBatchError } from "@/lib/services/fetch/fetch-many";
 import { fetchPage } from "@/lib/services/fetch/fetch-page";
-import { tenantModel } from "@/lib/services/search/research";
+import { tenantModel } from "@/lib/services/search/depth-stages";
 import { stageBudget } from "@/lib/services/search/stage-budget";
 import { stageSpanRecords, withStageTrace } from "@/lib/services/search/stage-trace";
 import { webSearch } from "@/lib/services/search/web-search";

@@ -12,7 +12,7 @@ import { CONTENT_TOTAL_CHARS, MCP_CONTENT_TOTAL_CHARS } from "@/lib/services/fet
 import { lensName } from "@/lib/services/lenses/lens";
 import { resolveLens } from "@/lib/services/lenses/resolve-lens";
 import { applyLens } from "./apply-lens";
-import { planResearch, researchSummary } from "./research";
+import { depthStageSummary, planDepthStages, withoutDepthStageOptions } from "./depth-stages";
 import { withStageTrace } from "./stage-trace";
 
 const DEFAULT_GROUNDED_TIMEOUT_MS = 15_000;
@@ -63,8 +63,8 @@ export const webSearchInput = searchInputSchema
 
 /**
  * web_search for a tenant: fan-out over its providers with budgets, cache and refunds (tool-call.ts),
- * optionally scoped by a lens, then the research stages (grounded snippets, include_content) inside the
- * same call, trace and cache entry.
+ * optionally scoped by a lens, then the depth stages (grounded snippets, include_content, depth-stages.ts)
+ * inside the same call, trace and cache entry.
  */
 export async function webSearch({
   ctx,
@@ -80,27 +80,10 @@ export async function webSearch({
   signal?: AbortSignal;
 }) {
   assertScope(ctx, "search");
-  const {
-    providers,
-    no_cache,
-    lens,
-    grounded_snippets,
-    grounded_results,
-    grounded_timeout_ms,
-    include_content,
-    content_results,
-    max_chars,
-    ...searchInput
-  } = parseInput(webSearchInput, input);
+  const { providers, no_cache, lens, ...options } = parseInput(webSearchInput, input);
+  const searchInput = withoutDepthStageOptions(options);
   const engineInput = lens ? applyLens(searchInput, await resolveLens(ctx, lens)) : searchInput;
-  const research = await planResearch(ctx, {
-    grounded_snippets,
-    grounded_results,
-    grounded_timeout_ms,
-    include_content,
-    content_results,
-    max_chars,
-  });
+  const stages = await planDepthStages(ctx, options);
   // What shapes each provider's answer: not the deadline or the mode, which only decide whom to ask.
   const { timeout_ms: _deadline, mode: _mode, ...answerInput } = engineInput;
   const trace = withStageTrace(ctx);
@@ -112,7 +95,7 @@ export async function webSearch({
     registry: searchProviders,
     wanted: providers,
     noCache: no_cache,
-    cacheInput: { ...engineInput, ...(lens && { lens }), ...research.cacheInput },
+    cacheInput: { ...engineInput, ...(lens && { lens }), ...stages.cacheInput },
     run: async (entries, admit) => {
       const answered = no_cache
         ? new Map<string, ProviderAnswer>()
@@ -132,13 +115,13 @@ export async function webSearch({
         answered,
         onAnswer,
       });
-      return research.run(search, { origin, timeoutMs: engineInput.timeout_ms, onProgress, trace });
+      return stages.run(search, { origin, timeoutMs: engineInput.timeout_ms, onProgress, trace });
     },
     succeeded: (result) => result.providers_succeeded.length,
     summarize: (result) => ({
       results: result.results.length,
       top_urls: result.results.slice(0, 5).map((r) => r.url),
-      ...researchSummary(result),
+      ...depthStageSummary(result),
     }),
   });
 }

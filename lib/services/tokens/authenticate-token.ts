@@ -1,3 +1,4 @@
+import type { KvAlongside } from "@/lib/kv/alongside";
 import type { Platform } from "@/lib/pipeline/context";
 import {
   countFailedAuth,
@@ -11,9 +12,9 @@ import { cachedToken, isLookupsBusy, lookUpToken, type VerifiedToken } from "./v
 export type Authentication =
   /**
    * With `limit` when the token's rate limit was counted in the same KV round trip as its check, and then
-   * `readAhead`: the replies to the reads of the `readAhead` keys, in order.
+   * `alongside`: the replies to the caller's `alongside` commands, in order.
    */
-  | { token: VerifiedToken; limit?: RateLimitDecision; readAhead?: unknown[] }
+  | { token: VerifiedToken; limit?: RateLimitDecision; alongside?: unknown[] }
   | { refused: "unauthorized" }
   /** The client address is over the failed-authentication limit. */
   | { refused: "rate_limited"; retryAfter: number }
@@ -37,39 +38,36 @@ export async function authenticateToken({
   input: {
     token: string | null;
     address: string | null;
-    /** KV keys to read in the check's round trip, asked for only when the token is one this process saw verify. */
-    readAhead?: () => Promise<readonly string[]>;
+    /**
+     * The caller's own KV commands for the check's round trip, asked for only when the token is one this
+     * process saw verify.
+     */
+    alongside?: () => Promise<KvAlongside>;
   };
 }): Promise<Authentication> {
   const { token, address } = input;
   if (token) {
-    // A token this process saw verify has its call counted (and the keys read) in the check's round trip.
+    // A token this process saw verify has its call counted (and the caller's commands sent) in the check's
+    // round trip.
     const counted: { tokenId?: string; window?: WindowCheck } = {};
     const known = await cachedToken({
       ctx,
       input: { token },
       alongside: async (tokenId) => {
         counted.tokenId = tokenId;
-        const window = tokenWindow(ctx, tokenId);
-        counted.window = window;
-        const reads = (await input.readAhead?.()) ?? [];
-        return {
-          queue(pipeline) {
-            window.queue(pipeline);
-            for (const key of reads) pipeline.get(key);
-          },
-          replies: window.replies + reads.length,
-        };
+        counted.window = tokenWindow(ctx, tokenId);
+        const callers = await input.alongside?.();
+        return callers ? [counted.window, callers] : [counted.window];
       },
     });
     // The call was counted for the id this process remembered: the decision holds for that token only.
     const verified = (found: VerifiedToken): Authentication => {
       if (!counted.window || !known.alongside || found.tokenId !== counted.tokenId) return { token: found };
-      const { replies } = counted.window;
+      const [windowReplies = [], callers] = known.alongside;
       return {
         token: found,
-        limit: counted.window.decide(known.alongside.slice(0, replies), tokenRateLimit(ctx.env, found)),
-        readAhead: known.alongside.slice(replies),
+        limit: counted.window.decide(windowReplies, tokenRateLimit(ctx.env, found)),
+        alongside: callers,
       };
     };
     if (known.verdict) return verified(known.verdict);

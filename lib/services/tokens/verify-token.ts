@@ -1,6 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { apiTokens, tenants } from "@/lib/db/schema";
-import type { Kv, KvPipeline } from "@/lib/kv";
+import type { Kv } from "@/lib/kv";
+import { execAlongside, type KvAlongside } from "@/lib/kv/alongside";
 import { log } from "@/lib/observability/logger";
 import { CONNECTED_APP_SCOPES, type Platform, type Scope } from "@/lib/pipeline/context";
 import { hashToken, hasValidChecksum } from "./token-format";
@@ -55,14 +56,8 @@ export interface KnownToken {
   verdict: VerifiedToken | null | undefined;
   /** The token verified within TOKEN_VOUCH_SECONDS and was not revoked since. */
   vouched: boolean;
-  /** The replies of the commands `alongside` queued, when the token was one this process saw verify. */
-  alongside?: unknown[];
-}
-
-/** KV commands to send with the token check, for a token whose id this process already knows. */
-export interface Alongside {
-  queue(pipeline: KvPipeline): void;
-  replies: number;
+  /** The replies of each of the commands `alongside` gave, when the token was one this process saw verify. */
+  alongside?: unknown[][];
 }
 
 /**
@@ -105,15 +100,16 @@ export async function cachedToken({
   ctx: Platform;
   input: { token: string };
   /** Commands to send in the same round trip, given the id of a token this process saw verify. */
-  alongside?: (tokenId: string) => Promise<Alongside>;
+  alongside?: (tokenId: string) => Promise<readonly KvAlongside[]>;
 }): Promise<KnownToken> {
   if (!hasValidChecksum(input.token)) return { verdict: null, vouched: false };
   const hash = hashToken(input.token);
   const tokenId = seenValid.get(hash);
   const extra = tokenId === undefined ? undefined : await alongside?.(tokenId);
-  const pipeline = ctx.kv.pipeline().get(tokenCacheKey(hash)).get(tokenVouchKey(hash));
-  extra?.queue(pipeline);
-  const [cached, vouched, ...replies] = await pipeline.exec();
+  const {
+    own: [cached, vouched],
+    alongside: replies,
+  } = await execAlongside(ctx.kv.pipeline().get(tokenCacheKey(hash)).get(tokenVouchKey(hash)), extra ?? []);
   const verdict =
     typeof cached === "string" ? usable(ctx, JSON.parse(cached) as VerifiedToken | null) : undefined;
   return {

@@ -8,7 +8,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMcpServer } from "@/lib/mcp/server";
+import { buildServer } from "@/lib/mcp/build-server";
+import { revision2025 } from "@/lib/mcp/revision-2025";
 import type { Platform, Scope, TenantContext } from "@/lib/pipeline/context";
 import { DEFAULT_TOKEN_SCOPES } from "@/lib/pipeline/context";
 import { researchWorker } from "@/lib/services/research/worker";
@@ -37,7 +38,7 @@ describe("research over MCP", () => {
     const actor = { kind: "token" as const, tokenId, tokenName: "mcp", userId: null };
     const ctx: TenantContext = { ...tenantCtx(platform, tenantId, scopes, actor), surface: "mcp" };
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(ctx).connect(serverSide);
+    await buildServer(ctx, revision2025).connect(serverSide);
     const client = new Client({ name: "tasks", version: "1.0.0" });
     await client.connect(clientSide);
     await client.listTools();

@@ -8,7 +8,8 @@ import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMcpServer } from "@/lib/mcp/server";
+import { buildServer } from "@/lib/mcp/build-server";
+import { revision2025 } from "@/lib/mcp/revision-2025";
 import { DEFAULT_TOKEN_SCOPES, type Platform, type Scope, type TenantContext } from "@/lib/pipeline/context";
 import { setKey } from "@/lib/services/keys/set-key";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
@@ -33,7 +34,7 @@ describe("the MCP server for one tenant", () => {
   async function connect(scopes: readonly Scope[] = DEFAULT_TOKEN_SCOPES): Promise<Client> {
     const ctx: TenantContext = { ...tenantCtx(platform, tenantId, scopes), surface: "mcp" };
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(ctx).connect(serverSide);
+    await buildServer(ctx, revision2025).connect(serverSide);
     const client = new Client({ name: "unit", version: "1.0.0" });
     await client.connect(clientSide);
     await client.listTools(); // caches the output schemas the client validates results against

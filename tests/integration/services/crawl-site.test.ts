@@ -7,7 +7,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMcpServer } from "@/lib/mcp/server";
+import { buildServer } from "@/lib/mcp/build-server";
+import { revision2025 } from "@/lib/mcp/revision-2025";
 import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { crawlSite } from "@/lib/services/crawl/crawl-site";
@@ -156,7 +157,7 @@ describe("crawl over REST and MCP", () => {
 
   it("an agent maps the site over MCP", async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer({ ...ctx, scopes: ["fetch"] }).connect(serverSide);
+    await buildServer({ ...ctx, scopes: ["fetch"] }, revision2025).connect(serverSide);
     const client = new Client({ name: "crawler", version: "1.0.0" });
     await client.connect(clientSide);
     try {

@@ -6,7 +6,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createMcpServer } from "@/lib/mcp/server";
+import { buildServer } from "@/lib/mcp/build-server";
+import { revision2025 } from "@/lib/mcp/revision-2025";
 import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { PER_HOST } from "@/lib/services/fetch/fetch-many";
@@ -133,7 +134,7 @@ describe("fetch in pages and many URLs at once", () => {
 
   it("answers MCP with a page sized for agents, a note on how to read on, and the next page from cache", async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer({ ...ctx, surface: "mcp" }).connect(serverSide);
+    await buildServer({ ...ctx, surface: "mcp" }, revision2025).connect(serverSide);
     client = new Client({ name: "pager", version: "1.0.0" });
     await client.connect(clientSide);
     await client.listTools(); // the client then checks structuredContent against the output schema

@@ -8,7 +8,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { usageCounters } from "@/lib/db/schema";
-import { createMcpServer } from "@/lib/mcp/server";
+import { buildServer } from "@/lib/mcp/build-server";
+import { revision2025 } from "@/lib/mcp/revision-2025";
 import { admit, release, settle } from "@/lib/pipeline/budgets/admission";
 import { OPERATOR_SCOPE } from "@/lib/pipeline/budgets/operator-quota";
 import type { Env, TenantContext } from "@/lib/pipeline/context";
@@ -294,7 +295,7 @@ describe.each(databaseTargets())("operator quotas on $name", (target) => {
   it("tells an MCP client which quota refused the call and what it can do", async () => {
     const ctx = await workspace({ SEARCHMUX_OPERATOR_QUOTA_REQUESTS_DAY: "0" });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer({ ...ctx, surface: "mcp" }).connect(serverSide);
+    await buildServer({ ...ctx, surface: "mcp" }, revision2025).connect(serverSide);
     const client = new Client({ name: "quota-test", version: "1.0.0" });
     await client.connect(clientSide);
     mcpClients.push(client);

@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { mcpTool } from "@/lib/mcp/define-tool";
-import { newMcpServer } from "@/lib/mcp/server";
+import { newMcpServer } from "@/lib/mcp/revision-2025";
 import { formatBudgetStatus, formatSearch, UNTRUSTED_NOTE } from "@/lib/tools/format";
 import type { BudgetStatusResponse, SearchResponse } from "@/lib/tools/responses";
 import { tools } from "@/lib/tools/table";

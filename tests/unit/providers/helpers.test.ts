@@ -1,10 +1,30 @@
-/** Shared adapter helpers: text clean-up, query rebuilding, date windows, Tavily country names. */
+/** Shared adapter helpers: capabilities, text clean-up, query rebuilding, date windows, Tavily country names. */
 import { describe, expect, it } from "vitest";
+import { supports } from "@/lib/providers/search/adapter-kit";
 import { dateRangeParam, dateWindow, usDate } from "@/lib/providers/search/dates";
 import { buildQueryText } from "@/lib/providers/search/query-text";
 import { tavilyCountry } from "@/lib/providers/search/tavily";
 import { cleanText } from "@/lib/providers/search/text";
 import { providerCall } from "@/tests/fakes/provider-call";
+
+describe("supports", () => {
+  it("sets the filters named and no other, with the query operators given", () => {
+    expect(supports({ filters: ["timeRange", "excludeDomains"], queryOperators: ["site"] })).toEqual({
+      timeRange: true,
+      region: false,
+      safesearch: false,
+      includeDomains: false,
+      excludeDomains: true,
+      queryOperators: ["site"],
+    });
+  });
+
+  it("supports nothing natively when nothing is named", () => {
+    const { queryOperators, ...filters } = supports({});
+    expect(Object.values(filters)).toEqual([false, false, false, false, false]);
+    expect(queryOperators).toEqual([]);
+  });
+});
 
 describe("cleanText", () => {
   it.each([

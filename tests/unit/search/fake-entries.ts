@@ -1,5 +1,5 @@
 /** Provider entries that point real adapters at the fake provider server (tests and bench). */
-import type { ProviderEntry } from "@/lib/engine/search/call-provider";
+import type { ProviderEntry } from "@/lib/engine/search/attempt";
 import { getSearchProvider } from "@/lib/providers/search";
 import type { FakeProviderId, FakeProviders } from "@/tests/fakes/provider-server";
 

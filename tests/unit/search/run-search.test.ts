@@ -4,7 +4,7 @@
  */
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import type { Admission, ProviderEntry } from "@/lib/engine/search/call-provider";
+import type { Admission, ProviderEntry } from "@/lib/engine/search/attempt";
 import type { SearchInputRaw } from "@/lib/engine/search/input";
 import { runSearch } from "@/lib/engine/search/run-search";
 import type { ProviderId, SearchProvider } from "@/lib/engine/search/types";

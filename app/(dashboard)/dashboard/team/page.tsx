@@ -1,25 +1,15 @@
-import { UserMinus } from "lucide-react";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { PagePagination } from "@/components/dashboard/page-pagination";
 import { InviteForm } from "@/components/dashboard/team/invite-form";
-import { MemberRole } from "@/components/dashboard/team/member-role";
+import { MemberTable } from "@/components/dashboard/team/member-table";
 import { PendingInvitations } from "@/components/dashboard/team/pending-invitations";
-import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { DestructiveAction } from "@/components/ui/destructive-action";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { changeRoleAction, removeMemberAction } from "@/lib/dashboard/actions/team";
-import { formatDateTime } from "@/lib/dashboard/format";
 import { paginate } from "@/lib/dashboard/paginate";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { listInvitations } from "@/lib/services/members/list-invitations";
 import { listMembers } from "@/lib/services/members/list-members";
 
 type Params = Promise<Record<string, string | string[] | undefined>>;
-
-const OWNER_ROLES = ["owner", "admin", "member"] as const;
-/** Admins manage members and admins; ownership is given and taken by owners only. */
-const ADMIN_ROLES = ["admin", "member"] as const;
 
 export default async function TeamPage({ searchParams }: { searchParams: Params }) {
   const params = await searchParams;
@@ -29,7 +19,6 @@ export default async function TeamPage({ searchParams }: { searchParams: Params 
     canAdminister ? listInvitations({ ctx }) : null,
   ]);
   const page = paginate(members, params.page);
-  const isOwner = session.role === "owner";
 
   return (
     <div className="space-y-6">
@@ -71,70 +60,10 @@ export default async function TeamPage({ searchParams }: { searchParams: Params 
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Member</TableHead>
-                <TableHead>Role</TableHead>
-                <TableHead>Since</TableHead>
-                <TableHead className="text-right">
-                  <span className="sr-only">Actions</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {page.items.map((member) => {
-                const email = member.email ?? member.userId;
-                const you = member.userId === session.user.id;
-                const manageable = canAdminister && (isOwner || member.role !== "owner");
-                return (
-                  <TableRow key={member.userId} data-testid="member-row">
-                    <TableCell>
-                      <span className="font-medium">{member.name ?? email}</span>
-                      {you ? (
-                        <Badge tone="outline" className="ml-2">
-                          you
-                        </Badge>
-                      ) : null}
-                      <span className="block text-xs text-muted-foreground">{email}</span>
-                    </TableCell>
-                    <TableCell>
-                      {manageable ? (
-                        <MemberRole
-                          email={email}
-                          role={member.role}
-                          roles={isOwner ? OWNER_ROLES : ADMIN_ROLES}
-                          change={changeRoleAction.bind(null, member.userId)}
-                        />
-                      ) : (
-                        <Badge>{member.role}</Badge>
-                      )}
-                    </TableCell>
-                    <TableCell className="whitespace-nowrap text-muted-foreground">
-                      {formatDateTime(member.since)}
-                    </TableCell>
-                    <TableCell className="text-right">
-                      {manageable ? (
-                        <DestructiveAction
-                          text={you ? "Leave" : "Remove"}
-                          label={`Remove ${email}`}
-                          icon={UserMinus}
-                          title={you ? "Leave this workspace?" : `Remove ${email}?`}
-                          description={
-                            you
-                              ? "You lose access to its keys, budgets and traces, and the API tokens you created here are revoked. A workspace keeps at least one owner."
-                              : "They are removed from the workspace, and the API tokens they created stop working at once (they are revoked)."
-                          }
-                          confirmLabel={you ? "Leave" : "Remove member"}
-                          action={removeMemberAction.bind(null, member.userId)}
-                        />
-                      ) : null}
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
+          <MemberTable
+            members={page.items}
+            viewer={{ userId: session.user.id, canAdminister, isOwner: session.role === "owner" }}
+          />
           <PagePagination label="Member pages" page={page} params={params} />
         </CardContent>
       </Card>

@@ -22,7 +22,7 @@ import {
   type TableCell,
   table,
 } from "./html";
-import type { OfficePackage, Relationship } from "./package";
+import { externalTarget, type OfficePackage, type Relationship } from "./package";
 import { child, childElements, children, ownText, type XmlElement } from "./xml";
 
 interface StyleFacts {
@@ -124,9 +124,7 @@ function run(r: XmlElement): string {
 }
 
 function hyperlink(element: XmlElement, context: Context): string {
-  const id = element.attributes["r:id"];
-  const target = id === undefined ? undefined : context.links.get(id);
-  return link(inline(element, context), target?.external ? target.target : undefined);
+  return link(inline(element, context), externalTarget(context.links, element.attributes["r:id"]));
 }
 
 function wordTable(tbl: XmlElement, context: Context): string {

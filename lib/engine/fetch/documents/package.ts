@@ -17,6 +17,15 @@ export interface Relationship {
   external: boolean;
 }
 
+/** A link's address: the target of an external relationship; a part of the package or an unknown id is none. */
+export function externalTarget(
+  relationships: ReadonlyMap<string, Relationship>,
+  id: string | undefined,
+): string | undefined {
+  const relationship = id === undefined ? undefined : relationships.get(id);
+  return relationship?.external ? relationship.target : undefined;
+}
+
 export interface DocumentProperties {
   title?: string;
   creator?: string;

@@ -20,7 +20,7 @@ import {
   type TableCell,
   table,
 } from "./html";
-import type { OfficePackage, Relationship } from "./package";
+import { externalTarget, type OfficePackage, type Relationship } from "./package";
 import { child, childElements, children, ownText, path, type XmlElement } from "./xml";
 
 type Links = ReadonlyMap<string, Relationship>;
@@ -137,8 +137,7 @@ function paragraphHtml(p: XmlElement, links: Links): string {
     if (node.name === "a:br") html += "<br>";
     else if (node.name === "a:r" || node.name === "a:fld") {
       const text = escapeHtml(ownText(child(node, "a:t")));
-      const target = links.get(path(node, "a:rPr", "a:hlinkClick")?.attributes["r:id"] ?? "");
-      html += link(text, target?.external ? target.target : undefined);
+      html += link(text, externalTarget(links, path(node, "a:rPr", "a:hlinkClick")?.attributes["r:id"]));
     }
   }
   return html.trim();

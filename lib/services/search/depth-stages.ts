@@ -30,7 +30,7 @@ import { tenantSearchSettings } from "./search-settings";
 import { stageBudget } from "./stage-budget";
 import { type StageTrace, stageSpanRecords } from "./stage-trace";
 
-export interface ResearchRequest {
+export interface DepthStageOptions {
   /** Undefined: the tenant's default. */
   grounded_snippets?: boolean;
   grounded_results: number;
@@ -40,7 +40,23 @@ export interface ResearchRequest {
   max_chars: number;
 }
 
-export type ResearchedSearch = Omit<SearchResult, "results"> & {
+/** web_search's input without the depth-stage options: what the search itself runs on and is cached by. */
+export function withoutDepthStageOptions<T extends DepthStageOptions>(
+  input: T,
+): Omit<T, keyof DepthStageOptions> {
+  const {
+    grounded_snippets,
+    grounded_results,
+    grounded_timeout_ms,
+    include_content,
+    content_results,
+    max_chars,
+    ...searchInput
+  } = input;
+  return searchInput;
+}
+
+export type DepthSearchResult = Omit<SearchResult, "results"> & {
   results: ResearchResult[];
   /** What each stage did per page, for the trace. */
   research?: { grounded?: GroundedPage[]; content?: ContentPage[] };
@@ -55,10 +71,10 @@ export interface CallFacts {
   trace: StageTrace;
 }
 
-export interface Research {
+export interface DepthStages {
   /** The stage options that shape the result, for the cache key: empty when no stage runs. */
   cacheInput: Record<string, unknown>;
-  run(search: SearchResult, call: CallFacts): Promise<ResearchedSearch>;
+  run(search: SearchResult, call: CallFacts): Promise<DepthSearchResult>;
 }
 
 /** The tenant's `llm`: the operator's endpoint and model, with the tenant's own key when it stored one. */
@@ -68,7 +84,7 @@ export async function tenantModel(ctx: TenantContext): Promise<ModelEntry | unde
   return entry?.model ? { ...entry, model: entry.model } : undefined;
 }
 
-export async function planResearch(ctx: TenantContext, request: ResearchRequest): Promise<Research> {
+export async function planDepthStages(ctx: TenantContext, request: DepthStageOptions): Promise<DepthStages> {
   const wantsGrounding = request.grounded_snippets ?? (await tenantSearchSettings(ctx)).groundedSnippets;
   const model = wantsGrounding ? await tenantModel(ctx) : undefined;
   // A tenant default without a model configured leaves snippets aggregated; an explicit request fails.
@@ -166,7 +182,7 @@ const contentFields = (result: ResearchResult | undefined) => {
 };
 
 /** Per-page outcomes for the trace summary. */
-export function researchSummary(result: ResearchedSearch): Record<string, unknown> {
+export function depthStageSummary(result: DepthSearchResult): Record<string, unknown> {
   const { grounded, content } = result.research ?? {};
   return {
     ...(grounded && {

@@ -1,8 +1,8 @@
 /**
- * One web-search provider attempt: the shared call wrapper (lib/engine/shared/call-provider.ts) around
+ * One web-search provider attempt: the shared call wrapper (lib/engine/shared/isolated-call.ts) around
  * the adapter's search(). Never throws and never outlives the deadline.
  */
-import { callIsolated, type IsolatedOutcome } from "@/lib/engine/shared/call-provider";
+import { callIsolated, type IsolatedOutcome } from "@/lib/engine/shared/isolated-call";
 import type { AdmitHook, ResolvedProvider } from "@/lib/engine/shared/types";
 import type { ParsedQuery, ProviderResponse, SearchProvider, SearchRequestOptions } from "./types";
 

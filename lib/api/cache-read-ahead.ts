@@ -1,7 +1,8 @@
 /**
- * The result cache read in the token check's KV round trip. A call that repeats an earlier one of the same
- * token (same method, URL and body) reads ahead the result-cache keys that earlier call read, beside the
- * token check and its rate-limit count; over a network to KV that saves a round trip per cached call.
+ * Transport: the result cache read in the token check's KV round trip. A call that repeats an earlier one
+ * of the same token (same method, URL and body) reads ahead the result-cache keys that earlier call read,
+ * beside the token check and its rate-limit count (sent alongside it, lib/kv/alongside.ts); over a network
+ * to KV that saves a round trip per cached call. It reads the request itself, hence the transport.
  *
  * Which keys to read is only a hint. A reply answers nothing but the call's own read of that very key
  * (once): when the key no longer applies (the tenant's providers changed, another tenant's token), the call
@@ -10,6 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Kv } from "@/lib/kv";
+import { type KvAlongside, readsAlongside } from "@/lib/kv/alongside";
 import { isResultCacheKey } from "@/lib/pipeline/cache/result-cache";
 
 /** Only calls with a body of at most this many bytes are remembered (a search is a few hundred). */
@@ -24,13 +26,16 @@ const remembered = new Map<string, readonly string[]>();
 
 export interface CacheReadAhead {
   /**
-   * The keys to read with the token check; none the first time. Reads the request's body (see `body`),
+   * The reads to send with the token check; none the first time. Reads the request's body (see `body`),
    * so it is only asked for a token this process saw verify.
    */
-  keys(): Promise<readonly string[]>;
-  /** The body `keys` read, if it read one: the request's own is then used up. */
+  reads(): Promise<KvAlongside>;
+  /** The body `reads` read, if it read one: the request's own is then used up. */
   body(): string | undefined;
-  /** The call's KV: a read of a key read ahead is answered from its reply, once; result-cache reads are noted. */
+  /**
+   * The call's KV: a read of a key read ahead is answered from its reply (`replies`, the replies to
+   * `reads`, when they were sent), once; result-cache reads are noted.
+   */
   kv(base: Kv, replies: readonly unknown[] | undefined): Kv;
   /** Remembers the result-cache keys the call read, for its next repeat. */
   remember(): void;
@@ -42,9 +47,9 @@ export function cacheReadAhead(request: Request, token: string): CacheReadAhead 
   let keys: readonly string[] = [];
   const read: string[] = [];
   return {
-    async keys() {
+    async reads() {
       const length = Number(request.headers.get("content-length") ?? 0);
-      if (request.body && !(length > 0 && length <= MAX_REMEMBERED_BODY_BYTES)) return [];
+      if (request.body && !(length > 0 && length <= MAX_REMEMBERED_BODY_BYTES)) return readsAlongside([]);
       // Read rather than copied: a copy (a tee of the stream) cost more than the rest of the read-ahead.
       if (request.body) body = await request.text();
       call = createHash("sha256")
@@ -52,7 +57,7 @@ export function cacheReadAhead(request: Request, token: string): CacheReadAhead 
         .update(body ?? "")
         .digest("base64url");
       keys = remembered.get(call) ?? [];
-      return keys;
+      return readsAlongside(keys);
     },
     body: () => body,
     kv(base, replies) {

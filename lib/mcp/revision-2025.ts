@@ -1,0 +1,59 @@
+/**
+ * MCP revisions 2025-03-26, 2025-06-18 and 2025-11-25 on the v1 SDK (`@modelcontextprotocol/sdk`): the
+ * registration calls of what build-server.ts offers, with research jobs as tasks (2025-11-25).
+ */
+import type { TaskStore, ToolTaskHandler } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import type { Revision } from "./build-server";
+import type { OfferedTool } from "./define-tool";
+import { taskOf } from "./research-tasks";
+import { SERVER_INFO, serverOptions } from "./server-options";
+
+/**
+ * An empty server with Searchmux's identity and limits; the stdio bridge builds on it too. With a task store
+ * it offers tasks (list, cancel, task-augmented tools/call).
+ */
+export function newMcpServer(instructions: string, tasks?: TaskStore): McpServer {
+  return new McpServer(SERVER_INFO, {
+    ...serverOptions(instructions),
+    ...(tasks && {
+      taskStore: tasks,
+      capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+    }),
+  });
+}
+
+/**
+ * A job tool is a task tool: a task-augmented call answers at once with the job as a task (the client polls
+ * tasks/get and collects tasks/result); a plain call waits for the job (the SDK polls the task store), and is
+ * sent the job's progress when the client asked for it.
+ */
+export function registerTool(server: McpServer, { name, config, call, startJob }: OfferedTool): void {
+  if (!startJob) {
+    server.registerTool(name, config, call);
+    return;
+  }
+  const handler: ToolTaskHandler<z.ZodObject> = {
+    createTask: async (input, extra) => ({ task: taskOf(await startJob(input, extra)) }),
+    getTask: (_input, extra) => extra.taskStore.getTask(extra.taskId),
+    getTaskResult: async (_input, extra) =>
+      (await extra.taskStore.getTaskResult(extra.taskId)) as CallToolResult,
+  };
+  server.experimental.tasks.registerToolTask(
+    name,
+    { ...config, execution: { taskSupport: "optional" } },
+    handler,
+  );
+}
+
+/**
+ * Built with `buildServer(ctx, revision2025)` (http.ts): this module takes only types from build-server.ts,
+ * whose tool list reaches define-tool.ts, which registers the stdio bridge's runners through `registerTool`.
+ */
+export const revision2025: Revision<McpServer> = {
+  newServer: newMcpServer,
+  registerTool,
+  registerResource: (server, { name, uri, config, read }) => server.registerResource(name, uri, config, read),
+};
