@@ -2,7 +2,7 @@
  * The one path of the operator's verbs (`smx search|answer|papers|fetch`, the local MCP server): the
  * operator's providers from the environment, the caller's subset of them (unknown names and ones without
  * a key are input errors), the engine, and an error when nothing succeeded. No tenant, budget, cache or
- * trace: a tenant's calls take tool-call.ts.
+ * trace: a tenant's calls take run-call.ts.
  */
 import type { ProviderFailure, ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
 import type { Env } from "./context";

@@ -62,7 +62,7 @@ export const webSearchInput = searchInputSchema
   .strict();
 
 /**
- * web_search for a tenant: fan-out over its providers with budgets, cache and refunds (tool-call.ts),
+ * web_search for a tenant: fan-out over its providers with budgets, cache and refunds (lib/pipeline/run-call.ts),
  * optionally scoped by a lens, then the depth stages (grounded snippets, include_content, depth-stages.ts)
  * inside the same call, trace and cache entry.
  */
