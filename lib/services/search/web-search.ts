@@ -62,9 +62,10 @@ export const webSearchInput = searchInputSchema
   .strict();
 
 /**
- * web_search for a tenant: fan-out over its providers with budgets, cache and refunds (lib/pipeline/run-call.ts),
- * optionally scoped by a lens, then the depth stages (grounded snippets, include_content, depth-stages.ts)
- * inside the same call, trace and cache entry.
+ * web_search for a tenant: fan-out over its providers with budgets, cache and refunds
+ * (lib/pipeline/run-call.ts; each provider's answer kept apart, provider-answers.ts), optionally scoped by a
+ * lens, then the depth stages (grounded snippets, include_content, depth-stages.ts) inside the same call,
+ * trace and cache entry.
  */
 export async function webSearch({
   ctx,
