@@ -48,9 +48,7 @@ const PAGE_DEADLINE: PageProblem = {
 };
 
 /** One fetch step's try: the snippet it grounded, or the problem and whether another step may help. */
-type StepGrounding =
-  | { snippet: string; fetchedBy: string }
-  | { problem: PageProblem; tryNext: boolean };
+type StepGrounding = { snippet: string; fetchedBy: string } | { problem: PageProblem; tryNext: boolean };
 
 export async function groundPage(
   result: FusedResult,
@@ -95,7 +93,14 @@ async function groundThrough(
   spans: StageSpan[],
 ): Promise<StepGrounding> {
   const fetched = await fetchForStage(
-    { url: result.url, format: "text", maxChars: PAGE_CHARS, step, signal: deadline, timeoutMs: call.pageTimeoutMs },
+    {
+      url: result.url,
+      format: "text",
+      maxChars: PAGE_CHARS,
+      step,
+      signal: deadline,
+      timeoutMs: call.pageTimeoutMs,
+    },
     call,
   );
   spans.push(...fetched.spans);
@@ -107,7 +112,12 @@ async function groundThrough(
   const { page } = fetched.outcome;
   const written = await writeSnippet(
     call,
-    snippetPrompt({ query: call.query, url: page.final_url, title: page.title || result.title, text: page.content }),
+    snippetPrompt({
+      query: call.query,
+      url: page.final_url,
+      title: page.title || result.title,
+      text: page.content,
+    }),
     { deadline, admit: call.admitModel, origin: call.origin },
   );
   spans.push(written.span);
