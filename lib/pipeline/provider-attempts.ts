@@ -4,7 +4,9 @@
  * marking a refused tenant key invalid, and the caller's live progress.
  */
 import type {
+  Admission,
   AdmitHook,
+  AttemptReport,
   FailureReason,
   ProviderFailure,
   ProviderRegistration,
@@ -72,127 +74,189 @@ const skipped = (provider: string, kind: string, outcome: ProviderSpan["outcome"
   outcome,
 });
 
-export function attemptLedger(
-  ctx: TenantContext,
-  call: {
-    traceId: string;
-    kind: string;
-    entries: readonly ResolvedProvider<ProviderRegistration>[];
-    onProgress?: OnProgress;
-  },
-): AttemptLedger {
-  const reservations = new Map<string, Reservation>();
-  const exhausted: ExhaustedBudget[] = [];
-  let closing: Promise<Map<string, number>> | undefined;
-  const m = metrics();
-  const report = (span: ProviderProgress) => {
-    m.providerCalls.inc({ provider: span.provider, kind: call.kind, outcome: span.outcome });
-    try {
-      call.onProgress?.(span);
-    } catch (error) {
-      log().warn(error, "progress listener failed");
-    }
-  };
+interface LedgerCall {
+  traceId: string;
+  kind: string;
+  entries: readonly ResolvedProvider<ProviderRegistration>[];
+  onProgress?: OnProgress;
+}
 
-  // A fan-out asks for all its providers in the same tick: they are admitted together (admitAll).
-  let batch: Array<{ request: AdmissionRequest; done: (result: Promise<AdmissionResult>) => void }> = [];
-  const admitBatched = (request: AdmissionRequest) =>
-    new Promise<AdmissionResult>((resolve) => {
-      if (batch.length === 0) setImmediate(admitBatch);
-      batch.push({ request, done: resolve });
+/** One call's accounting, shared by its attempts' admissions and its closing. */
+interface Ledger {
+  ctx: TenantContext;
+  call: LedgerCall;
+  admissions: AdmissionBatch;
+  reservations: Map<string, Reservation>;
+  exhausted: ExhaustedBudget[];
+  /** Set once the call is accounted for: a later admission is refunded at once. */
+  closing?: Promise<Map<string, number>>;
+}
+
+export function attemptLedger(ctx: TenantContext, call: LedgerCall): AttemptLedger {
+  const ledger: Ledger = {
+    ctx,
+    call,
+    admissions: new AdmissionBatch(ctx),
+    reservations: new Map(),
+    exhausted: [],
+  };
+  return {
+    admit: (providerId) => admitAttempt(ledger, providerId),
+    exhausted: ledger.exhausted,
+    close: () => {
+      ledger.closing ??= closeLedger(ledger);
+      return ledger.closing;
+    },
+  };
+}
+
+/** A fan-out asks for all its providers in the same tick: they are admitted together (admitAll). */
+class AdmissionBatch {
+  private pending: Array<{ request: AdmissionRequest; done: (result: Promise<AdmissionResult>) => void }> =
+    [];
+
+  constructor(private readonly ctx: TenantContext) {}
+
+  admit(request: AdmissionRequest): Promise<AdmissionResult> {
+    return new Promise<AdmissionResult>((resolve) => {
+      if (this.pending.length === 0) setImmediate(this.admitPending);
+      this.pending.push({ request, done: resolve });
     });
-  function admitBatch() {
-    const current = batch;
-    batch = [];
+  }
+
+  private readonly admitPending = (): void => {
+    const current = this.pending;
+    this.pending = [];
     const results = admitAll(
-      ctx,
+      this.ctx,
       current.map((entry) => entry.request),
     );
     for (const [i, entry] of current.entries()) entry.done(results.then((all) => all[i] as AdmissionResult));
-  }
+  };
+}
 
-  const admitHook: AdmitHook = async (providerId) => {
-    const entry = call.entries.find((e) => e.provider.id === providerId);
-    const breaker = breakerKey(providerId, entry?.apiKey);
-    if (!ctx.breakers.allow(breaker, ctx.tenantId)) {
-      report(skipped(providerId, call.kind, "skipped_breaker"));
-      return { ok: false, reason: "breaker_open" };
-    }
-    // An attempt that will not run says nothing about health: a half-open probe slot it held is free again.
-    const giveBackProbe = () => ctx.breakers.record(breaker, ctx.tenantId, "neutral");
-    const costMicros = usdToMicros(entry?.provider.costPerRequestUsd ?? 0);
-    const admission = await admitBatched({
+/**
+ * Admits one provider's attempt: refused while its breaker is open or its budgets are spent, refunded at
+ * once when the call was accounted for while the admission waited, else reserved until the call closes.
+ */
+async function admitAttempt(ledger: Ledger, providerId: string): Promise<Admission> {
+  const { ctx, call } = ledger;
+  const entry = call.entries.find((e) => e.provider.id === providerId);
+  const breaker = breakerKey(providerId, entry?.apiKey);
+  if (!ctx.breakers.allow(breaker, ctx.tenantId)) {
+    reportProgress(call, skipped(providerId, call.kind, "skipped_breaker"));
+    return { ok: false, reason: "breaker_open" };
+  }
+  // An attempt that will not run says nothing about health: a half-open probe slot it held is free again.
+  const giveBackProbe = () => ctx.breakers.record(breaker, ctx.tenantId, "neutral");
+  const costMicros = usdToMicros(entry?.provider.costPerRequestUsd ?? 0);
+  const admission = await ledger.admissions
+    .admit({
       provider: providerId,
       costMicros,
       idempotencyKey: `${call.traceId}:${providerId}`,
       drawsOnOperator: drawsOnOperator(entry, ctx.env),
-    }).catch((error: unknown) => {
+    })
+    .catch((error: unknown) => {
       giveBackProbe();
       throw error;
     });
-    if (!admission.ok) {
-      giveBackProbe();
-      exhausted.push(...admission.exhausted);
-      m.budgetRejections.inc({ provider: providerId });
-      report(skipped(providerId, call.kind, "skipped_budget"));
-      return { ok: false, reason: refusalReason(admission.exhausted) };
-    }
-    if (closing) {
-      // The call gave up waiting for this admission and has been accounted for: refund it.
-      giveBackProbe();
-      await closeReservations(ctx, { kept: [], refunded: [admission.reservationId] });
-      return { ok: false, reason: "budget_exhausted" };
-    }
-    const reservation: Reservation = { id: admission.reservationId, costMicros, giveBackProbe };
-    reservations.set(providerId, reservation);
-    return {
-      ok: true,
-      settled: (attempt) => {
-        const { span, failure } = attempt;
-        reservation.outcome = { failure };
-        ctx.breakers.record(breaker, ctx.tenantId, verdictOf(attempt));
-        m.providerCallSeconds.observe({ provider: providerId, kind: call.kind }, span.duration_ms / 1000);
-        report(span);
-        const ownKey = entry?.apiKey && entry.apiKey !== operatorKey(entry.provider.keyEnv, ctx.env);
-        if (failure?.reason === "bad_key" && ownKey) {
-          markKeyInvalid({ ctx, input: { provider: providerId } }).catch((error: unknown) =>
-            log().warn(error, "marking a refused key invalid failed"),
-          );
-        }
-      },
-    };
-  };
-  async function close(): Promise<Map<string, number>> {
-    const kept = new Map<string, number>();
-    const refunded: string[] = [];
-    for (const [providerId, reservation] of reservations) {
-      const failure = reservation.outcome?.failure;
-      // Admitted but never run: the call gave up on the admission at its deadline.
-      if (!reservation.outcome) reservation.giveBackProbe();
-      if (!reservation.outcome || (failure && NOT_BILLED.has(failure.reason))) refunded.push(reservation.id);
-      else kept.set(providerId, reservation.costMicros);
-    }
-    const closed = closeReservations(ctx, {
-      kept: [...kept.keys()].map((id) => (reservations.get(id) as Reservation).id),
-      refunded,
-    }).catch((error: unknown) =>
-      log().error(error, "closing reservations failed; the sweep will refund them"),
-    );
-    // A refund frees budget the caller's next call may need (a retry after a refused key), so the call
-    // answers once it is made. Settling kept charges changes no remaining budget (they were reserved at
-    // admission), so that runs off the response path: readers of usage wait for it (UsageSink.track),
-    // and the sweep refunds whatever a failure here leaves reserved.
-    if (refunded.length > 0) await closed;
-    else ctx.usage.track(closed);
-    return kept;
+  if (!admission.ok) {
+    giveBackProbe();
+    ledger.exhausted.push(...admission.exhausted);
+    metrics().budgetRejections.inc({ provider: providerId });
+    reportProgress(call, skipped(providerId, call.kind, "skipped_budget"));
+    return { ok: false, reason: refusalReason(admission.exhausted) };
   }
-
+  if (ledger.closing) {
+    // The call gave up waiting for this admission and has been accounted for: refund it.
+    giveBackProbe();
+    await closeReservations(ctx, { kept: [], refunded: [admission.reservationId] });
+    return { ok: false, reason: "budget_exhausted" };
+  }
+  const reservation: Reservation = { id: admission.reservationId, costMicros, giveBackProbe };
+  ledger.reservations.set(providerId, reservation);
   return {
-    admit: admitHook,
-    exhausted,
-    close: () => {
-      closing ??= close();
-      return closing;
-    },
+    ok: true,
+    settled: (attempt) => settleAttempt(ledger, { providerId, entry, breaker, reservation }, attempt),
   };
+}
+
+/**
+ * An admitted attempt reported back: its outcome is noted for the closing, the breaker learns from it, and
+ * a tenant's own key the provider refused is marked invalid.
+ */
+function settleAttempt(
+  ledger: Ledger,
+  admitted: {
+    providerId: string;
+    entry: ResolvedProvider<ProviderRegistration> | undefined;
+    breaker: string;
+    reservation: Reservation;
+  },
+  attempt: AttemptReport,
+): void {
+  const { ctx, call } = ledger;
+  const { providerId, entry, breaker, reservation } = admitted;
+  const { span, failure } = attempt;
+  reservation.outcome = { failure };
+  ctx.breakers.record(breaker, ctx.tenantId, verdictOf(attempt));
+  metrics().providerCallSeconds.observe({ provider: providerId, kind: call.kind }, span.duration_ms / 1000);
+  reportProgress(call, span);
+  const ownKey = entry?.apiKey && entry.apiKey !== operatorKey(entry.provider.keyEnv, ctx.env);
+  if (failure?.reason === "bad_key" && ownKey) {
+    markKeyInvalid({ ctx, input: { provider: providerId } }).catch((error: unknown) =>
+      log().warn(error, "marking a refused key invalid failed"),
+    );
+  }
+}
+
+/** Counts the attempt and tells the caller's live progress, whose failure is only logged. */
+function reportProgress(call: LedgerCall, span: ProviderProgress): void {
+  metrics().providerCalls.inc({ provider: span.provider, kind: call.kind, outcome: span.outcome });
+  try {
+    call.onProgress?.(span);
+  } catch (error) {
+    log().warn(error, "progress listener failed");
+  }
+}
+
+/** Settles or refunds every reservation; resolves with the micro-dollars kept per provider. */
+async function closeLedger(ledger: Ledger): Promise<Map<string, number>> {
+  const { charged, kept, refunded } = sortReservations(ledger.reservations);
+  const closed = closeReservations(ledger.ctx, { kept, refunded }).catch((error: unknown) =>
+    log().error(error, "closing reservations failed; the sweep will refund them"),
+  );
+  // A refund frees budget the caller's next call may need (a retry after a refused key), so the call
+  // answers once it is made. Settling kept charges changes no remaining budget (they were reserved at
+  // admission), so that runs off the response path: readers of usage wait for it (UsageSink.track),
+  // and the sweep refunds whatever a failure here leaves reserved.
+  if (refunded.length > 0) await closed;
+  else ledger.ctx.usage.track(closed);
+  return charged;
+}
+
+/**
+ * The reservations to keep (the attempt ran and the provider bills it) and to refund, with the charge kept
+ * per provider. An attempt admitted but never run also gives its breaker probe slot back here.
+ */
+function sortReservations(reservations: Map<string, Reservation>): {
+  charged: Map<string, number>;
+  kept: string[];
+  refunded: string[];
+} {
+  const charged = new Map<string, number>();
+  const kept: string[] = [];
+  const refunded: string[] = [];
+  for (const [providerId, reservation] of reservations) {
+    const failure = reservation.outcome?.failure;
+    // Admitted but never run: the call gave up on the admission at its deadline.
+    if (!reservation.outcome) reservation.giveBackProbe();
+    if (!reservation.outcome || (failure && NOT_BILLED.has(failure.reason))) refunded.push(reservation.id);
+    else {
+      charged.set(providerId, reservation.costMicros);
+      kept.push(reservation.id);
+    }
+  }
+  return { charged, kept, refunded };
 }

@@ -19,7 +19,7 @@
 import { attemptStep, type StepContext } from "@/lib/engine/fetch/attempt";
 import { renderContent } from "@/lib/engine/fetch/render";
 import type { FetchedDocument, FetchProviderEntry, FetchSpan } from "@/lib/engine/fetch/types";
-import { linkedAbort } from "@/lib/engine/shared/abort";
+import { type LinkedAbort, linkedAbort } from "@/lib/engine/shared/abort";
 import { type Allowlist, checkUrl, type Resolver, SsrfBlocked, type SsrfPolicy } from "@/lib/http/ssrf";
 import { fetchText, type TextFetchContext } from "./fetch-text";
 import { Frontier, type FrontierItem } from "./frontier";
@@ -28,6 +28,7 @@ import { RequestBudget, requestLimit } from "./request-budget";
 import { type RobotsRules, robotsRules } from "./robots";
 import { visitKey } from "./site";
 import { sitemapEntries } from "./sitemap";
+import { TaskPool } from "./task-pool";
 
 /** Pages fetched at once: quick enough for an agent, gentle on the site. */
 const CONCURRENCY = 4;
@@ -98,7 +99,51 @@ export interface CrawlResult {
   duration_ms: number;
 }
 
+/** One crawl's state, shared by its stages. */
+interface Crawl {
+  args: RunCrawlArgs;
+  input: CrawlInput;
+  start: URL;
+  /** performance.now() at the start: span offsets and the duration are measured from it. */
+  origin: number;
+  maxPages: number;
+  /** Aborted by the first unexpected error, which stops the other tasks. */
+  halt: AbortController;
+  deadline: LinkedAbort;
+  requests: RequestBudget;
+  /** How robots.txt and sitemaps are fetched. */
+  texts: TextFetchContext;
+  /** How pages are fetched (each with its own URL). */
+  step: StepContext;
+  frontier: Frontier;
+  pages: Array<CrawledPage & { order: number }>;
+  errors: CrawlError[];
+  spans: FetchSpan[];
+  /** robots.txt rules per origin, each fetched once. */
+  robots: Map<string, Promise<RobotsRules>>;
+  /** What is left of the result's character budget (pages mode). */
+  charsLeft: number;
+  /** Pages sent to the fetcher so far (max_pages counts these). */
+  launched: number;
+}
+
 export async function runCrawl(args: RunCrawlArgs): Promise<CrawlResult> {
+  const crawl = startCrawl(args);
+  const tasks = new TaskPool(crawl.halt);
+  try {
+    await walkFrontier(crawl, tasks);
+  } catch (error) {
+    tasks.fail(error);
+  }
+  await tasks.drain();
+  const aborted = crawl.deadline.signal.aborted;
+  crawl.deadline.dispose();
+  tasks.throwIfFailed();
+  return crawlResult(crawl, stopReason(crawl, aborted));
+}
+
+/** Validates the input, refuses a start URL that is a refused target, and sets up the crawl's state. */
+function startCrawl(args: RunCrawlArgs): Crawl {
   const origin = performance.now();
   const input = crawlInputSchema.parse(args.input);
   const start = new URL(input.url);
@@ -112,11 +157,6 @@ export async function runCrawl(args: RunCrawlArgs): Promise<CrawlResult> {
     input.timeout_ms,
     `crawl stopped at the ${input.timeout_ms} ms deadline`,
   );
-  const spans: FetchSpan[] = [];
-  const onSpan = (span: FetchSpan) => {
-    spans.push(span);
-    args.onSpan?.(span);
-  };
   const requests = new RequestBudget(requestLimit(maxPages, args.maxRequests));
   const network = {
     ssrf: policy,
@@ -124,195 +164,222 @@ export async function runCrawl(args: RunCrawlArgs): Promise<CrawlResult> {
     maxBytes: PAGE_MAX_BYTES,
     beforeRequest: requests.take,
   };
-  const texts: TextFetchContext = {
-    fetcher: args.fetcher,
-    network,
-    deadline: deadline.signal,
+  const crawl: Crawl = {
+    args,
+    input,
+    start,
     origin,
-    onSpan,
+    maxPages,
+    halt,
+    deadline,
+    requests,
+    texts: {
+      fetcher: args.fetcher,
+      network,
+      deadline: deadline.signal,
+      origin,
+      onSpan: (span) => recordSpan(crawl, span),
+    },
+    step: { url: start, format: input.format, network, deadline: deadline.signal, origin },
+    frontier: new Frontier(start, input),
+    pages: [],
+    errors: [],
+    spans: [],
+    robots: new Map(),
+    charsLeft: CRAWL_LIMITS.totalChars,
+    launched: 0,
   };
-  const step: StepContext = {
-    url: start,
-    format: input.format,
-    network,
-    deadline: deadline.signal,
-    origin,
-  };
-  const frontier = new Frontier(start, input);
-  const pages: Array<CrawledPage & { order: number }> = [];
-  const errors: CrawlError[] = [];
-  const robots = new Map<string, Promise<RobotsRules>>();
-  let charsLeft: number = CRAWL_LIMITS.totalChars;
+  return crawl;
+}
 
-  /** The rules for `url`'s origin, fetched once. An unreadable robots.txt of the start is a refused target. */
-  const robotsFor = (url: URL): Promise<RobotsRules> => {
-    let rules = robots.get(url.origin);
-    if (rules === undefined) {
-      const robotsUrl = new URL("/robots.txt", url);
-      rules = fetchText(robotsUrl, ROBOTS_MAX_BYTES, texts).then((fetched) => {
-        if (!fetched.ok && fetched.failure.reason === "blocked" && url.origin === start.origin)
-          throw new SsrfBlocked(fetched.failure.message ?? "refused target");
-        return robotsRules(robotsUrl, fetched);
-      });
-      robots.set(url.origin, rules);
+function recordSpan(crawl: Crawl, span: FetchSpan): void {
+  crawl.spans.push(span);
+  crawl.args.onSpan?.(span);
+}
+
+/**
+ * Takes pages off the frontier while it has any and the limits allow, a few at a time, until nothing is
+ * left in flight or the deadline passes. The start page's visit (or its refusal by robots.txt) is followed
+ * by the sitemap seeding, so its own links come first.
+ */
+async function walkFrontier(crawl: Crawl, tasks: TaskPool): Promise<void> {
+  while (!crawl.deadline.signal.aborted) {
+    const item = mayLaunch(crawl, tasks) ? crawl.frontier.queue.shift() : undefined;
+    if (item === undefined) {
+      if (tasks.size === 0) return;
+      await tasks.any();
+      continue;
     }
-    return rules;
-  };
-
-  const visit = async (item: FrontierItem): Promise<void> => {
-    const document = await fetchPage(item);
-    if (document === undefined) return;
-    const finalUrl = new URL(document.finalUrl ?? item.url.toString());
-    if (item.depth === 0) frontier.addSite(finalUrl);
-    else if (!frontier.isSameSite(finalUrl)) {
-      frontier.skip(item.url, `redirects off-site to ${finalUrl.toString()}`);
-      return;
+    const refusal = (await robotsFor(crawl, item.url)).refusal(item.url);
+    if (refusal !== undefined) {
+      crawl.frontier.skip(item.url, refusal);
+      if (item.depth === 0) tasks.launch(() => seedFromSitemaps(crawl));
+      continue;
     }
-    // A redirect onto a page already visited or queued: that page stands for both.
-    if (visitKey(finalUrl) !== visitKey(item.url) && !frontier.claim(finalUrl)) return;
-    pages.push({ ...present(item, finalUrl, document), order: item.order });
-    for (const link of document.links ?? []) frontier.add(link, item.depth + 1);
-  };
-
-  /** The page through the direct step, or undefined with the reason listed in `errors`. */
-  const fetchPage = async (item: FrontierItem): Promise<FetchedDocument | undefined> => {
-    const started = performance.now();
-    try {
-      const outcome = await attemptStep(args.fetcher, { ...step, url: item.url });
-      onSpan(outcome.span);
-      if (outcome.ok) return outcome.document;
-      if (outcome.shortDocument) return outcome.shortDocument;
-      const { reason, message } = outcome.failure;
-      errors.push({ url: item.url.toString(), code: reason, message: message ?? reason });
-    } catch (error) {
-      // A refused hop (a redirect to a private address): the page is an error, the crawl goes on.
-      if (!(error instanceof SsrfBlocked) || item.depth === 0) throw error;
-      onSpan({
-        provider: args.fetcher.provider.id,
-        kind: "fetch",
-        start_offset_ms: Math.round(started - origin),
-        duration_ms: Math.round(performance.now() - started),
-        outcome: "error",
-        error: error.message,
-      });
-      errors.push({ url: item.url.toString(), code: "blocked", message: error.message });
-    }
-    return undefined;
-  };
-
-  const present = (item: FrontierItem, finalUrl: URL, document: FetchedDocument): CrawledPage => {
-    const page: CrawledPage = {
-      url: item.url.toString(),
-      final_url: finalUrl.toString(),
-      title: document.title ?? document.metadata.title ?? "",
-      depth: item.depth,
-      chars: document.markdown.length,
-    };
-    if (input.mode === "map") return page;
-    if (charsLeft <= 0) return { ...page, truncated: true };
-    const rendered = renderContent(document, input.format, Math.min(input.max_chars, charsLeft));
-    charsLeft -= rendered.content.length;
-    page.content = rendered.content;
-    page.chars = rendered.total_chars;
-    if (rendered.truncated) page.truncated = true;
-    return page;
-  };
-
-  /** The sitemap's pages, enqueued at depth 1 once the start page's links are in. */
-  const seedFromSitemaps = async (): Promise<void> => {
-    if (input.max_depth < 1) return;
-    const declared = (await robotsFor(start)).sitemaps.filter(
-      (url) => URL.canParse(url) && frontier.isSameSite(new URL(url)),
+    crawl.launched++;
+    tasks.launch(
+      item.depth === 0
+        ? () => visit(crawl, item).then(() => seedFromSitemaps(crawl))
+        : () => visit(crawl, item),
     );
-    const pending = declared.length > 0 ? declared : [new URL("/sitemap.xml", start).toString()];
-    const guessed = declared.length === 0;
-    const roots = pending.length;
-    let read = 0;
-    for (
-      let i = 0;
-      i < pending.length && read < MAX_SITEMAPS && !deadline.signal.aborted && !requests.spent;
-      i++
-    ) {
-      const url = new URL(pending[i] as string);
-      read++;
-      const fetched = await fetchText(url, SITEMAP_MAX_BYTES, texts);
-      if (!fetched.ok || fetched.status >= 400) {
-        if (guessed && fetched.ok && fetched.status < 500) continue; // no /sitemap.xml: nothing to seed
-        errors.push(
-          fetched.ok
-            ? { url: url.toString(), code: "http_error", message: `sitemap answered HTTP ${fetched.status}` }
-            : {
-                url: url.toString(),
-                code: fetched.failure.reason,
-                message: fetched.failure.message ?? "unreadable",
-              },
-        );
-        continue;
-      }
-      const entries = sitemapEntries(fetched.text, MAX_SITEMAP_URLS);
-      for (const page of entries.pages) frontier.add(page, 1);
-      // One level of an index: its children are read, their own children are not.
-      if (i < roots) pending.push(...entries.sitemaps);
-    }
-  };
-
-  // Pages are fetched a few at a time; a task never rejects: the first unexpected error (a refused start)
-  // is kept, stops the others and is thrown once they are done.
-  const inflight = new Set<Promise<void>>();
-  let failure: unknown;
-  const launch = (work: () => Promise<void>) => {
-    const task = work()
-      .catch((error: unknown) => {
-        failure ??= error;
-        halt.abort(error);
-      })
-      .finally(() => inflight.delete(task));
-    inflight.add(task);
-  };
-  let fetched = 0;
-  try {
-    while (!deadline.signal.aborted) {
-      const spent = input.mode === "pages" && charsLeft <= 0;
-      const ready =
-        frontier.queue.length > 0 &&
-        fetched < maxPages &&
-        !spent &&
-        !requests.spent &&
-        inflight.size < CONCURRENCY;
-      const item = ready ? frontier.queue.shift() : undefined;
-      if (item === undefined) {
-        if (inflight.size === 0) break;
-        await Promise.race(inflight);
-        continue;
-      }
-      const refusal = (await robotsFor(item.url)).refusal(item.url);
-      if (refusal !== undefined) {
-        frontier.skip(item.url, refusal);
-        if (item.depth === 0) launch(seedFromSitemaps);
-        continue;
-      }
-      fetched++;
-      launch(item.depth === 0 ? () => visit(item).then(seedFromSitemaps) : () => visit(item));
-    }
-  } catch (error) {
-    failure ??= error;
-    halt.abort(error);
   }
-  await Promise.all(inflight);
-  const aborted = deadline.signal.aborted;
-  deadline.dispose();
-  if (failure !== undefined) throw failure;
+}
 
-  // The budget comes before the frontier: once it is spent, pages were read without their content.
-  const stopped: CrawlStop = aborted
-    ? "deadline"
-    : input.mode === "pages" && charsLeft <= 0
-      ? "char_limit"
-      : frontier.queue.length > 0
-        ? "page_limit"
-        : frontier.beyondDepth > 0
-          ? "depth"
-          : "complete";
+/** Whether another page may start: one is queued, no limit is reached and a task slot is free. */
+function mayLaunch(crawl: Crawl, tasks: TaskPool): boolean {
+  return (
+    crawl.frontier.queue.length > 0 &&
+    crawl.launched < crawl.maxPages &&
+    !charsSpent(crawl) &&
+    !crawl.requests.spent &&
+    tasks.size < CONCURRENCY
+  );
+}
+
+function charsSpent(crawl: Crawl): boolean {
+  return crawl.input.mode === "pages" && crawl.charsLeft <= 0;
+}
+
+/** The rules for `url`'s origin, fetched once. An unreadable robots.txt of the start is a refused target. */
+function robotsFor(crawl: Crawl, url: URL): Promise<RobotsRules> {
+  let rules = crawl.robots.get(url.origin);
+  if (rules === undefined) {
+    const robotsUrl = new URL("/robots.txt", url);
+    rules = fetchText(robotsUrl, ROBOTS_MAX_BYTES, crawl.texts).then((fetched) => {
+      if (!fetched.ok && fetched.failure.reason === "blocked" && url.origin === crawl.start.origin)
+        throw new SsrfBlocked(fetched.failure.message ?? "refused target");
+      return robotsRules(robotsUrl, fetched);
+    });
+    crawl.robots.set(url.origin, rules);
+  }
+  return rules;
+}
+
+/** Fetches one page and, when it stays on the site and is new, lists it and queues its links. */
+async function visit(crawl: Crawl, item: FrontierItem): Promise<void> {
+  const { frontier } = crawl;
+  const document = await fetchPage(crawl, item);
+  if (document === undefined) return;
+  const finalUrl = new URL(document.finalUrl ?? item.url.toString());
+  if (item.depth === 0) frontier.addSite(finalUrl);
+  else if (!frontier.isSameSite(finalUrl)) {
+    frontier.skip(item.url, `redirects off-site to ${finalUrl.toString()}`);
+    return;
+  }
+  // A redirect onto a page already visited or queued: that page stands for both.
+  if (visitKey(finalUrl) !== visitKey(item.url) && !frontier.claim(finalUrl)) return;
+  crawl.pages.push({ ...present(crawl, item, finalUrl, document), order: item.order });
+  for (const link of document.links ?? []) frontier.add(link, item.depth + 1);
+}
+
+/** The page through the direct step, or undefined with the reason listed in `errors`. */
+async function fetchPage(crawl: Crawl, item: FrontierItem): Promise<FetchedDocument | undefined> {
+  const { fetcher } = crawl.args;
+  const started = performance.now();
+  try {
+    const outcome = await attemptStep(fetcher, { ...crawl.step, url: item.url });
+    recordSpan(crawl, outcome.span);
+    if (outcome.ok) return outcome.document;
+    if (outcome.shortDocument) return outcome.shortDocument;
+    const { reason, message } = outcome.failure;
+    crawl.errors.push({ url: item.url.toString(), code: reason, message: message ?? reason });
+  } catch (error) {
+    // A refused hop (a redirect to a private address): the page is an error, the crawl goes on.
+    if (!(error instanceof SsrfBlocked) || item.depth === 0) throw error;
+    recordSpan(crawl, {
+      provider: fetcher.provider.id,
+      kind: "fetch",
+      start_offset_ms: Math.round(started - crawl.origin),
+      duration_ms: Math.round(performance.now() - started),
+      outcome: "error",
+      error: error.message,
+    });
+    crawl.errors.push({ url: item.url.toString(), code: "blocked", message: error.message });
+  }
+  return undefined;
+}
+
+/** The page as listed: in pages mode with its content, as far as the result's character budget goes. */
+function present(crawl: Crawl, item: FrontierItem, finalUrl: URL, document: FetchedDocument): CrawledPage {
+  const { input } = crawl;
+  const page: CrawledPage = {
+    url: item.url.toString(),
+    final_url: finalUrl.toString(),
+    title: document.title ?? document.metadata.title ?? "",
+    depth: item.depth,
+    chars: document.markdown.length,
+  };
+  if (input.mode === "map") return page;
+  if (crawl.charsLeft <= 0) return { ...page, truncated: true };
+  const rendered = renderContent(document, input.format, Math.min(input.max_chars, crawl.charsLeft));
+  crawl.charsLeft -= rendered.content.length;
+  page.content = rendered.content;
+  page.chars = rendered.total_chars;
+  if (rendered.truncated) page.truncated = true;
+  return page;
+}
+
+/** The sitemap's pages, enqueued at depth 1 once the start page's links are in. */
+async function seedFromSitemaps(crawl: Crawl): Promise<void> {
+  const { input, start, frontier } = crawl;
+  if (input.max_depth < 1) return;
+  const declared = (await robotsFor(crawl, start)).sitemaps.filter(
+    (url) => URL.canParse(url) && frontier.isSameSite(new URL(url)),
+  );
+  const pending = declared.length > 0 ? declared : [new URL("/sitemap.xml", start).toString()];
+  const guessed = declared.length === 0;
+  const roots = pending.length;
+  for (
+    let i = 0;
+    i < pending.length && i < MAX_SITEMAPS && !crawl.deadline.signal.aborted && !crawl.requests.spent;
+    i++
+  ) {
+    const entries = await readSitemap(crawl, new URL(pending[i] as string), guessed);
+    if (entries === undefined) continue;
+    for (const page of entries.pages) frontier.add(page, 1);
+    // One level of an index: its children are read, their own children are not.
+    if (i < roots) pending.push(...entries.sitemaps);
+  }
+}
+
+/**
+ * One sitemap's entries, or undefined with the reason listed in `errors`. A guessed /sitemap.xml the
+ * site does not have is no error: there is just nothing to seed.
+ */
+async function readSitemap(
+  crawl: Crawl,
+  url: URL,
+  guessed: boolean,
+): Promise<ReturnType<typeof sitemapEntries> | undefined> {
+  const fetched = await fetchText(url, SITEMAP_MAX_BYTES, crawl.texts);
+  if (fetched.ok && fetched.status < 400) return sitemapEntries(fetched.text, MAX_SITEMAP_URLS);
+  if (guessed && fetched.ok && fetched.status < 500) return undefined;
+  crawl.errors.push(
+    fetched.ok
+      ? { url: url.toString(), code: "http_error", message: `sitemap answered HTTP ${fetched.status}` }
+      : {
+          url: url.toString(),
+          code: fetched.failure.reason,
+          message: fetched.failure.message ?? "unreadable",
+        },
+  );
+  return undefined;
+}
+
+/**
+ * Why the crawl ended. The character budget comes before the frontier: once it is spent, pages were read
+ * without their content.
+ */
+function stopReason(crawl: Crawl, aborted: boolean): CrawlStop {
+  if (aborted) return "deadline";
+  if (charsSpent(crawl)) return "char_limit";
+  if (crawl.frontier.queue.length > 0) return "page_limit";
+  if (crawl.frontier.beyondDepth > 0) return "depth";
+  return "complete";
+}
+
+function crawlResult(crawl: Crawl, stopped: CrawlStop): CrawlResult {
+  const { input, frontier, pages, errors } = crawl;
   const result: CrawlResult = {
     url: input.url,
     mode: input.mode,
@@ -326,14 +393,14 @@ export async function runCrawl(args: RunCrawlArgs): Promise<CrawlResult> {
       off_site: frontier.offSiteCount,
     },
     stopped,
-    spans,
-    duration_ms: Math.round(performance.now() - origin),
+    spans: crawl.spans,
+    duration_ms: Math.round(performance.now() - crawl.origin),
   };
   const note = stopNote(stopped, {
     input,
-    maxPages,
+    maxPages: crawl.maxPages,
     unvisited: frontier.queue.length,
-    requestLimit: requests.spent ? requests.limit : undefined,
+    requestLimit: crawl.requests.spent ? crawl.requests.limit : undefined,
   });
   if (note !== undefined) result.note = note;
   return result;

@@ -35,6 +35,21 @@ const NO_CONTENT_PROBLEM: PageProblem = {
   transient: false,
 };
 
+const NO_FETCH_STEP: PageProblem = {
+  reason: "no_fetch_provider",
+  message: "no fetch step handles this URL",
+  transient: false,
+};
+
+const PAGE_DEADLINE: PageProblem = {
+  reason: "timeout",
+  message: "no grounded snippet before the page's deadline",
+  transient: true,
+};
+
+/** One fetch step's try: the snippet it grounded, or the problem and whether another step may help. */
+type StepGrounding = { snippet: string; fetchedBy: string } | { problem: PageProblem; tryNext: boolean };
+
 export async function groundPage(
   result: FusedResult,
   call: GroundingCall,
@@ -45,77 +60,79 @@ export async function groundPage(
     page: { url: result.url, snippet_source: "fallback", attempts, problem },
     spans,
   });
-  let url: URL;
-  try {
-    url = new URL(result.url);
-  } catch {
-    return fallback(0, INVALID_URL);
-  }
-  const steps = fetchStepOrder(call.fetchEntries, url).slice(0, MAX_ATTEMPTS);
-  let problem: PageProblem = {
-    reason: "no_fetch_provider",
-    message: "no fetch step handles this URL",
-    transient: false,
-  };
+  if (!URL.canParse(result.url)) return fallback(0, INVALID_URL);
+  const steps = fetchStepOrder(call.fetchEntries, new URL(result.url)).slice(0, MAX_ATTEMPTS);
+  let problem = NO_FETCH_STEP;
   let attempts = 0;
   for (const step of steps) {
     if (deadline.aborted) {
-      problem = {
-        reason: "timeout",
-        message: "no grounded snippet before the page's deadline",
-        transient: true,
-      };
+      problem = PAGE_DEADLINE;
       break;
     }
     attempts += 1;
-    const fetched = await fetchForStage(
-      {
-        url: result.url,
-        format: "text",
-        maxChars: PAGE_CHARS,
-        step,
-        signal: deadline,
-        timeoutMs: call.pageTimeoutMs,
-      },
-      call,
-    );
-    spans.push(...fetched.spans);
-    if (!fetched.outcome.ok) {
-      problem = fetched.outcome.problem;
-      // A refused target (SSRF policy) is never tried elsewhere, as in the fetch engine.
-      if (problem.reason === "blocked") break;
-      continue;
+    const tried = await groundThrough(step, result, call, deadline, spans);
+    if ("snippet" in tried) {
+      return {
+        page: { url: result.url, snippet_source: "grounded", fetched_by: tried.fetchedBy, attempts },
+        snippet: tried.snippet,
+        spans,
+      };
     }
-    const { page } = fetched.outcome;
-    const written = await writeSnippet(
-      call,
-      snippetPrompt({
-        query: call.query,
-        url: page.final_url,
-        title: page.title || result.title,
-        text: page.content,
-      }),
-      { deadline, admit: call.admitModel, origin: call.origin },
-    );
-    spans.push(written.span);
-    if (!written.ok) {
-      // The model itself failed: another copy of the page would not help.
-      const { failure } = written;
-      return fallback(attempts, {
+    problem = tried.problem;
+    if (!tried.tryNext) break;
+  }
+  return fallback(attempts, problem);
+}
+
+/** The page through one fetch step, then the model's snippet of it; the spans of both join `spans`. */
+async function groundThrough(
+  step: string,
+  result: FusedResult,
+  call: GroundingCall,
+  deadline: AbortSignal,
+  spans: StageSpan[],
+): Promise<StepGrounding> {
+  const fetched = await fetchForStage(
+    {
+      url: result.url,
+      format: "text",
+      maxChars: PAGE_CHARS,
+      step,
+      signal: deadline,
+      timeoutMs: call.pageTimeoutMs,
+    },
+    call,
+  );
+  spans.push(...fetched.spans);
+  if (!fetched.outcome.ok) {
+    const { problem } = fetched.outcome;
+    // A refused target (SSRF policy) is never tried elsewhere, as in the fetch engine.
+    return { problem, tryNext: problem.reason !== "blocked" };
+  }
+  const { page } = fetched.outcome;
+  const written = await writeSnippet(
+    call,
+    snippetPrompt({
+      query: call.query,
+      url: page.final_url,
+      title: page.title || result.title,
+      text: page.content,
+    }),
+    { deadline, admit: call.admitModel, origin: call.origin },
+  );
+  spans.push(written.span);
+  if (!written.ok) {
+    // The model itself failed: another copy of the page would not help.
+    const { failure } = written;
+    return {
+      problem: {
         reason: `llm_${failure.reason}`,
         message: failure.message ?? failure.reason,
         transient: isTransient(failure),
-      });
-    }
-    if ("noContent" in written) {
-      problem = NO_CONTENT_PROBLEM;
-      continue;
-    }
-    return {
-      page: { url: result.url, snippet_source: "grounded", fetched_by: page.provider, attempts },
-      snippet: written.snippet,
-      spans,
+      },
+      tryNext: false,
     };
   }
-  return fallback(attempts, problem);
+  if ("noContent" in written) return { problem: NO_CONTENT_PROBLEM, tryNext: true };
+  return { snippet: written.snippet, fetchedBy: page.provider };
 }

@@ -126,136 +126,184 @@ function isDataError(error: unknown): boolean {
   return /^2[23]/.test(String(code ?? cause?.code ?? ""));
 }
 
-export function createTraceSink(db: Database): TraceSink {
-  let queue: TraceRecord[] = [];
-  /**
-   * The one drain under way, if any. Writing is never a chain of promises made per request: a promise
-   * made inside a request carries that request's async context (and with it the request) until it
-   * settles, and a chain that grows while the writer lags would keep every request alive.
-   */
-  let draining: Promise<void> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  /** Traces recorded, and traces written or dropped, since the sink was made: queued = recorded - done. */
-  let recorded = 0;
-  let done = 0;
+/** Writes one batch, its traces and their spans, in one transaction. */
+async function writeBatch(db: Database, batch: TraceRecord[]): Promise<void> {
+  const spans = batch.flatMap((trace) => trace.spans.map((span) => spanRow(trace, span)));
+  await db.withSystem(async (tx) => {
+    await tx.execute(sql`
+      insert into traces (id, tenant_id, tool, surface, token_id, token_name, user_id, status, duration_ms,
+                          cache_hit, input, result_summary, cost_micros, error, created_at)
+      select id, tenant_id, tool, surface, token_id, token_name, user_id, status, duration_ms,
+             cache_hit, input, result_summary, cost_micros, error, created_at
+      from json_populate_recordset(null::traces, ${asJson(batch.map(traceRow))}::json)`);
+    if (spans.length === 0) return;
+    await tx.execute(sql`
+      insert into trace_spans (tenant_id, trace_id, provider, kind, start_offset_ms, duration_ms,
+                               http_status, bytes, outcome, error, cost_micros)
+      select tenant_id, trace_id, provider, kind, start_offset_ms, duration_ms,
+             http_status, bytes, outcome, error, cost_micros
+      from json_populate_recordset(null::trace_spans, ${asJson(spans)}::json)`);
+  });
+}
+
+/** Isolates the rows a batch was refused for: the others are written, those are dropped, loudly. */
+async function writeOneByOne(db: Database, batch: TraceRecord[]): Promise<void> {
+  for (const trace of batch) {
+    await writeBatch(db, [trace]).catch((error: unknown) =>
+      log().error({ err: error, trace_id: trace.id }, "traces: dropping a trace the database refuses"),
+    );
+  }
+}
+
+/**
+ * The traces waiting to be written, and the count of those done with (written or dropped), which
+ * settled() callers wait on: queued = recorded - done.
+ */
+class TraceQueue {
+  private traces: TraceRecord[] = [];
+  private recorded = 0;
+  private done = 0;
   /** settled() callers, each waiting until `done` reaches the count recorded when it asked. */
-  let waiters: Array<{ until: number; resolve: () => void }> = [];
+  private waiters: Array<{ until: number; resolve: () => void }> = [];
 
-  function finished(count: number): void {
-    done += count;
-    if (waiters.length === 0) return;
-    const ready = waiters.filter((w) => w.until <= done);
-    waiters = waiters.filter((w) => w.until > done);
-    for (const waiter of ready) waiter.resolve();
+  get length(): number {
+    return this.traces.length;
   }
 
-  async function writeBatch(batch: TraceRecord[]): Promise<void> {
-    const spans = batch.flatMap((trace) => trace.spans.map((span) => spanRow(trace, span)));
-    await db.withSystem(async (tx) => {
-      await tx.execute(sql`
-        insert into traces (id, tenant_id, tool, surface, token_id, token_name, user_id, status, duration_ms,
-                            cache_hit, input, result_summary, cost_micros, error, created_at)
-        select id, tenant_id, tool, surface, token_id, token_name, user_id, status, duration_ms,
-               cache_hit, input, result_summary, cost_micros, error, created_at
-        from json_populate_recordset(null::traces, ${asJson(batch.map(traceRow))}::json)`);
-      if (spans.length === 0) return;
-      await tx.execute(sql`
-        insert into trace_spans (tenant_id, trace_id, provider, kind, start_offset_ms, duration_ms,
-                                 http_status, bytes, outcome, error, cost_micros)
-        select tenant_id, trace_id, provider, kind, start_offset_ms, duration_ms,
-               http_status, bytes, outcome, error, cost_micros
-        from json_populate_recordset(null::trace_spans, ${asJson(spans)}::json)`);
-    });
+  get allDone(): boolean {
+    return this.recorded === this.done;
   }
 
-  /** Isolates the rows a batch was refused for: the others are written, those are dropped, loudly. */
-  async function writeOneByOne(batch: TraceRecord[]): Promise<void> {
-    for (const trace of batch) {
-      await writeBatch([trace]).catch((error: unknown) =>
-        log().error({ err: error, trace_id: trace.id }, "traces: dropping a trace the database refuses"),
-      );
+  push(trace: TraceRecord): void {
+    // Full: the oldest goes (counted; the failed write that let the queue fill has logged why).
+    if (this.traces.length >= MAX_QUEUED_TRACES) {
+      this.traces.shift();
+      this.finished(1);
+      metrics().dropped.inc({ queue: "traces" });
     }
+    this.traces.push(trace);
+    this.recorded++;
   }
 
-  function dropBeyond(limit: number): void {
-    const excess = queue.length - limit;
+  /** The oldest traces, up to `max`, taken off the queue. */
+  take(max: number): TraceRecord[] {
+    const batch = this.traces.slice(0, max);
+    this.traces = this.traces.slice(batch.length);
+    return batch;
+  }
+
+  /** A batch that could not be written goes back to the front, the oldest dropped beyond the limit. */
+  putBack(batch: TraceRecord[]): void {
+    this.traces = [...batch, ...this.traces];
+    const excess = this.traces.length - MAX_QUEUED_TRACES;
     if (excess <= 0) return;
-    queue = queue.slice(excess);
-    finished(excess);
+    this.traces = this.traces.slice(excess);
+    this.finished(excess);
     metrics().dropped.inc({ queue: "traces" }, excess);
     log().error({ dropped: excess }, "traces: dropping the oldest queued traces");
   }
 
-  async function drain(): Promise<void> {
+  /** Drops everything queued (nowhere left to write it); how many were dropped. */
+  dropAll(): number {
+    const lost = this.traces.length;
+    this.finished(lost);
+    this.traces = [];
+    return lost;
+  }
+
+  /** Counts `count` traces as done with, and wakes the settled() callers that were waiting for them. */
+  finished(count: number): void {
+    this.done += count;
+    if (this.waiters.length === 0) return;
+    const ready = this.waiters.filter((w) => w.until <= this.done);
+    this.waiters = this.waiters.filter((w) => w.until > this.done);
+    for (const waiter of ready) waiter.resolve();
+  }
+
+  /** Resolves once what is queued now is done with. */
+  whenDone(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push({ until: this.recorded, resolve }));
+  }
+}
+
+/**
+ * Empties the queue into the database, one drain at a time. Writing is never a chain of promises made
+ * per request: a promise made inside a request carries that request's async context (and with it the
+ * request) until it settles, and a chain that grows while the writer lags would keep every request alive.
+ */
+class TraceWriter {
+  /** The one drain under way, if any. */
+  private draining: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly queue: TraceQueue,
+  ) {}
+
+  /** Starts draining unless a drain is under way; one that ends with traces left (raced) starts the next. */
+  readonly kick = (): void => {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.draining ??= this.drain().finally(() => {
+      this.draining = undefined;
+      // A failed write scheduled its retry (timer); otherwise what arrived at the very end goes now.
+      if (this.queue.length > 0 && !this.timer) this.kick();
+    });
+  };
+
+  /** Drains after `delay` unless a drain is already scheduled. */
+  schedule(delay: number): void {
+    if (this.timer) return;
+    this.timer = setTimeout(this.kick, delay);
+    this.timer.unref();
+  }
+
+  async flush(): Promise<void> {
+    this.kick();
+    while (this.draining) await this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    const { db, queue } = this;
     if (db.closed && queue.length > 0) {
-      log().error({ lost: queue.length }, "traces: database closed, traces not written");
-      finished(queue.length);
-      queue = [];
+      log().error({ lost: queue.dropAll() }, "traces: database closed, traces not written");
     }
     while (queue.length > 0) {
-      const batch = queue.slice(0, MAX_BATCH);
-      queue = queue.slice(batch.length);
+      const batch = queue.take(MAX_BATCH);
       try {
-        await writeBatch(batch);
-        finished(batch.length);
+        await writeBatch(db, batch);
+        queue.finished(batch.length);
       } catch (error) {
         if (isDataError(error)) {
-          await writeOneByOne(batch);
-          finished(batch.length);
+          await writeOneByOne(db, batch);
+          queue.finished(batch.length);
           continue;
         }
-        queue = [...batch, ...queue];
-        dropBeyond(MAX_QUEUED_TRACES);
+        queue.putBack(batch);
         log().warn(error, "traces: write failed, will retry");
-        schedule(FLUSH_DELAY_MS * 10);
+        this.schedule(FLUSH_DELAY_MS * 10);
         return;
       }
     }
   }
+}
 
-  /** Starts draining unless a drain is under way; one that ends with traces left (raced) starts the next. */
-  function kick(): void {
-    clearTimeout(timer);
-    timer = undefined;
-    draining ??= drain().finally(() => {
-      draining = undefined;
-      // A failed write scheduled its retry (timer); otherwise what arrived at the very end goes now.
-      if (queue.length > 0 && !timer) kick();
-    });
-  }
-
-  async function flush(): Promise<void> {
-    kick();
-    while (draining) await draining;
-  }
-
-  function schedule(delay: number): void {
-    if (timer) return;
-    timer = setTimeout(kick, delay);
-    timer.unref();
-  }
-
-  function settled(): Promise<void> {
-    if (recorded === done) return Promise.resolve();
-    schedule(FLUSH_DELAY_MS);
-    return new Promise((resolve) => waiters.push({ until: recorded, resolve }));
-  }
-
+export function createTraceSink(db: Database): TraceSink {
+  const queue = new TraceQueue();
+  const writer = new TraceWriter(db, queue);
   return {
     record(trace) {
-      // Full: the oldest goes (counted; the failed write that let the queue fill has logged why).
-      if (queue.length >= MAX_QUEUED_TRACES) {
-        queue.shift();
-        finished(1);
-        metrics().dropped.inc({ queue: "traces" });
-      }
       queue.push(trace);
-      recorded++;
-      if (queue.length >= MAX_BATCH) kick();
-      else schedule(FLUSH_DELAY_MS);
+      if (queue.length >= MAX_BATCH) writer.kick();
+      else writer.schedule(FLUSH_DELAY_MS);
     },
-    flush,
-    settled,
+    flush: () => writer.flush(),
+    settled() {
+      if (queue.allDone) return Promise.resolve();
+      writer.schedule(FLUSH_DELAY_MS);
+      return queue.whenDone();
+    },
     pending: () => queue.length,
   };
 }

@@ -8,24 +8,23 @@
  */
 import { planQueries } from "@/lib/engine/research/plan";
 import { selectPages } from "@/lib/engine/research/select-pages";
-import type { ResearchModel } from "@/lib/engine/research/types";
+import type { ReadPage, ResearchModel } from "@/lib/engine/research/types";
 import { writeReport } from "@/lib/engine/research/write-report";
 import { linkedAbort } from "@/lib/engine/shared/abort";
 import type { ProviderSpan } from "@/lib/engine/shared/types";
 import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
-import { recordCallTrace } from "@/lib/pipeline/traces/call-trace";
-import type { TraceRecord } from "@/lib/pipeline/traces/trace-sink";
 import { completeChat } from "@/lib/providers/answer/openai-compatible";
 import { isBatchError } from "@/lib/services/fetch/fetch-many";
 import { fetchPage } from "@/lib/services/fetch/fetch-page";
 import { tenantModel } from "@/lib/services/search/depth-stages";
 import { stageBudget } from "@/lib/services/search/stage-budget";
-import { stageSpanRecords, withStageTrace } from "@/lib/services/search/stage-trace";
+import { stageSpanRecords } from "@/lib/services/search/stage-trace";
 import { webSearch } from "@/lib/services/search/web-search";
 import type { ResearchInput } from "./input";
 import { jobContext } from "./job-context";
 import { type JobRow, type JobUpdate, writeJob } from "./job-lease";
+import { recordJobTrace, subCall } from "./job-trace";
 import type { ResearchProgress, StopReason } from "./job-view";
 import {
   hasResults,
@@ -33,7 +32,6 @@ import {
   type PageStep,
   type ResearchState,
   type SearchStep,
-  type SubCall,
   stateOf,
 } from "./research-state";
 
@@ -53,133 +51,213 @@ export interface JobControl {
 
 class LeaseLost extends Error {}
 
+/** One run of a job on this instance: its row, its checkpointed state and the context its calls run in. */
+interface JobRun {
+  platform: Platform;
+  row: JobRow;
+  control: JobControl;
+  input: ResearchInput;
+  state: ResearchState;
+  startedAt: Date;
+  /** performance.now() at the job's first start (on whichever instance): its spans' offsets count from it. */
+  origin: number;
+  /** The starter's context, its sub-calls' traces noted in `state`. */
+  ctx: TenantContext;
+  /** The same without that noting: the job's own trace is not a sub-call of itself. */
+  base: TenantContext;
+}
+
 export async function runResearchJob(platform: Platform, row: JobRow, control: JobControl): Promise<void> {
-  const job = { id: row.id, owner: control.owner };
-  const input = row.input as ResearchInput;
+  const run = resumeJob(platform, row, control);
+  try {
+    const model = await modelFor(run.ctx);
+    const queries = await planStage(run, model);
+    await searchStage(run, queries);
+    const read = await readStage(run, queries);
+    if ("failure" in read) return await failJob(run, read.failure);
+    await writeStage(run, model, queries, read.pages);
+  } catch (error) {
+    await settleInterrupted(run, error);
+  }
+}
+
+/** The job's run from its row: the checkpoint it left, if any, and its sub-calls counted as they end. */
+function resumeJob(platform: Platform, row: JobRow, control: JobControl): JobRun {
   const state = stateOf(row.state);
   const startedAt = row.startedAt ?? new Date();
-  // Offsets of this instance's spans from the job's first start.
-  const origin = performance.now() - (Date.now() - startedAt.getTime());
   const { ctx, base } = jobContext(platform, row, (trace) => {
     state.sub_calls.push(subCall(trace));
     state.cost_micros += trace.costMicros;
   });
-
-  const save = async (update: JobUpdate) => {
-    if (!(await writeJob(platform.db, job, update))) throw new LeaseLost();
+  return {
+    platform,
+    row,
+    control,
+    input: row.input as ResearchInput,
+    state,
+    startedAt,
+    origin: performance.now() - (Date.now() - startedAt.getTime()),
+    ctx,
+    base,
   };
-  const total = () => 1 + (state.plan?.queries.length ?? input.max_queries) + 2;
-  const checkpoint = (progress: Omit<ResearchProgress, "total">) =>
-    save({ state: state, progress: { ...progress, total: total() } });
-  const stopWhy = (): { reason: StopReason; detail: string } | undefined => {
-    if (state.stop) return state.stop;
-    if (Date.now() - startedAt.getTime() > JOB_DEADLINE_MS) {
-      return { reason: "deadline", detail: `the job's ${JOB_DEADLINE_MS / 60_000}-minute limit was reached` };
-    }
-    if (input.max_cost_usd !== undefined && state.cost_micros >= input.max_cost_usd * 1_000_000) {
-      return { reason: "cost_limit", detail: `the job's calls reached max_cost_usd ${input.max_cost_usd}` };
-    }
-    return undefined;
-  };
+}
 
-  try {
-    const model = await modelFor(ctx);
-    if (!state.plan) {
-      await checkpoint({ phase: "planning", message: "planning the searches", done: 0 });
-      const plan = await modelStep(ctx, state, model, control.signal, (researchModel, deadline) =>
-        planQueries({
-          question: input.question,
-          count: input.max_queries,
-          model: researchModel,
-          deadline,
-          origin,
-        }),
-      );
-      state.plan = { queries: plan.queries, planner: plan.planner };
-    }
-    const queries = state.plan.queries;
-    for (const [index, query] of queries.entries()) {
-      if (state.searches[query]) continue;
-      state.stop = stopWhy();
-      if (state.stop) break;
-      await checkpoint({ phase: "searching", message: `searching: ${query}`, done: 1 + index });
-      state.searches[query] = await search(ctx, query, input, control.signal, state);
-    }
-    if (!state.pages) {
-      const found = queries.flatMap((query) => {
-        const step = state.searches[query];
-        return hasResults(step) ? [{ query, results: step.results }] : [];
-      });
-      if (found.length === 0) return await fail(save, state, noResults(state));
-      const candidates = selectPages(found, input.max_pages);
-      await checkpoint({
-        phase: "reading",
-        message: `reading ${candidates.length} pages`,
-        done: 1 + queries.length,
-      });
-      state.pages = await read(ctx, candidates, control.signal);
-    }
-    const pages = state.pages.filter(isReadPage);
-    if (pages.length === 0) {
-      return await fail(save, state, `none of the ${state.pages.length} chosen pages could be read`);
-    }
-    await checkpoint({ phase: "writing", message: "writing the report", done: 2 + queries.length });
-    const stop = state.stop ?? stopWhy();
-    const written = await modelStep(ctx, state, model, control.signal, (researchModel, deadline) =>
-      writeReport({
-        question: input.question,
-        pages,
-        model: researchModel,
-        deadline,
-        origin,
-        partialReason: stop?.detail,
-      }),
-    );
-    const traceId = recordJobTrace(base, row, state, origin, { status: stop ? "partial" : "ok" });
-    await save({
-      status: "succeeded",
-      state: state,
-      progress: {
-        phase: "done",
-        message: stop ? `partial: ${stop.detail}` : "done",
-        done: total(),
-        total: total(),
-      },
-      report: written.report,
-      sources: written.sources,
-      partial: stop !== undefined,
-      stopReason: stop?.reason ?? null,
-      traceId,
-    });
-  } catch (error) {
-    if (error instanceof LeaseLost) return;
-    if (control.signal.aborted && control.signal.reason === CANCELLED) {
-      await save({
-        status: "cancelled",
-        state: state,
-        progress: { phase: "done", message: "cancelled", done: 0, total: total() },
-      }).catch(() => {});
-      return;
-    }
-    if (control.signal.aborted) return; // the lease was lost mid-step: the new holder carries on
-    await fail(
-      save,
-      state,
-      error instanceof ServiceError ? `${error.code}: ${error.message}` : String(error),
-    ).catch(() => {});
-  }
+/** The sub-queries, planned by the model (else plain variants) unless a checkpoint has them. */
+async function planStage(run: JobRun, model: ResearchModel | undefined): Promise<string[]> {
+  const { state, input } = run;
+  if (state.plan) return state.plan.queries;
+  await checkpoint(run, { phase: "planning", message: "planning the searches", done: 0 });
+  const plan = await modelStep(run.ctx, state, model, run.control.signal, (researchModel, deadline) =>
+    planQueries({
+      question: input.question,
+      count: input.max_queries,
+      model: researchModel,
+      deadline,
+      origin: run.origin,
+    }),
+  );
+  state.plan = { queries: plan.queries, planner: plan.planner };
+  return state.plan.queries;
+}
 
-  async function fail(write: typeof save, failed: ResearchState, message: string): Promise<void> {
-    const traceId = recordJobTrace(base, row, failed, origin, { status: "error", error: message });
-    await write({
-      status: "failed",
-      state: failed,
-      progress: { phase: "done", message: "failed", done: 0, total: total() },
-      error: message,
-      stopReason: failed.stop?.reason ?? null,
-      traceId,
-    });
+/** Each sub-query not searched yet, until one of the stop conditions holds. */
+async function searchStage(run: JobRun, queries: string[]): Promise<void> {
+  const { state } = run;
+  for (const [index, query] of queries.entries()) {
+    if (state.searches[query]) continue;
+    state.stop = stopWhy(run);
+    if (state.stop) break;
+    await checkpoint(run, { phase: "searching", message: `searching: ${query}`, done: 1 + index });
+    state.searches[query] = await search(run.ctx, query, run.input, run.control.signal, state);
   }
+}
+
+/** The best pages of the searches' results, read in one fetch unless a checkpoint has them. */
+async function readStage(
+  run: JobRun,
+  queries: string[],
+): Promise<{ pages: ReadPage[] } | { failure: string }> {
+  const { state } = run;
+  if (!state.pages) {
+    const found = queries.flatMap((query) => {
+      const step = state.searches[query];
+      return hasResults(step) ? [{ query, results: step.results }] : [];
+    });
+    if (found.length === 0) return { failure: noResults(state) };
+    const candidates = selectPages(found, run.input.max_pages);
+    await checkpoint(run, {
+      phase: "reading",
+      message: `reading ${candidates.length} pages`,
+      done: 1 + queries.length,
+    });
+    state.pages = await read(run.ctx, candidates, run.control.signal);
+  }
+  const pages = state.pages.filter(isReadPage);
+  if (pages.length === 0) return { failure: `none of the ${state.pages.length} chosen pages could be read` };
+  return { pages };
+}
+
+/** The cited report (the model, else extractive), marked partial when a stop condition cut the searching. */
+async function writeStage(
+  run: JobRun,
+  model: ResearchModel | undefined,
+  queries: string[],
+  pages: ReadPage[],
+): Promise<void> {
+  const { state } = run;
+  await checkpoint(run, { phase: "writing", message: "writing the report", done: 2 + queries.length });
+  const stop = state.stop ?? stopWhy(run);
+  const written = await modelStep(run.ctx, state, model, run.control.signal, (researchModel, deadline) =>
+    writeReport({
+      question: run.input.question,
+      pages,
+      model: researchModel,
+      deadline,
+      origin: run.origin,
+      partialReason: stop?.detail,
+    }),
+  );
+  const traceId = recordJobTrace(run.base, run.row, state, run.origin, { status: stop ? "partial" : "ok" });
+  await save(run, {
+    status: "succeeded",
+    state,
+    progress: {
+      phase: "done",
+      message: stop ? `partial: ${stop.detail}` : "done",
+      done: totalSteps(run),
+      total: totalSteps(run),
+    },
+    report: written.report,
+    sources: written.sources,
+    partial: stop !== undefined,
+    stopReason: stop?.reason ?? null,
+    traceId,
+  });
+}
+
+/**
+ * A step that threw: a lost lease leaves the job to its new holder, a cancellation is recorded as such,
+ * anything else fails the job. Writing that outcome may itself fail; the lease then lapses and another
+ * instance takes the job over.
+ */
+async function settleInterrupted(run: JobRun, error: unknown): Promise<void> {
+  const { signal } = run.control;
+  if (error instanceof LeaseLost) return;
+  if (signal.aborted && signal.reason === CANCELLED) {
+    await save(run, {
+      status: "cancelled",
+      state: run.state,
+      progress: { phase: "done", message: "cancelled", done: 0, total: totalSteps(run) },
+    }).catch(() => {});
+    return;
+  }
+  if (signal.aborted) return; // the lease was lost mid-step: the new holder carries on
+  await failJob(run, error instanceof ServiceError ? `${error.code}: ${error.message}` : String(error)).catch(
+    () => {},
+  );
+}
+
+async function failJob(run: JobRun, message: string): Promise<void> {
+  const { state } = run;
+  const traceId = recordJobTrace(run.base, run.row, state, run.origin, { status: "error", error: message });
+  await save(run, {
+    status: "failed",
+    state,
+    progress: { phase: "done", message: "failed", done: 0, total: totalSteps(run) },
+    error: message,
+    stopReason: state.stop?.reason ?? null,
+    traceId,
+  });
+}
+
+/** Writes to the job's row while the lease is ours; throws LeaseLost once it is not. */
+async function save(run: JobRun, update: JobUpdate): Promise<void> {
+  if (!(await writeJob(run.platform.db, { id: run.row.id, owner: run.control.owner }, update))) {
+    throw new LeaseLost();
+  }
+}
+
+/** Saves the state after a finished step, with the progress people see. */
+function checkpoint(run: JobRun, progress: Omit<ResearchProgress, "total">): Promise<void> {
+  return save(run, { state: run.state, progress: { ...progress, total: totalSteps(run) } });
+}
+
+/** The plan, each search, the reading and the report. */
+function totalSteps(run: JobRun): number {
+  return 1 + (run.state.plan?.queries.length ?? run.input.max_queries) + 2;
+}
+
+/** Why the searching stops early: an earlier stop, the job's deadline or its cost limit. */
+function stopWhy(run: JobRun): { reason: StopReason; detail: string } | undefined {
+  const { state, input } = run;
+  if (state.stop) return state.stop;
+  if (Date.now() - run.startedAt.getTime() > JOB_DEADLINE_MS) {
+    return { reason: "deadline", detail: `the job's ${JOB_DEADLINE_MS / 60_000}-minute limit was reached` };
+  }
+  if (input.max_cost_usd !== undefined && state.cost_micros >= input.max_cost_usd * 1_000_000) {
+    return { reason: "cost_limit", detail: `the job's calls reached max_cost_usd ${input.max_cost_usd}` };
+  }
+  return undefined;
 }
 
 /** The reason an abort carries when the job was cancelled (the worker's heartbeat sets it). */
@@ -296,61 +374,4 @@ function noResults(state: ResearchState): string {
   const errors = Object.values(state.searches).flatMap((step) => ("error" in step ? [step.error] : []));
   if (state.stop) return `${state.stop.reason}: ${state.stop.detail}`;
   return errors.length > 0 ? `every search failed — ${errors.join("; ")}` : "the searches found nothing";
-}
-
-function subCall(trace: TraceRecord): SubCall {
-  const input = trace.input as { query?: string; url?: string; urls?: string[] };
-  const label = input.query ?? input.url ?? (input.urls ? `${input.urls.length} pages` : trace.tool);
-  return {
-    tool: trace.tool,
-    trace_id: trace.id,
-    label,
-    status: trace.status,
-    duration_ms: trace.durationMs,
-    cache_hit: trace.cacheHit,
-    cost_micros: trace.costMicros,
-  };
-}
-
-/** The job's own trace: its model calls as spans, its sub-calls (each traced on its own) in the summary. */
-function recordJobTrace(
-  ctx: TenantContext,
-  row: JobRow,
-  state: ResearchState,
-  origin: number,
-  outcome: { status: "ok" | "partial" | "error"; error?: string },
-): string {
-  const id = crypto.randomUUID();
-  // The model spans are already trace records with their charges: they join the record as stage spans do.
-  const staged = withStageTrace(ctx);
-  staged.add(state.spans);
-  recordCallTrace(
-    staged.ctx,
-    {
-      id,
-      tool: "research",
-      spanKind: "llm",
-      started: origin,
-      createdAt: row.startedAt ?? row.createdAt,
-      input: row.input,
-      secrets: [],
-      charged: new Map(),
-    },
-    {
-      status: outcome.status,
-      cacheHit: false,
-      spans: [],
-      summary: {
-        job_id: row.id,
-        planner: state.plan?.planner,
-        queries: state.plan?.queries,
-        pages: state.pages?.map((page) => ({ url: page.url, ...("error" in page && { error: page.error }) })),
-        sub_calls: state.sub_calls,
-        ...(state.stop && { stop_reason: state.stop.reason }),
-        cost_micros: state.cost_micros,
-      },
-      ...(outcome.error !== undefined && { error: new Error(outcome.error) }),
-    },
-  );
-  return id;
 }
