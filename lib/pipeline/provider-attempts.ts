@@ -12,6 +12,7 @@ import type {
   ProviderRegistration,
   ProviderSpan,
   ResolvedProvider,
+  SpanOutcome,
 } from "@/lib/engine/shared/types";
 import { log } from "@/lib/observability/logger";
 import { metrics } from "@/lib/observability/metrics";
@@ -28,7 +29,6 @@ import type { TenantContext } from "./context";
 import { breakerKey, verdictOf } from "./health/circuit-breaker";
 import { markKeyInvalid } from "./keys/mark-key-invalid";
 import { operatorKey } from "./providers/operator-providers";
-import type { SpanOutcome } from "./traces/trace-sink";
 
 /** One provider's attempt as the caller watches it live (the span the trace will store), or a cache hit. */
 export type ProviderProgress = Omit<ProviderSpan, "outcome"> & { outcome: SpanOutcome };

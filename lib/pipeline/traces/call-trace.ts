@@ -2,13 +2,13 @@
  * Builds the trace of one tool call from what the call path knows (spans, charges, outcome) and hands it
  * to the sink. Everything free-form (input, error text) goes through redaction with the call's keys.
  */
-import type { ProviderSpan } from "@/lib/engine/shared/types";
+import type { ProviderSpan, SpanOutcome } from "@/lib/engine/shared/types";
 import { metrics } from "@/lib/observability/metrics";
 import { redactText, redactValue } from "@/lib/observability/redact";
 import { exportCall } from "@/lib/observability/tracing";
 import { actingUserId, type TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
-import type { SpanKind, SpanOutcome, TraceRecord } from "./trace-sink";
+import type { SpanKind, TraceRecord } from "./trace-sink";
 
 export interface CallTrace {
   id: string;

@@ -7,19 +7,12 @@
 
 import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db";
+import type { SpanOutcome } from "@/lib/engine/shared/types";
 import { log } from "@/lib/observability/logger";
 import { metrics } from "@/lib/observability/metrics";
 
 export type Surface = "mcp" | "rest" | "playground" | "cli";
 export type SpanKind = "search" | "fetch" | "answer" | "papers" | "llm";
-export type SpanOutcome =
-  | "ok"
-  | "empty"
-  | "error"
-  | "timeout"
-  | "skipped_budget"
-  | "skipped_breaker"
-  | "cache_hit";
 
 export interface SpanRecord {
   provider: string;
