@@ -10,7 +10,7 @@ import { peakRssDuring } from "@/tests/reliability/support/process-memory";
 import { percentiles } from "@/tests/reliability/support/stats";
 import type { ScenarioResult } from "./scenario";
 
-export const HUNG_TIMEOUT_MS = 1_000;
+const HUNG_TIMEOUT_MS = 1_000;
 
 interface SearchReply {
   providers_failed?: Array<{ provider: string; reason: string }>;

@@ -18,7 +18,7 @@ export function FormFields({ children, ...scope }: FormFieldsScope & { children:
 }
 
 /** A field's id and error within its FormFields, by the name it submits under. */
-export function useFieldScope(name: string | undefined): { id: string; error?: string } {
+function useFieldScope(name: string | undefined): { id: string; error?: string } {
   const { idPrefix, errors } = useContext(Scope);
   return { id: `${idPrefix}-${name ?? "field"}`, error: name ? errors[name] : undefined };
 }

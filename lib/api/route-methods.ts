@@ -31,12 +31,12 @@ export type RouteExports<H> = { [M in RouteMethod]: M extends keyof H ? H[M] : R
 };
 
 /** `Allow` as Next.js writes it: the methods served, OPTIONS, and HEAD when GET is served; sorted. */
-export function allowHeader(methods: readonly RouteMethod[]): string {
+function allowHeader(methods: readonly RouteMethod[]): string {
   return [...methods, "OPTIONS", ...(methods.includes("GET") ? ["HEAD"] : [])].sort().join(", ");
 }
 
 /** 404 for a path no route serves. */
-export function unknownPath(request: Request): Response {
+function unknownPath(request: Request): Response {
   const path = new URL(request.url).pathname.slice(0, 200);
   return errorResponse("not_found", `no API route at ${path}; the API is described at /api/openapi.json`);
 }

@@ -13,12 +13,12 @@ import { type MethodHandlers, resolvedRouteMethods } from "./route-methods";
 import { withToken } from "./with-token";
 
 /** The tools' dynamic route segment. */
-export const TOOL_ROUTE_PREFIX = "/api/v1/";
+const TOOL_ROUTE_PREFIX = "/api/v1/";
 
 export type ToolRouteParams = { tool: string };
 
 /** The route of one entry; the metric label is the entry's path, never the dynamic template. */
-export function toolRoute<I extends z.ZodObject, O extends z.ZodObject>(tool: Tool<string, I, O>) {
+function toolRoute<I extends z.ZodObject, O extends z.ZodObject>(tool: Tool<string, I, O>) {
   return withToken<ToolRouteParams>(
     async (request, { ctx, body }) => {
       // Untrusted as it arrives: the verb validates it with its own schema.

@@ -74,7 +74,7 @@ export const insufficientScope = (scopes: readonly Scope[], needed: Scope): Toke
 });
 
 /** RFC 6750's challenge: the realm, and the error with its scope when a token was refused. */
-export function defaultChallenge({ error, scope }: TokenRefusal): string {
+function defaultChallenge({ error, scope }: TokenRefusal): string {
   const params = ['realm="searchmux"'];
   if (error) params.push(`error="${error}"`);
   if (error === "insufficient_scope" && scope) params.push(`scope="${scope}"`);

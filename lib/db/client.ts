@@ -21,7 +21,7 @@ import { pendingAfter } from "./migrations";
 import * as schema from "./schema";
 
 type Schema = typeof schema;
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
 export interface Database {

@@ -13,7 +13,7 @@ import { Agent, type Dispatcher, request as undiciRequest } from "undici";
 import type { z } from "zod";
 import { ProviderError } from "./provider-error";
 
-export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
+const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 const ERROR_EXCERPT_BYTES = 8 * 1024;
 const ERROR_EXCERPT_CHARS = 200;
 const USER_AGENT = "Searchmux/0.1 (+https://github.com/searchmux/searchmux)";
@@ -27,11 +27,6 @@ const providerAgent = new Agent({
   headersTimeout: 120_000,
   bodyTimeout: 120_000,
 });
-
-/** Closes pooled connections (graceful shutdown, end of a test run). */
-export async function closeProviderConnections(): Promise<void> {
-  await providerAgent.close();
-}
 
 export type QueryValue = string | number | boolean | undefined;
 

@@ -26,7 +26,7 @@ import {
   systemResolver,
 } from "./ssrf";
 
-export const DEFAULT_FETCH_TIMEOUT_MS = 15_000;
+const DEFAULT_FETCH_TIMEOUT_MS = 15_000;
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const MAX_REDIRECTS = 5;
 

@@ -36,7 +36,7 @@ export interface SsrfPolicy {
   allowedPorts?: readonly number[];
 }
 
-export interface ResolvedAddress {
+interface ResolvedAddress {
   address: string;
   family: 4 | 6;
 }

@@ -9,7 +9,7 @@ import type { Kv } from "@/lib/kv/types";
 import { createUpstashKv } from "@/lib/kv/upstash";
 
 export { KvCommandError } from "@/lib/kv/commands";
-export type { Kv, KvName, KvPipeline, KvSetOptions } from "@/lib/kv/types";
+export type { Kv, KvPipeline } from "@/lib/kv/types";
 
 export type KvEnv = Readonly<Record<string, string | undefined>>;
 

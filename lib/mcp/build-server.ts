@@ -43,7 +43,7 @@ function providersResource(ctx: TenantContext) {
   };
 }
 
-export type OfferedResource = ReturnType<typeof providersResource>;
+type OfferedResource = ReturnType<typeof providersResource>;
 
 /** One protocol revision's SDK: how its server is made and what it is given registered. */
 export interface Revision<Server> {

@@ -15,7 +15,7 @@ import { registerTool } from "./revision-2025";
 import { toolErrorFrom } from "./tool-errors";
 
 /** What answers a call: the tenant's verb, or (the stdio bridge's local mode) the operator's engine. */
-export type ToolRunner<I extends z.ZodObject, O extends z.ZodObject> = (
+type ToolRunner<I extends z.ZodObject, O extends z.ZodObject> = (
   input: z.output<I>,
   call: ToolCall,
 ) => Promise<z.output<O>>;

@@ -8,7 +8,7 @@ import type { TenantContext } from "@/lib/pipeline/context";
 import type { OnProgress, ProviderProgress } from "@/lib/pipeline/provider-attempts";
 import { awaitResearch } from "@/lib/services/research/await-research";
 
-export const HEARTBEAT_MS = 5_000;
+const HEARTBEAT_MS = 5_000;
 
 interface ProgressNotification {
   method: "notifications/progress";

@@ -14,7 +14,7 @@ import type { ResearchJobView } from "@/lib/services/research/job-view";
 import { listResearch } from "@/lib/services/research/list-research";
 
 /** How often clients are told to poll. */
-export const TASK_POLL_MS = 2_000;
+const TASK_POLL_MS = 2_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

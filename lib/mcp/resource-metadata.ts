@@ -9,9 +9,9 @@ import { publicOrigin } from "@/lib/api/oauth/metadata";
 import type { TokenRefusal } from "@/lib/api/with-token";
 import { DEFAULT_TOKEN_SCOPES } from "@/lib/pipeline/context";
 
-export const MCP_PATH = "/api/mcp";
+const MCP_PATH = "/api/mcp";
 /** RFC 9728 §3.1: the well-known location, with the resource's path appended. */
-export const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
+const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
 
 /** What an MCP client asks for: MCP itself and every tool's scope (never admin). */
 const MCP_SCOPES = ["mcp", ...DEFAULT_TOKEN_SCOPES.filter((scope) => scope !== "mcp")].join(" ");

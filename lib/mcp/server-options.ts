@@ -6,7 +6,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import packageJson from "@/package.json";
 
 /** Far above any valid input (100 domains, 50 providers); refuses 10k-element arrays before zod runs. */
-export const MAX_TOOL_INPUT_ELEMENTS = 1_000;
+const MAX_TOOL_INPUT_ELEMENTS = 1_000;
 
 export const SERVER_INFO = { name: "searchmux", title: "Searchmux", version: packageJson.version };
 

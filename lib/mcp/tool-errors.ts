@@ -27,7 +27,7 @@ const NEXT_STEP: Readonly<Record<ServiceErrorCode, string>> = {
     "No provider for this tool is set up for this workspace; the user can add a provider key in the dashboard.",
 };
 
-export function toolError(message: string): CallToolResult {
+function toolError(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }
 

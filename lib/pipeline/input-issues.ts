@@ -98,7 +98,7 @@ function unknownFields(issue: Extract<RawIssue, { code: "unrecognized_keys" }>):
 }
 
 /** One issue in words for people, without its path; undefined leaves zod's own message. */
-export function issueMessage(issue: RawIssue): string | undefined {
+function issueMessage(issue: RawIssue): string | undefined {
   switch (issue.code) {
     case "invalid_type":
       if (issue.input === undefined) return "is required";
@@ -141,7 +141,7 @@ function fieldName(path: readonly PropertyKey[]): string {
 }
 
 /** The issues as one sentence: each field with what is wrong with it. */
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   const described = issues
     .slice(0, MESSAGE_ISSUES)
     .map((issue) => (issue.path.length === 0 ? issue.message : `${fieldName(issue.path)}: ${issue.message}`));

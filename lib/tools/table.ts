@@ -42,7 +42,7 @@ import {
 import { defineTool, type Tool, traced } from "./tool";
 
 /** In the order MCP lists them. */
-export const TOOL_LIST = [
+const TOOL_LIST = [
   defineTool({
     name: "web_search",
     title: "Web search",

@@ -25,7 +25,7 @@ export interface ToolRun<Response> {
   spans: ProviderSpan[];
 }
 
-export interface RestRoute {
+interface RestRoute {
   /** `post` takes the input as the JSON body, `get` as the query string. */
   method: "get" | "post";
   /**

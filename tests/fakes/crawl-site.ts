@@ -12,8 +12,8 @@ import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
-export const SECTIONS = 5;
-export const ARTICLES_PER_SECTION = 5;
+const SECTIONS = 5;
+const ARTICLES_PER_SECTION = 5;
 /** Characters of the long article's body. */
 export const LONG_PAGE_CHARS = 200_000;
 export const OFF_SITE_URL = "https://elsewhere.example/page";

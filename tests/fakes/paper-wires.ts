@@ -35,7 +35,7 @@ export interface FakePaper {
   openAccess?: boolean;
 }
 
-export const DEFAULT_PAPERS: readonly FakePaper[] = [
+const DEFAULT_PAPERS: readonly FakePaper[] = [
   {
     title: "Attention Is All You Need",
     authors: ["Ashish Vaswani", "Noam Shazeer"],

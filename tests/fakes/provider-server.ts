@@ -65,15 +65,7 @@ export interface FakeResult {
   publishedAt?: string;
 }
 
-export type FakeFault =
-  | "hang"
-  | "garbage"
-  | "html"
-  | "huge"
-  | "slowDrip"
-  | "reset"
-  | "ddgAntiBot"
-  | "ddgAnomaly";
+type FakeFault = "hang" | "garbage" | "html" | "huge" | "slowDrip" | "reset" | "ddgAntiBot" | "ddgAnomaly";
 
 export interface FakeScenario {
   /** Search results (search wires). */
@@ -113,7 +105,7 @@ export interface FakeProviders {
   close(): Promise<void>;
 }
 
-export const DEFAULT_RESULTS: readonly FakeResult[] = [1, 2, 3].map((n) => ({
+const DEFAULT_RESULTS: readonly FakeResult[] = [1, 2, 3].map((n) => ({
   title: `Result ${n}`,
   url: `https://example.com/result-${n}`,
   snippet: `Snippet number ${n} about the query.`,

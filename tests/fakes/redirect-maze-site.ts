@@ -10,8 +10,8 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { MAX_REDIRECTS } from "@/lib/http/safe-fetch";
 
-export const LINKS_PER_PAGE = 8;
-export const SITEMAPS = 6;
+const LINKS_PER_PAGE = 8;
+const SITEMAPS = 6;
 const SITEMAP_ENTRIES = 20;
 
 export interface RedirectMazeSite {

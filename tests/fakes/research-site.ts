@@ -6,7 +6,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FakeResult } from "./provider-server";
 
-export const RESEARCH_PAGES = 8;
+const RESEARCH_PAGES = 8;
 
 export interface ResearchSite {
   origin: string;

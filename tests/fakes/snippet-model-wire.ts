@@ -9,7 +9,7 @@ import { bearer, type FakeWire, json, type RecordedRequest } from "./provider-se
 
 export const SNIPPET_MODEL = "snippet-model";
 
-export interface FakeSnippetModel {
+interface FakeSnippetModel {
   rules?: ReadonlyArray<{ contains: string; reply: string }>;
 }
 

@@ -6,7 +6,7 @@
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 
-export interface ClientDocumentReply {
+interface ClientDocumentReply {
   body: string;
   status?: number;
   headers?: Record<string, string>;

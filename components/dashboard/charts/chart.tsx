@@ -24,7 +24,7 @@ import {
   formatUsdTick,
 } from "@/lib/dashboard/format";
 
-export type ValueFormat = "count" | "usd" | "ms" | "percent";
+type ValueFormat = "count" | "usd" | "ms" | "percent";
 type Row = Record<string, string | number | null>;
 
 interface ChartProps {

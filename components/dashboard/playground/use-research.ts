@@ -11,7 +11,7 @@ import {
 import { isActive, RESEARCH_POLL_MS } from "@/lib/dashboard/research-view";
 import type { ResearchJobView } from "@/lib/services/research/job-view";
 
-export interface ResearchState {
+interface ResearchState {
   /** The job on show: the one just started, or one picked from the recent jobs. */
   job: ResearchJobView | null;
   /** The workspace's recent jobs, newest first; null until the tab first shows. */

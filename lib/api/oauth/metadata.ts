@@ -6,7 +6,7 @@
 import { CONNECTED_APP_SCOPES } from "@/lib/pipeline/context";
 import { TOKEN_ENDPOINT_AUTH_METHODS } from "@/lib/services/oauth/client-metadata";
 
-export const OAUTH_ENDPOINTS = {
+const OAUTH_ENDPOINTS = {
   authorization: "/api/oauth/authorize",
   token: "/api/oauth/token",
   registration: "/api/oauth/register",

@@ -5,10 +5,10 @@
 import { z } from "zod";
 import { deadlineField, queryField } from "@/lib/engine/shared/input-fields";
 
-export const MAX_QUERY_CHARS = 2_000;
-export const DEFAULT_TIMEOUT_MS = 120_000;
-export const MIN_TIMEOUT_MS = 100;
-export const MAX_TIMEOUT_MS = 120_000;
+const MAX_QUERY_CHARS = 2_000;
+const DEFAULT_TIMEOUT_MS = 120_000;
+const MIN_TIMEOUT_MS = 100;
+const MAX_TIMEOUT_MS = 120_000;
 const MAX_PROVIDERS = 50;
 
 export const answerInputSchema = z.object({
@@ -25,4 +25,3 @@ export const answerInputSchema = z.object({
 });
 
 export type AnswerInputRaw = z.input<typeof answerInputSchema>;
-export type AnswerInput = z.output<typeof answerInputSchema>;

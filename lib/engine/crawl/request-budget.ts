@@ -7,7 +7,7 @@
 import { ProviderError } from "@/lib/engine/shared/errors";
 
 /** robots.txt of the site's origins and the sitemaps (at most 5), beyond the pages and their redirects. */
-export const REQUEST_OVERHEAD = 10;
+const REQUEST_OVERHEAD = 10;
 
 /** What a crawl of `maxPages` pages may request, at most `ceiling` (SEARCHMUX_CRAWL_MAX_REQUESTS). */
 export function requestLimit(maxPages: number, ceiling: number): number {

@@ -6,7 +6,7 @@
 import robotsParser from "robots-parser";
 import type { TextOutcome } from "./fetch-text";
 
-export const CRAWLER_AGENT = "Searchmux";
+const CRAWLER_AGENT = "Searchmux";
 
 export interface RobotsRules {
   /** Why `url` may not be fetched, or undefined when it may. */

@@ -54,9 +54,9 @@ export interface RunCrawlArgs {
   onSpan?(span: FetchSpan): void;
 }
 
-export type CrawlStop = "complete" | "depth" | "page_limit" | "char_limit" | "deadline";
+type CrawlStop = "complete" | "depth" | "page_limit" | "char_limit" | "deadline";
 
-export interface CrawledPage {
+interface CrawledPage {
   url: string;
   final_url: string;
   title: string;
@@ -68,12 +68,12 @@ export interface CrawledPage {
   truncated?: true;
 }
 
-export interface CrawlSkip {
+interface CrawlSkip {
   url: string;
   reason: string;
 }
 
-export interface CrawlError {
+interface CrawlError {
   url: string;
   code: string;
   message: string;

@@ -9,7 +9,7 @@ import { markdownToText } from "./extract/markdown";
 import type { FetchedDocument, FetchFailureReason } from "./types";
 
 /** Pages with less visible text than this are "too short" (a soft failure: kept as a last resort). */
-export const MIN_CONTENT_CHARS = 200;
+const MIN_CONTENT_CHARS = 200;
 /** Interstitials are short; longer pages are never judged by phrases. */
 const INTERSTITIAL_MAX_CHARS = 2_000;
 /** Paywalled articles often show a teaser of a few paragraphs. */

@@ -11,7 +11,7 @@ import type { FetchProvider } from "./types";
 export const DEFAULT_MAX_CHARS = 50_000;
 export const MIN_CHARS = 100;
 export const MAX_CHARS_CAP = 1_000_000;
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 export const MIN_TIMEOUT_MS = 1_000;
 export const MAX_TIMEOUT_MS = 120_000;
 

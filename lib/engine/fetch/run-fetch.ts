@@ -57,7 +57,7 @@ export interface FetchedContent {
   metadata: FetchMetadata;
 }
 
-export interface FetchMetadata extends PageMetadata {
+interface FetchMetadata extends PageMetadata {
   truncated: boolean;
   total_chars: number;
   /** Set when the content is shorter than the checks want but nothing better was found. */

@@ -8,7 +8,7 @@ import { type GroundingCall, groundPage } from "./ground-page";
 import type { GroundedPage, ResearchResult, StageSpan } from "./types";
 import { mapWithConcurrency } from "./worker-pool";
 
-export const CONCURRENCY = 5;
+const CONCURRENCY = 5;
 
 export interface GroundingArgs extends GroundingCall {
   results: readonly ResearchResult[];

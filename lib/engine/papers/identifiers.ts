@@ -48,7 +48,7 @@ export function titleAuthorKey(title: string, authors: readonly string[]): strin
 }
 
 /** Last word of a display name ("Ashish Vaswani", "A. Vaswani" → "vaswani"), folded. */
-export function familyName(name: string): string {
+function familyName(name: string): string {
   const words = foldText(name).split(" ");
   return words[words.length - 1] ?? "";
 }

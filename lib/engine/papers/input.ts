@@ -5,12 +5,12 @@
 import { z } from "zod";
 import { deadlineField, queryField, resultCountField } from "@/lib/engine/shared/input-fields";
 
-export const MAX_QUERY_CHARS = 2_000;
-export const DEFAULT_MAX_RESULTS = 10;
-export const MAX_RESULTS_CAP = 50;
-export const DEFAULT_TIMEOUT_MS = 15_000;
-export const MIN_TIMEOUT_MS = 100;
-export const MAX_TIMEOUT_MS = 60_000;
+const MAX_QUERY_CHARS = 2_000;
+const DEFAULT_MAX_RESULTS = 10;
+const MAX_RESULTS_CAP = 50;
+const DEFAULT_TIMEOUT_MS = 15_000;
+const MIN_TIMEOUT_MS = 100;
+const MAX_TIMEOUT_MS = 60_000;
 const MAX_PROVIDERS = 20;
 
 const year = z.number().int().min(1000).max(3000);
@@ -50,4 +50,3 @@ export const paperSearchInputSchema = z
   );
 
 export type PaperSearchInputRaw = z.input<typeof paperSearchInputSchema>;
-export type PaperSearchInput = z.output<typeof paperSearchInputSchema>;

@@ -10,7 +10,7 @@ import type {
   TransportFacts,
 } from "@/lib/engine/shared/types";
 
-export type PaperSort = "relevance" | "date";
+type PaperSort = "relevance" | "date";
 
 /** Options every adapter receives; what it cannot apply natively the engine filters afterwards. */
 export interface PaperSearchOptions {
@@ -21,7 +21,7 @@ export interface PaperSearchOptions {
   openAccessOnly: boolean;
 }
 
-export interface PaperCall {
+interface PaperCall {
   query: string;
   options: PaperSearchOptions;
   /** Optional for every paper provider: keys only raise rate limits. */

@@ -64,7 +64,7 @@ function cite(text: string, n: number): string {
 }
 
 /** Whole prose sentences of a page's Markdown or text, with inline markup and the page's own footnote marks removed. */
-export function sentencesOf(content: string): string[] {
+function sentencesOf(content: string): string[] {
   return (
     paragraphs(content)
       .flatMap((paragraph) => splitSentences(plainText(paragraph)))

@@ -12,7 +12,7 @@ import { questionTerms } from "./terms";
 import type { ResearchModel } from "./types";
 
 /** Longer lines are prose, not queries. */
-export const MAX_QUERY_CHARS = 200;
+const MAX_QUERY_CHARS = 200;
 const MAX_QUERY_WORDS = 32;
 
 /** Deterministic reformulations of the keywords, in the order they are used. */
@@ -60,7 +60,7 @@ export function queryVariants(question: string, count: number): string[] {
   return distinct([question, ...reformulations], count);
 }
 
-export function planPrompt(question: string, extra: number): SnippetPrompt {
+function planPrompt(question: string, extra: number): SnippetPrompt {
   return {
     system: [
       "You plan the web searches for a research question.",

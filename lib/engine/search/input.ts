@@ -8,12 +8,12 @@ import { z } from "zod";
 import { deadlineField, queryField, resultCountField } from "@/lib/engine/shared/input-fields";
 import { normalizeDomain } from "./domains";
 
-export const MAX_QUERY_CHARS = 2_000;
-export const DEFAULT_MAX_RESULTS = 10;
-export const MAX_RESULTS_CAP = 50;
+const MAX_QUERY_CHARS = 2_000;
+const DEFAULT_MAX_RESULTS = 10;
+const MAX_RESULTS_CAP = 50;
 export const DEFAULT_TIMEOUT_MS = 10_000;
-export const MIN_TIMEOUT_MS = 100;
-export const MAX_TIMEOUT_MS = 60_000;
+const MIN_TIMEOUT_MS = 100;
+const MAX_TIMEOUT_MS = 60_000;
 const MAX_DOMAINS = 100;
 
 const domain = z

@@ -23,7 +23,7 @@ import {
   truncateAtWord,
 } from "./text";
 
-export const SNIPPET_BUDGET = 400;
+const SNIPPET_BUDGET = 400;
 const SNIPPET_OVERLAP = 0.6;
 const SENTENCE_DUPLICATE = 0.7;
 const MAX_SENTENCES = 32;

@@ -6,8 +6,6 @@
 import type { ProviderId, ProviderRegistration, ProviderSpan } from "@/lib/engine/shared/types";
 
 export type {
-  FailureReason,
-  FreeTier,
   ProviderFailure,
   ProviderId,
   ProviderSuccess,
@@ -15,7 +13,6 @@ export type {
 
 export type TimeRange = "day" | "week" | "month" | "year";
 export type SafeSearch = "off" | "moderate" | "strict";
-export type SearchMode = "fanout" | "budget" | "single";
 
 /** Operators parsed once from the query text (see operators.ts). */
 export interface ParsedQuery {
@@ -94,7 +91,7 @@ export interface SearchProvider extends ProviderRegistration {
   search(call: ProviderCall): Promise<ProviderResponse>;
 }
 
-export type SnippetSource = "aggregated" | "grounded" | "fallback";
+type SnippetSource = "aggregated" | "grounded" | "fallback";
 
 export interface FusedResult {
   title: string;

@@ -31,7 +31,7 @@ import { operatorQuotaLimits } from "./operator-quota";
 import { type Period, periodKey, periodResetsAt } from "./periods";
 
 /** Reservations left unsettled this long (a crashed call) are refunded by the sweep. */
-export const RESERVATION_TTL_SECONDS = 600;
+const RESERVATION_TTL_SECONDS = 600;
 
 export interface AdmissionRequest {
   provider: string;

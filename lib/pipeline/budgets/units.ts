@@ -1,5 +1,5 @@
 /** USD amounts travel as dollars in APIs and as integer micro-dollars in the database. */
-export const MICROS_PER_USD = 1_000_000;
+const MICROS_PER_USD = 1_000_000;
 
 export const usdToMicros = (usd: number) => Math.round(usd * MICROS_PER_USD);
 export const microsToUsd = (micros: number) => micros / MICROS_PER_USD;

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import type { Kv } from "@/lib/kv";
 import type { Env } from "@/lib/pipeline/context";
 
-export const DEFAULT_CACHE_TTL_SECONDS = 36 * 3600;
+const DEFAULT_CACHE_TTL_SECONDS = 36 * 3600;
 
 export function cacheTtlSeconds(env: Env): number {
   const configured = Number(env.SEARCHMUX_CACHE_TTL_SECONDS);

@@ -13,7 +13,7 @@ export const DEFAULT_RATE_LIMIT_RPM = 120;
 /** Failed authentications a client address may make per minute before its unknown tokens are refused. */
 export const FAILED_AUTH_PER_MINUTE = 20;
 
-export function operatorRateLimit(env: Env): number {
+function operatorRateLimit(env: Env): number {
   const configured = Number(env.SEARCHMUX_RATE_LIMIT_RPM);
   return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_RATE_LIMIT_RPM;
 }

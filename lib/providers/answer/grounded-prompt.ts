@@ -13,7 +13,7 @@ import {
 } from "./citations";
 
 /** Gemini's url_context reads at most 20 URLs; ten keep prompts short and answers focused. */
-export const MAX_GROUNDING_SOURCES = 10;
+const MAX_GROUNDING_SOURCES = 10;
 const MAX_SNIPPET_CHARS = 500;
 
 const GROUNDED_INSTRUCTIONS =

@@ -3,7 +3,7 @@ import type { PaperSearchOptions, RawPaper } from "@/lib/engine/papers/types";
 import { cleanText } from "@/lib/providers/search/text";
 
 /** A paper with clean title/abstract text; null when it has no title (nothing to show or merge on). */
-export function cleanPaper(paper: RawPaper): RawPaper | null {
+function cleanPaper(paper: RawPaper): RawPaper | null {
   const title = cleanText(paper.title);
   if (title === "") return null;
   const cleaned: RawPaper = { ...paper, title, authors: paper.authors.map(cleanText).filter(Boolean) };

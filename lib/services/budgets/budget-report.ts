@@ -13,7 +13,7 @@ interface BudgetScope {
 }
 
 /** How a budget is named to people and models: "brave · requests · month", "all providers · usd · day". */
-export const budgetName = ({ provider, metric, period }: BudgetScope): string =>
+const budgetName = ({ provider, metric, period }: BudgetScope): string =>
   `${provider === "*" ? "all providers" : provider} · ${metric} · ${period}`;
 
 /**

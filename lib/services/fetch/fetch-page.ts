@@ -18,7 +18,7 @@ import type { FetchBatch } from "./fetch-many";
 import { type PagedFetch, pageOf } from "./page-window";
 import { defaultMaxChars, MCP_MAX_CHARS } from "./result-size";
 
-export const MAX_URLS = 20;
+const MAX_URLS = 20;
 
 const urlField = fetchUrlField(fetchProviders);
 

@@ -7,7 +7,7 @@ import { breakAt } from "@/lib/engine/fetch/render";
 import type { FetchedContent, FetchResult } from "@/lib/engine/fetch/run-fetch";
 import { ServiceError } from "@/lib/pipeline/errors";
 
-export interface Paging {
+interface Paging {
   /** Where this window starts in the document, in characters. */
   offset: number;
   /** Where the next window starts; null when this one reaches the end. */
@@ -21,7 +21,7 @@ export interface Window {
   maxChars: number;
 }
 
-export type PagedContent = FetchedContent & Paging;
+type PagedContent = FetchedContent & Paging;
 export type PagedFetch = Omit<FetchResult, keyof FetchedContent | "alternative_results"> &
   PagedContent & { alternative_results?: PagedContent[] };
 

@@ -7,9 +7,9 @@ import type { BreakerState } from "@/lib/pipeline/health/circuit-breaker";
 export type HealthStatus = "healthy" | "degraded" | "failing" | "no_data";
 
 /** At least this share of calls answered: healthy. */
-export const HEALTHY_SUCCESS_RATE = 0.95;
+const HEALTHY_SUCCESS_RATE = 0.95;
 /** At least this share (and below healthy): degraded; below it: failing. */
-export const DEGRADED_SUCCESS_RATE = 0.5;
+const DEGRADED_SUCCESS_RATE = 0.5;
 
 /** `successRate` is the share of `calls` that answered (0..1), null when there were none. */
 export function healthStatus(calls: number, successRate: number | null): HealthStatus {

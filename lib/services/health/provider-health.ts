@@ -15,7 +15,7 @@ export interface ProviderHealth {
 }
 
 /** Window of recent calls the health figures describe. */
-export const HEALTH_WINDOW_HOURS = 24;
+const HEALTH_WINDOW_HOURS = 24;
 
 /**
  * Recent success rate and latency per provider for this tenant, from its trace spans: the same calls

@@ -6,7 +6,7 @@ import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/c
 import { parseInput } from "@/lib/pipeline/validate";
 import { hashToken } from "@/lib/services/tokens/token-format";
 
-export const INVITATION_DAYS = 7;
+const INVITATION_DAYS = 7;
 
 export const inviteMemberInput = z.strictObject({
   email: z

@@ -11,7 +11,7 @@ import { redirectUriRefusal } from "./redirect-uris";
 
 export const TOKEN_ENDPOINT_AUTH_METHODS = ["none", "client_secret_basic", "client_secret_post"] as const;
 export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
-export const GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
+const GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
 
 const clientMetadataSchema = z.object({
   redirect_uris: z.array(z.string()).min(1).max(MAX_REDIRECT_URIS),

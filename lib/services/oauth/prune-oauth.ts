@@ -5,7 +5,7 @@ import { queryRows, type Tx } from "@/lib/db";
  * How long what has ended stays visible (a revoked or lapsed connected app, its tokens with their last
  * use) before it is deleted.
  */
-export const ENDED_OAUTH_KEPT_DAYS = 30;
+const ENDED_OAUTH_KEPT_DAYS = 30;
 
 /**
  * Deletes, in `tx` (a system transaction), the OAuth records nobody can use any more, so the tables do not

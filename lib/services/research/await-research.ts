@@ -3,7 +3,7 @@ import { getResearch } from "./get-research";
 import { isFinished, type ResearchJobView } from "./job-view";
 
 /** How often a caller waiting on a job reads its row. */
-export const POLL_MS = 1_000;
+const POLL_MS = 1_000;
 
 /**
  * Waits for a job to finish, reading its row every POLL_MS and telling `onUpdate` of each change of

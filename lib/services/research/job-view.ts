@@ -6,7 +6,7 @@ import { microsToUsd } from "@/lib/pipeline/budgets/units";
 import type { ResearchInput } from "./input";
 
 export type ResearchStatus = (typeof researchJobs.$inferSelect)["status"];
-export type ResearchPhase = "queued" | "planning" | "searching" | "reading" | "writing" | "done";
+type ResearchPhase = "queued" | "planning" | "searching" | "reading" | "writing" | "done";
 
 export interface ResearchProgress {
   phase: ResearchPhase;

@@ -36,7 +36,7 @@ import {
 } from "./research-state";
 
 /** How long one job may work in all, across instances, before it writes what it has. */
-export const JOB_DEADLINE_MS = 15 * 60_000;
+const JOB_DEADLINE_MS = 15 * 60_000;
 const SEARCH_TIMEOUT_MS = 30_000;
 const READ_TIMEOUT_MS = 90_000;
 const MODEL_TIMEOUT_MS = 120_000;

@@ -112,7 +112,7 @@ export function researchWorker(): ResearchWorker {
 }
 
 /** How often a long-running server looks for jobs queued elsewhere or abandoned by a dead instance. */
-export const JOB_POLL_MS = 5_000;
+const JOB_POLL_MS = 5_000;
 
 /**
  * The long-running server's timer (never on serverless hosts: a function must not hold timers). The wake

@@ -62,7 +62,7 @@ export type DepthSearchResult = Omit<SearchResult, "results"> & {
   research?: { grounded?: GroundedPage[]; content?: ContentPage[] };
 };
 
-export interface CallFacts {
+interface CallFacts {
   /** performance.now() when the call started. */
   origin: number;
   /** The call's deadline (timeout_ms), which include_content keeps to. */

@@ -7,7 +7,7 @@ import { CONNECTED_APP_SCOPES, type Platform, type Scope } from "@/lib/pipeline/
 import { hashToken, hasValidChecksum } from "./token-format";
 
 /** Verification results live in KV at most this long; revocation replaces them with a tombstone at once. */
-export const TOKEN_CACHE_SECONDS = 60;
+const TOKEN_CACHE_SECONDS = 60;
 /**
  * How long a revocation's tombstone lives: far longer than any lookup may take before it caches (see
  * LOOKUP_CACHE_DEADLINE_MS), so a lookup under way when the token was revoked always finds it. A revoked
@@ -15,12 +15,12 @@ export const TOKEN_CACHE_SECONDS = 60;
  */
 export const TOKEN_TOMBSTONE_SECONDS = 600;
 /** A lookup slower than this answers without caching: a tombstone written meanwhile might have expired. */
-export const LOOKUP_CACHE_DEADLINE_MS = 10_000;
+const LOOKUP_CACHE_DEADLINE_MS = 10_000;
 /**
  * How long a token that verified stays vouched for: while its client address is over the failed-auth
  * limit, a vouched token is still looked up (and passes); one never seen valid is refused unasked.
  */
-export const TOKEN_VOUCH_SECONDS = 30 * 86_400;
+const TOKEN_VOUCH_SECONDS = 30 * 86_400;
 /** Database lookups of tokens not vouched for, at most this many at once per instance (guesses among them). */
 export const UNVOUCHED_LOOKUPS = 2;
 /**

@@ -34,7 +34,7 @@ export async function connectModernClient(url: string, token: string): Promise<M
   return client;
 }
 
-export interface JsonRpcMessage {
+interface JsonRpcMessage {
   jsonrpc: string;
   id?: number | string | null;
   method?: string;

@@ -13,9 +13,9 @@ import type { Stack } from "./stack";
  * The direct fetcher's provider id (it reads the loopback pages). It is the free first step of the fetch
  * waterfall: never admitted against budgets, so never counted in usage, but traced like any step.
  */
-export const DIRECT = "direct";
+const DIRECT = "direct";
 
-export interface ProviderAccount {
+interface ProviderAccount {
   /** Whether calls of this provider are admitted and counted (every provider but the direct fetcher). */
   counted: boolean;
   /** Requests the fake provider (or the page site, for the direct fetcher) received. */

@@ -13,7 +13,7 @@ import { FIVE_PROVIDERS } from "./server-env";
 
 const QUERIES = 20;
 
-export function restHeaders(token: string): Record<string, string> {
+function restHeaders(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}`, "content-type": "application/json" };
 }
 

@@ -29,7 +29,7 @@ export interface LoadOptions {
   timeoutSeconds?: number;
 }
 
-export interface TransportError {
+interface TransportError {
   /** ms since the load started. */
   atMs: number;
   code: string;

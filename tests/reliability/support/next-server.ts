@@ -13,7 +13,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type EnvVars, REPO_ROOT, withoutTestEnv } from "./production-build";
 
-export interface ServerExit {
+interface ServerExit {
   code: number | null;
   signal: NodeJS.Signals | null;
   /** From the signal to the exit. */

@@ -20,7 +20,7 @@ export function readRss(pid: number): RssReading {
 }
 
 /** Restarts VmHWM at the current RSS (writing 5 to clear_refs); false when not permitted. */
-export function resetPeakRss(pid: number): boolean {
+function resetPeakRss(pid: number): boolean {
   try {
     writeFileSync(`/proc/${pid}/clear_refs`, "5");
     return true;

@@ -43,7 +43,7 @@ function newestMtime(entry: string): number {
 }
 
 /** True when `.next` holds a build at least as new as every source file. */
-export function buildIsFresh(): boolean {
+function buildIsFresh(): boolean {
   if (!existsSync(BUILD_ID)) return false;
   const built = statSync(BUILD_ID).mtimeMs;
   return SOURCES.every((source) => newestMtime(path.join(REPO_ROOT, source)) <= built);

@@ -43,7 +43,7 @@ export const runSecrets = {
  * Every provider at the fake server (tests/support/provider-env.ts), SearXNG configured there too, and
  * operator keys for the `keyed` search providers.
  */
-export function fakeOperatorEnv(fakeOrigin: string, keyed: readonly string[]): EnvVars {
+function fakeOperatorEnv(fakeOrigin: string, keyed: readonly string[]): EnvVars {
   const env: EnvVars = { ...fakeProviderEnv(fakeOrigin), SEARXNG_URL: `${fakeOrigin}/searxng` };
   for (const id of keyed) {
     const provider = searchProviders.find((p) => p.id === id);

@@ -7,7 +7,7 @@ export interface Percentiles {
   max: number;
 }
 
-export function percentile(sorted: readonly number[], q: number): number {
+function percentile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
 }

@@ -29,7 +29,7 @@ interface Relationship {
   external?: boolean;
 }
 
-export function relationships(list: readonly Relationship[]): string {
+function relationships(list: readonly Relationship[]): string {
   const items = list.map(
     ({ id, type, target, external }) =>
       `<Relationship Id="${id}" Type="${type.startsWith("http") ? type : `${REL}/${type}`}" Target="${target}"${external ? ' TargetMode="External"' : ""}/>`,

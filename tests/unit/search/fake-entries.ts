@@ -3,7 +3,7 @@ import type { ProviderEntry } from "@/lib/engine/search/attempt";
 import { getSearchProvider } from "@/lib/providers/search";
 import type { FakeProviderId, FakeProviders } from "@/tests/fakes/provider-server";
 
-export const TEST_API_KEY = "sk-test-0123456789";
+const TEST_API_KEY = "sk-test-0123456789";
 
 export function fakeEntry(
   fake: FakeProviders,

@@ -98,7 +98,7 @@ export function columnSpan(value: string | undefined): number {
 }
 
 /** A level deeper than the previous item's plus one is treated as one deeper: lists cannot skip levels. */
-export function nestedList(items: readonly ListItem[]): string {
+function nestedList(items: readonly ListItem[]): string {
   let html = "";
   let depth = -1;
   for (const item of items) {

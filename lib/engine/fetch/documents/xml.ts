@@ -15,7 +15,7 @@ export interface XmlElement {
 }
 
 /** An element, or a run of character data. */
-export type XmlNode = XmlElement | string;
+type XmlNode = XmlElement | string;
 
 const ATTRIBUTES = ":@";
 const TEXT = "#text";
@@ -43,7 +43,7 @@ export function parseXml(xml: string, part: string): XmlElement {
   return root;
 }
 
-export function isElement(node: XmlNode): node is XmlElement {
+function isElement(node: XmlNode): node is XmlElement {
   return typeof node !== "string";
 }
 

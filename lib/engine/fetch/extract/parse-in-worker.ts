@@ -16,12 +16,12 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { ProviderError } from "@/lib/engine/shared/errors";
 
-export type WorkerReply<T> =
+type WorkerReply<T> =
   | { type: "done"; result: T }
   | { type: "too_large"; message: string }
   | { type: "failed"; message: string };
 
-export interface ParseLimits {
+interface ParseLimits {
   /** The worker's V8 old generation, in MiB: pdf.js objects and extracted text live there. */
   heapMb: number;
   /** Wall-clock time from the worker's start to its reply. */

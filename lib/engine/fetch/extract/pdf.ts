@@ -11,7 +11,7 @@
 import type { FetchedDocument } from "@/lib/engine/fetch/types";
 import { parseInWorker } from "./parse-in-worker";
 
-export interface PdfLimits {
+interface PdfLimits {
   /** Pages read, from the first; `metadata.pages` still counts them all. */
   maxPages: number;
   /** Characters kept: as many as a fetch may return (MAX_CHARS_CAP in ../input, which imports this module). */
@@ -26,7 +26,7 @@ export interface PdfLimits {
   timeMs: number;
 }
 
-export const PDF_LIMITS: PdfLimits = {
+const PDF_LIMITS: PdfLimits = {
   maxPages: 500,
   maxChars: 1_000_000,
   maxDecodedBytes: 256 * 2 ** 20,

@@ -148,7 +148,7 @@ function image(node: Element, base: string): string {
   return `![${alt}](${src})`;
 }
 
-export function absolute(href: string, base: string): string | undefined {
+function absolute(href: string, base: string): string | undefined {
   const trimmed = href.trim();
   if (trimmed === "" || trimmed.startsWith("#")) return undefined;
   try {
@@ -197,7 +197,7 @@ function inlineCode(code: string): string {
 }
 
 /** Backslash-escapes what Markdown would read as syntax, as Turndown's escape does. */
-export function escapeMarkdown(text: string): string {
+function escapeMarkdown(text: string): string {
   GLOBAL_ESCAPES.lastIndex = 0;
   if (!GLOBAL_ESCAPES.test(text) && !LEADING_ESCAPE.test(text)) return text;
   return text

@@ -5,7 +5,7 @@
  * block edge is dropped, <pre> is kept verbatim. The DOM itself is never modified or cloned.
  */
 
-export interface TextLeaf {
+interface TextLeaf {
   kind: "text";
   text: string;
   /** Whitespace only (or empty). */
@@ -27,7 +27,7 @@ export interface ElementLeaf {
 }
 
 /** A comment inside <pre>: renders as nothing but still counts as a sibling there. */
-export interface OtherLeaf {
+interface OtherLeaf {
   kind: "other";
 }
 
@@ -55,7 +55,7 @@ export const BLOCK = new Set([
   "TR", "UL",
 ]);
 // biome-ignore format: a word list
-export const VOID = new Set([
+const VOID = new Set([
   "AREA", "BASE", "BR", "COL", "COMMAND", "EMBED", "HR", "IMG", "INPUT", "KEYGEN", "LINK", "META",
   "PARAM", "SOURCE", "TRACK", "WBR",
 ]);
