@@ -59,8 +59,9 @@ const nextConfig: NextConfig = {
     ];
   },
   typedRoutes: false,
-  // Tokens in URLs (the MCP URL form, GPT-Researcher's ?api_key=) stay out of request logs.
-  logging: { incomingRequests: { ignore: [/\/api\/mcp\/t\//, /[?&]api_key=/] } },
+  // Secrets in URLs (the MCP URL form, GPT-Researcher's ?api_key=, invitation links, sign-in callbacks'
+  // codes) stay out of request logs.
+  logging: { incomingRequests: { ignore: [/\/api\/mcp\/t\//, /[?&]api_key=/, /\/invite\//, /[?&]code=/] } },
 };
 
 export default nextConfig;
