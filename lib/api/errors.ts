@@ -37,7 +37,15 @@ export function errorResponse(
 export function toErrorResponse(error: unknown, requestId: string): Response {
   // The engine's own schema checks throw zod's error (a verb's parseInput has already converted it).
   const known = error instanceof ZodError ? invalidInputError(error.issues) : error;
-  if (known instanceof ServiceError) return errorResponse(known.code, known.message, known.details);
+  if (known instanceof ServiceError) {
+    const retry = known.retryAfterSeconds;
+    return errorResponse(
+      known.code,
+      known.message,
+      known.details,
+      retry ? { "retry-after": String(retry) } : {},
+    );
+  }
   log().error({ err: error, request_id: requestId }, "request failed");
   return Response.json(
     { error: { code: "internal", message: `internal error (request ${requestId})` } },

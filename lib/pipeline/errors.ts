@@ -16,6 +16,8 @@ export class ServiceError extends Error {
     readonly code: ServiceErrorCode,
     message: string,
     readonly details?: unknown,
+    /** With `rate_limited`: when trying again may succeed, in seconds (HTTP's Retry-After). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "ServiceError";

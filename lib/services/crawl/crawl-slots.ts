@@ -17,6 +17,9 @@ const SLOT_GRACE_SECONDS = 60;
 
 const slotKey = (tenantId: string, slot: number) => `smx:crawl-slot:${tenantId}:${slot}`;
 
+/** A hint for a refused crawl: most crawls finish within this; the others' slots free as they end. */
+const CRAWL_RETRY_SECONDS = 15;
+
 /** Runs `crawl` in one of the workspace's crawl slots, or refuses (429 rate_limited) when all are taken. */
 export async function withCrawlSlot<T>(
   ctx: TenantContext,
@@ -36,6 +39,7 @@ export async function withCrawlSlot<T>(
       "rate_limited",
       `this workspace already has ${maxCrawlsPerTenant} crawls running, the most allowed at once (SEARCHMUX_MAX_CRAWLS_PER_TENANT); retry when one finishes`,
       { limit: maxCrawlsPerTenant },
+      CRAWL_RETRY_SECONDS,
     );
   }
   try {

@@ -10,6 +10,8 @@ import { wakeResearchWorker } from "./worker";
 
 /** Jobs of one workspace waiting or running at once; more would only queue behind each other. */
 export const MAX_ACTIVE_JOBS = 5;
+/** A hint for a refused start: a research job takes about a minute. */
+const RESEARCH_RETRY_SECONDS = 60;
 
 /**
  * Queues a research job and wakes this instance's worker; the caller has its id at once and the job
@@ -45,6 +47,8 @@ export async function startResearch({
       throw new ServiceError(
         "rate_limited",
         `this workspace already has ${MAX_ACTIVE_JOBS} research jobs queued or running; wait for one to finish`,
+        { limit: MAX_ACTIVE_JOBS },
+        RESEARCH_RETRY_SECONDS,
       );
     }
     const [inserted] = await tx

@@ -160,6 +160,7 @@ describe.each(stores)("crawls in flight per workspace, on %s KV", (_, createKvs)
     for (const error of crawls.refused) {
       const response = toErrorResponse(error, "test");
       expect(response.status).toBe(429);
+      expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(await response.json()).toEqual({
         error: {
           code: "rate_limited",

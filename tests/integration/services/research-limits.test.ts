@@ -57,6 +57,7 @@ describe.each(databaseTargets())("research job limits on $name", (target) => {
     for (const rejection of refused) {
       const response = toErrorResponse(rejection, "test");
       expect(response.status).toBe(429);
+      expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(await response.json()).toMatchObject({
         error: {
           code: "rate_limited",
