@@ -171,7 +171,8 @@ describe("runAnswer — deadline", () => {
     fake.setScenario(ANSWER_PREFIX.kagi, { fault: "hang" });
     const controller = new AbortController();
     void fake.seen(ANSWER_PREFIX.kagi, "arrived").then(() => controller.abort(new Error("client went away")));
-    // No deadline but the default 120 s (past the test's timeout): only the caller's signal ends the hang.
+    // Cancelled once the request is in flight; with no deadline but the default 120 s (past the test's
+    // timeout), only the caller's signal can end the hang.
     const result = await runAnswer({
       input: { query: "q" },
       providers: [answerEntry(fake, "kagi")],

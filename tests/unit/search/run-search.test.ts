@@ -90,8 +90,8 @@ describe("runSearch — fanout", () => {
       }),
     );
 
-    // Only the deadline ends a hang (the default one is past the test's timeout), and it cancels the hung
-    // request: the fake sees the client give it up.
+    // The deadline cancels the hung request (the fake sees the client give it up); the bound is generous
+    // yet half the default deadline (10 s), so a timeout_ms that is not applied still fails.
     await fake.seen("brave", "aborted");
     expect(ms).toBeLessThan(generous(400));
     expect(result.partial).toBe(true);
@@ -216,7 +216,8 @@ describe("runSearch — fanout", () => {
     fake.setScenario("brave", { fault: "hang" });
     const controller = new AbortController();
     void fake.seen("brave", "arrived").then(() => controller.abort());
-    // No deadline but the default (past the test's timeout): only the caller's signal ends the hang.
+    // Cancelled once the request is in flight; the message says the caller's signal ended the wait, not the
+    // default deadline.
     const result = await runSearch({
       input: { query: "q" },
       providers: [fakeEntry(fake, "brave")],
