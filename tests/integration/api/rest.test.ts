@@ -138,7 +138,12 @@ describe("POST /api/v1/search", () => {
     expect(missing.headers.get("www-authenticate")).toMatch(/^Bearer/);
     expect(missing.body.error.code).toBe("unauthorized");
     expect(
-      (await call("search", "POST", { token: `${admin.slice(0, -1)}${admin.endsWith("x") ? "y" : "x"}`, body: { query: "x" } })).status,
+      (
+        await call("search", "POST", {
+          token: `${admin.slice(0, -1)}${admin.endsWith("x") ? "y" : "x"}`,
+          body: { query: "x" },
+        })
+      ).status,
     ).toBe(401);
     expect((await call("search", "POST", { token: "smx_not_a_token", body: { query: "x" } })).status).toBe(
       401,
