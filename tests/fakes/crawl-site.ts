@@ -25,6 +25,8 @@ export interface CrawlSite {
   origin: string;
   /** Request paths served so far, in order. */
   hits(): string[];
+  /** Paths answered so far (headers sent), in order: a slow page appears only once its delay is over. */
+  answered(): string[];
   close(): Promise<void>;
 }
 
@@ -106,10 +108,12 @@ function route(path: string, origin: string): Answer | undefined {
 /** `host`: a loopback address; the e2e server allowlists one of its own rather than 127.0.0.1. */
 export async function startCrawlSite(host = "127.0.0.1"): Promise<CrawlSite> {
   const hits: string[] = [];
+  const answered: string[] = [];
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     const path = req.url ?? "/";
     hits.push(path);
+    res.once("finish", () => answered.push(path));
     const answer = route(path, `http://${req.headers.host}`);
     if (answer === undefined) {
       res.writeHead(404, { "content-type": "text/plain" });
@@ -140,6 +144,7 @@ export async function startCrawlSite(host = "127.0.0.1"): Promise<CrawlSite> {
   return {
     origin: `http://${host}:${(server.address() as AddressInfo).port}`,
     hits: () => [...hits],
+    answered: () => [...answered],
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

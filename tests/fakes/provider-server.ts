@@ -34,6 +34,16 @@
  * each wire rendering from `scenario.payload` in its provider's documented shape; the fault knobs apply alike.
  *
  * Recorded requests carry `connection`, a per-socket counter, so keep-alive reuse can be asserted.
+ *
+ * Order, not time: tests prove "in parallel" and "did not wait" with events rather than wall-clock bounds
+ * (a loaded machine misses any bound in milliseconds):
+ *   fake.events()        every request's arrival, answer (headers sent) or abort (the client went away
+ *                        first), in the order the server saw them;
+ *   fake.maxInFlight()   the most requests held at once (arrived, neither answered nor aborted);
+ *   fake.seen(id, kind)  resolves once a request to `id` arrived (or was answered, or aborted), e.g. to cancel
+ *                        a call once it is in flight or to wait for the client to give a request up;
+ *   holdUntilInFlight    scenario knob: answer only once that many requests are in flight at the same
+ *                        time (then `latencyMs` applies), so a fan-out that is not parallel never completes.
  */
 import { once } from "node:events";
 import http from "node:http";
@@ -78,6 +88,21 @@ export interface FakeScenario {
   expectedApiKey?: string;
   fault?: FakeFault;
   hugeBytes?: number;
+  /**
+   * Hold the answer until at least this many requests (to any provider of this server) are in flight at
+   * once; `latencyMs` counts from then. Requests still held when the server closes are never answered.
+   */
+  holdUntilInFlight?: number;
+}
+
+/** What the server saw, in order: `seq` counts every event of the server from 1. */
+export interface FakeEvent {
+  seq: number;
+  /** The provider prefix the request was for. */
+  id: string;
+  kind: "arrived" | "answered" | "aborted";
+  /** The request's own number (its `arrived` event's seq), to pair its answer or abort with it. */
+  request: number;
 }
 
 export interface RecordedRequest {
@@ -91,6 +116,8 @@ export interface RecordedRequest {
   body: unknown;
   /** Per-socket counter: equal values mean the client reused a keep-alive connection. */
   connection: number;
+  /** The seq of this request's `arrived` event (see FakeEvent). */
+  seq: number;
 }
 
 export interface FakeProviders {
@@ -101,7 +128,14 @@ export interface FakeProviders {
   /** Back to the default scenario (DEFAULT_RESULTS, no faults) for every provider. */
   resetScenarios(): void;
   requests(id: string): RecordedRequest[];
+  /** Forgets recorded requests and events; requests still held (a hang) stop counting as in flight. */
   clearRequests(): void;
+  /** Arrivals, answers and aborts since the last clearRequests(), in the order they happened. */
+  events(): FakeEvent[];
+  /** The most requests in flight at once since the last clearRequests(). */
+  maxInFlight(): number;
+  /** Resolves once `count` (default 1) `kind` events for `id` happened since the last clearRequests(). */
+  seen(id: string, kind: FakeEvent["kind"], count?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -410,6 +444,35 @@ export async function startFakeProviders(
   const timers = new Set<NodeJS.Timeout>();
   let nextConnection = 0;
   let closing = false;
+  let seq = 0;
+  let events: FakeEvent[] = [];
+  const inFlight = new Set<number>();
+  let maxInFlight = 0;
+  /** Woken on every event: held answers and seen() waiters check their condition. */
+  let waiters: Array<() => boolean> = [];
+  const wake = () => {
+    waiters = waiters.filter((done) => !done());
+  };
+  const until = (condition: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!condition()) return false;
+        resolve();
+        return true;
+      };
+      if (!check()) waiters.push(check);
+    });
+  const note = (id: string, kind: FakeEvent["kind"], request: number) => {
+    const event: FakeEvent = { seq: ++seq, id, kind, request };
+    events.push(event);
+    if (kind === "arrived") {
+      inFlight.add(request);
+      maxInFlight = Math.max(maxInFlight, inFlight.size);
+    } else {
+      inFlight.delete(request);
+    }
+    wake();
+  };
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -443,13 +506,27 @@ export async function startFakeProviders(
       headers: flattenHeaders(req.headers),
       body: parseBody(await readBody(req), req.headers["content-type"]),
       connection: connectionIds.get(req.socket) ?? 0,
+      seq: seq + 1,
     };
     const log = recorded.get(id) ?? [];
     log.push(request);
     recorded.set(id, log);
+    note(id, "arrived", request.seq);
+    // The first of the two ends the request's flight: headers sent (answered) or the client gone (aborted).
+    const originalWriteHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
+    res.writeHead = ((...args: unknown[]) => {
+      if (inFlight.has(request.seq)) note(id, "answered", request.seq);
+      return originalWriteHead(...args);
+    }) as typeof res.writeHead;
+    res.on("close", () => {
+      if (inFlight.has(request.seq)) note(id, "aborted", request.seq);
+    });
     if (!wire) return send(res, { status: 404, ...json({ error: `unknown provider prefix /${prefix}` }) });
 
     const scenario = scenarios.get(id) ?? {};
+    const hold = scenario.holdUntilInFlight;
+    if (hold) await until(() => closing || res.destroyed || inFlight.size >= hold);
+    if (closing) return;
     if (scenario.latencyMs) await sleep(scenario.latencyMs);
     if (closing) return;
 
@@ -544,9 +621,20 @@ export async function startFakeProviders(
     },
     resetScenarios: () => scenarios.clear(),
     requests: (id) => [...(recorded.get(id) ?? [])],
-    clearRequests: () => recorded.clear(),
+    clearRequests: () => {
+      // A new page: requests still held from before (a hang) no longer count nor log their end.
+      recorded.clear();
+      events = [];
+      inFlight.clear();
+      maxInFlight = 0;
+    },
+    events: () => [...events],
+    maxInFlight: () => maxInFlight,
+    seen: (id, kind, count = 1) =>
+      until(() => events.filter((event) => event.id === id && event.kind === kind).length >= count),
     close: async () => {
       closing = true;
+      wake();
       for (const timer of timers) clearTimeout(timer);
       for (const socket of sockets) socket.destroy();
       server.closeAllConnections();

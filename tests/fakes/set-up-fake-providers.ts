@@ -40,6 +40,9 @@ export function setUpFakeProviders(extraWires: Readonly<Record<string, FakeWire>
     resetScenarios: () => server().resetScenarios(),
     requests: (id) => server().requests(id),
     clearRequests: () => server().clearRequests(),
+    events: () => server().events(),
+    maxInFlight: () => server().maxInFlight(),
+    seen: (id, kind, count) => server().seen(id, kind, count),
     close: () => server().close(),
   };
 }

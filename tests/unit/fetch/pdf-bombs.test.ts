@@ -52,9 +52,12 @@ describe("PDF bombs", () => {
     );
     const { error, ms } = result.result;
     expect(error).toBeInstanceOf(ProviderError);
+    // The decode cap's refusal, not the 15 s time cap's ("document parsing stopped after …"): the worker
+    // stopped the bomb as soon as its streams passed 256 MiB.
     expect(error).toMatchObject({ reason: "too_large", message: expect.stringMatching(/PDF too large/) });
-    expect(ms).toBeLessThan(10_000);
-    expect(result.maxLagMs).toBeLessThan(250);
+    // The loop kept turning: its longest stall is a small share of the parse (on the main thread the inflate
+    // blocked it for nearly all of it). A share, not milliseconds: a loaded machine slows both alike.
+    expect(result.maxLagMs).toBeLessThan(ms / 4);
     // The worker's caps hold its decoded streams to 256 MiB in all; the bomb itself is 1 GiB.
     expect(peakMb - before).toBeLessThan(450);
   }, 30_000);
@@ -73,16 +76,28 @@ describe("PDF bombs", () => {
   }, 30_000);
 
   it("stops a parse that outlasts its time cap", async () => {
-    const { error, ms } = await failure(documentFromPdf(manyPages(100_000), { limits: { timeMs: 1_000 } }));
+    // Uncapped, this parse reads its first 500 pages and succeeds (seconds on 2 cores); only the time cap's
+    // timer fails it, with this message.
+    const { error } = await failure(documentFromPdf(manyPages(100_000), { limits: { timeMs: 1_000 } }));
     expect(error).toMatchObject({ reason: "too_large", message: expect.stringMatching(/stopped after 1 s/) });
-    expect(ms).toBeLessThan(3_000);
   });
 
   it("abandons the parse as soon as the fetch's signal aborts", async () => {
+    // Beside it, the same parse with no abort yet: the aborted one settles while that one still runs (then
+    // it is aborted too). A parse that ran on to its end before looking at its signal would settle after it.
     const signal = AbortSignal.timeout(300);
-    const { error, ms } = await failure(asPdf(manyPages(100_000), signal));
+    const control = new AbortController();
+    const settled: string[] = [];
+    const unaborted = failure(asPdf(manyPages(100_000), control.signal)).finally(() =>
+      settled.push("unaborted"),
+    );
+    const aborted = failure(asPdf(manyPages(100_000), signal)).finally(() => settled.push("aborted"));
+    const { error } = await aborted;
     expect(error).toBe(signal.reason);
-    expect(ms).toBeLessThan(1_500);
+    expect(settled).toEqual(["aborted"]);
+    control.abort(new Error("done"));
+    expect((await unaborted).error).toBe(control.signal.reason);
+    expect(settled).toEqual(["aborted", "unaborted"]);
   });
 });
 

@@ -24,6 +24,8 @@ export interface Site {
   connections(): number;
   /** Request paths served so far. */
   hits(): string[];
+  /** Resolves once the client gave up a response to `path` before its end (an endless drip ends only so). */
+  dropped(path: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,10 +33,18 @@ export async function startSite(routes: Readonly<Record<string, SiteRoute>>): Pr
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const hits: string[] = [];
+  const dropped = new Set<string>();
+  const onDropped = new Map<string, Array<() => void>>();
   let connections = 0;
   const server = http.createServer((req, res) => {
     const path = req.url ?? "/";
     hits.push(path);
+    res.on("close", () => {
+      if (res.writableFinished) return;
+      dropped.add(path);
+      for (const resolve of onDropped.get(path) ?? []) resolve();
+      onDropped.delete(path);
+    });
     // A route without a query answers any query too (distinct URLs of one page, e.g. the bench's soak).
     const route = routes[path] ?? routes[path.split("?")[0] ?? path];
     if (route === undefined) {
@@ -78,6 +88,11 @@ export async function startSite(routes: Readonly<Record<string, SiteRoute>>): Pr
     port,
     connections: () => connections,
     hits: () => [...hits],
+    dropped: (path) =>
+      new Promise<void>((resolve) => {
+        if (dropped.has(path)) return resolve();
+        onDropped.set(path, [...(onDropped.get(path) ?? []), resolve]);
+      }),
     close: async () => {
       for (const timer of timers) clearInterval(timer);
       for (const socket of sockets) socket.destroy();
