@@ -96,7 +96,7 @@ export interface FakeScenario {
 }
 
 /** What the server saw, in order: `seq` counts every event of the server from 1. */
-export interface FakeEvent {
+interface FakeEvent {
   seq: number;
   /** The provider prefix the request was for. */
   id: string;

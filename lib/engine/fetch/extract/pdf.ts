@@ -26,7 +26,7 @@ interface PdfLimits {
   timeMs: number;
 }
 
-const PDF_LIMITS: PdfLimits = {
+export const PDF_LIMITS: PdfLimits = {
   maxPages: 500,
   maxChars: 1_000_000,
   maxDecodedBytes: 256 * 2 ** 20,
