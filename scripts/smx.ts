@@ -1,7 +1,8 @@
 /**
  * Operator CLI: `npm run smx -- <command>`. Works whether or not the app is running on the same data
  * (the embedded database is shared through its server process; Postgres is shared anyway).
- * Every command calls the same service verbs as MCP, REST and the dashboard, as the operator.
+ * Every command calls the same service verbs as MCP, REST and the dashboard: a tool's through the tool
+ * table, as the tenant of --tenant or, without it, with the operator's own context (no database).
  */
 import "./preflight";
 import { parseArgs } from "node:util";

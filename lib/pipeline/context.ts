@@ -7,10 +7,12 @@
 import type { z } from "zod";
 import type { Database } from "@/lib/db";
 import type { Kv } from "@/lib/kv";
+import type { Admissions } from "./budgets/admission";
 import type { UsageSink } from "./budgets/usage-sink";
 import { ServiceError } from "./errors";
 import type { CircuitBreakers } from "./health/circuit-breaker";
 import type { Keyring } from "./keys/key-encryption";
+import type { TenantRecords } from "./tenant-records";
 import type { Surface, TraceSink } from "./traces/trace-sink";
 
 export const SCOPES = ["search", "fetch", "answer", "papers", "mcp", "admin"] as const;
@@ -39,10 +41,19 @@ export function actingUserId(actor: Actor): string | null {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** What every verb may use: storage, the key-encryption keyring, operator configuration, a clock. */
+/**
+ * What every verb may use: storage, the key-encryption keyring, operator configuration, a clock. A tool
+ * call reaches the tenant's rows, budgets, traces, usage and cache only through `records`, `admissions`,
+ * `traces`, `usage` and `kv`, never `db`: the operator's context (operator-context.ts) runs the same verbs
+ * with implementations of those that need no database.
+ */
 export interface Platform {
   db: Database;
   kv: Kv;
+  /** The calling tenant's own rows: its provider keys, settings and lenses (tenant-records.ts). */
+  records: TenantRecords;
+  /** Budget admission of provider calls and its settlement (budgets/admission.ts). */
+  admissions: Admissions;
   keyring: Keyring;
   /** Operator configuration (provider keys and base URLs), normally process.env. */
   env: Env;

@@ -1,10 +1,12 @@
 import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { getKv } from "@/lib/kv";
+import { databaseAdmissions } from "./budgets/admission";
 import { createUsageSink, type UsageSink } from "./budgets/usage-sink";
 import type { Actor, Platform, Scope, SystemContext, TenantContext } from "./context";
 import { type CircuitBreakers, createCircuitBreakers } from "./health/circuit-breaker";
 import { type Keyring, loadKeyring } from "./keys/key-encryption";
+import { databaseRecords } from "./tenant-records";
 import { createTraceSink, type Surface, type TraceSink } from "./traces/trace-sink";
 
 // On globalThis: Next.js bundles routes (and instrumentation) separately, and a process must have one
@@ -24,6 +26,8 @@ export async function platform(): Promise<Platform> {
   return {
     db,
     kv: getKv(),
+    records: databaseRecords,
+    admissions: databaseAdmissions,
     keyring: singletons.keyring,
     traces: singletons.traces,
     usage: singletons.usage,

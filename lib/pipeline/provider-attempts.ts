@@ -16,12 +16,7 @@ import type {
 } from "@/lib/engine/shared/types";
 import { log } from "@/lib/observability/logger";
 import { metrics } from "@/lib/observability/metrics";
-import {
-  type AdmissionRequest,
-  type AdmissionResult,
-  admitAll,
-  closeReservations,
-} from "./budgets/admission";
+import type { AdmissionRequest, AdmissionResult } from "./budgets/admission";
 import type { ExhaustedBudget } from "./budgets/limits";
 import { drawsOnOperator, refusalReason } from "./budgets/operator-quota";
 import { usdToMicros } from "./budgets/units";
@@ -127,7 +122,7 @@ class AdmissionBatch {
   private readonly admitPending = (): void => {
     const current = this.pending;
     this.pending = [];
-    const results = admitAll(
+    const results = this.ctx.admissions.admitAll(
       this.ctx,
       current.map((entry) => entry.request),
     );
@@ -171,7 +166,7 @@ async function admitAttempt(ledger: Ledger, providerId: string): Promise<Admissi
   if (ledger.closing) {
     // The call gave up waiting for this admission and has been accounted for: refund it.
     giveBackProbe();
-    await closeReservations(ctx, { kept: [], refunded: [admission.reservationId] });
+    await ctx.admissions.close(ctx, { kept: [], refunded: [admission.reservationId] });
     return { ok: false, reason: "budget_exhausted" };
   }
   const reservation: Reservation = { id: admission.reservationId, costMicros, giveBackProbe };
@@ -224,9 +219,9 @@ function reportProgress(call: LedgerCall, span: ProviderProgress): void {
 /** Settles or refunds every reservation; resolves with the micro-dollars kept per provider. */
 async function closeLedger(ledger: Ledger): Promise<Map<string, number>> {
   const { charged, kept, refunded } = sortReservations(ledger.reservations);
-  const closed = closeReservations(ledger.ctx, { kept, refunded }).catch((error: unknown) =>
-    log().error(error, "closing reservations failed; the sweep will refund them"),
-  );
+  const closed = ledger.ctx.admissions
+    .close(ledger.ctx, { kept, refunded })
+    .catch((error: unknown) => log().error(error, "closing reservations failed; the sweep will refund them"));
   // A refund frees budget the caller's next call may need (a retry after a refused key), so the call
   // answers once it is made. Settling kept charges changes no remaining budget (they were reserved at
   // admission), so that runs off the response path: readers of usage wait for it (UsageSink.track),

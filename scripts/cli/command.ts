@@ -1,6 +1,7 @@
 /** What a CLI command is, and the flag readers the commands share. */
 import { type Actor, SCOPES } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
+import { operatorContext } from "@/lib/pipeline/operator-context";
 import { tenantContext } from "@/lib/pipeline/platform";
 
 export type Flags = Record<string, string | undefined>;
@@ -35,4 +36,11 @@ export function number(flags: Flags, name: string): number | undefined {
 /** The tenant of --tenant, acted on by the operator with every scope. */
 export const asOperatorOf = (flags: Flags) =>
   tenantContext(operator, required(flags, "tenant"), SCOPES, "cli");
+
+/**
+ * Who a tool call runs as: the tenant of --tenant (its keys, budgets, cache and traces), else the operator
+ * itself (its providers from the environment; no database, budgets or traces).
+ */
+export const callerOf = async (flags: Flags) =>
+  flags.tenant ? asOperatorOf(flags) : operatorContext(process.env, "cli");
 export const list = (value: string | undefined) => value?.split(",").map((part) => part.trim());

@@ -1,63 +1,23 @@
-/** The operator CLI's commands; each parses its flags and calls a service verb. */
+/** The operator CLI's commands; each parses its flags and calls a service verb (a tool's through the tool table). */
 
 import { sweepExpiredReservations } from "@/lib/pipeline/budgets/admission";
-import type { Scope, TenantContext } from "@/lib/pipeline/context";
+import type { Scope } from "@/lib/pipeline/context";
 import { platform, systemContext } from "@/lib/pipeline/platform";
-import { answer } from "@/lib/services/answer/answer";
-import { answerAsOperator } from "@/lib/services/answer/answer-as-operator";
 import { listBudgets } from "@/lib/services/budgets/list-budgets";
 import { setBudget } from "@/lib/services/budgets/set-budget";
-import { fetchAsOperator } from "@/lib/services/fetch/fetch-as-operator";
-import { fetchPage } from "@/lib/services/fetch/fetch-page";
 import { rotateKeys } from "@/lib/services/keys/rotate-keys";
 import { setKey } from "@/lib/services/keys/set-key";
 import { paperFullText } from "@/lib/services/papers/paper-full-text";
-import { paperSearch } from "@/lib/services/papers/paper-search";
-import { papersAsOperator } from "@/lib/services/papers/papers-as-operator";
-import { searchAsOperator } from "@/lib/services/search/search-as-operator";
-import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
 import { pruneTraces } from "@/lib/services/traces/prune-traces";
-import { formatAnswerResult } from "@/scripts/format-answer";
-import { formatFetchResult } from "@/scripts/format-fetch";
-import { formatPaperResult } from "@/scripts/format-papers";
-import { formatSearchResult } from "@/scripts/format-search";
-import { asOperatorOf, type CliCommand, type Flags, list, number, operator, required } from "./command";
+import { formatFetch } from "@/lib/tools/format";
+import { toFetchResponse } from "@/lib/tools/responses";
+import { tools } from "@/lib/tools/table";
+import { asOperatorOf, type CliCommand, callerOf, list, number, operator, required } from "./command";
 import { formatUsage } from "./format-usage";
-import { TOOL_COMMANDS } from "./tool-commands";
-
-/**
- * A tool command (search, answer, papers, fetch): with --tenant it runs as that tenant (its keys,
- * budgets and cache), without it with the operator's providers only; --json prints the raw result.
- */
-function toolCommand<I, R>(spec: {
-  usage: string;
-  flags: string[];
-  booleans?: string[];
-  input(flags: Flags, positionals: string[]): I;
-  tenant(ctx: TenantContext, input: I & { no_cache: boolean }): Promise<R>;
-  operator(env: NodeJS.ProcessEnv, input: I): Promise<R>;
-  format(result: R): string;
-}): CliCommand {
-  return {
-    usage: `${spec.usage} [--tenant ID] [--no-cache] [--json]`,
-    flags: [...spec.flags, "tenant", "no-cache", "json"],
-    booleans: [...(spec.booleans ?? []), "no-cache", "json"],
-    positionals: true,
-    async run(flags, positionals) {
-      const input = spec.input(flags, positionals);
-      const result = flags.tenant
-        ? await spec.tenant(await asOperatorOf(flags), {
-            ...input,
-            no_cache: flags["no-cache"] !== undefined,
-          })
-        : await spec.operator(process.env, input);
-      return flags.json === undefined ? spec.format(result) : JSON.stringify(result, null, 2);
-    },
-  };
-}
+import { printed, shortToolCommand, TOOL_COMMANDS } from "./tool-commands";
 
 export const commands: Record<string, CliCommand> = {
   "tenant create": {
@@ -156,21 +116,18 @@ export const commands: Record<string, CliCommand> = {
       return `released ${await sweepExpiredReservations(await platform())} reservations`;
     },
   },
-  search: toolCommand({
+  search: shortToolCommand(tools.web_search, {
     usage: 'search "query" [--providers a,b] [--max N] [--mode fanout|budget|single] [--timeout MS]',
     flags: ["providers", "max", "mode", "timeout"],
     input: (flags, positionals) => ({
       query: positionals.join(" "),
       providers: list(flags.providers),
       max_results: number(flags, "max"),
-      mode: flags.mode as "fanout" | "budget" | "single" | undefined,
+      mode: flags.mode,
       timeout_ms: number(flags, "timeout"),
     }),
-    tenant: (ctx, input) => webSearch({ ctx, input }),
-    operator: (env, input) => searchAsOperator({ ctx: { env }, input }),
-    format: formatSearchResult,
   }),
-  answer: toolCommand({
+  answer: shortToolCommand(tools.answer, {
     usage: 'answer "question" [--providers a,b] [--timeout MS]',
     flags: ["providers", "timeout"],
     input: (flags, positionals) => ({
@@ -178,11 +135,8 @@ export const commands: Record<string, CliCommand> = {
       providers: list(flags.providers),
       timeout_ms: number(flags, "timeout"),
     }),
-    tenant: (ctx, input) => answer({ ctx, input }),
-    operator: (env, input) => answerAsOperator({ ctx: { env }, input }),
-    format: formatAnswerResult,
   }),
-  papers: toolCommand({
+  papers: shortToolCommand(tools.paper_search, {
     usage:
       'papers "query" [--providers a,b] [--max N] [--sort relevance|date] [--from YEAR] [--to YEAR] [--open-access]',
     flags: ["providers", "max", "sort", "from", "to", "open-access"],
@@ -191,42 +145,36 @@ export const commands: Record<string, CliCommand> = {
       query: positionals.join(" "),
       providers: list(flags.providers),
       max_results: number(flags, "max"),
-      sort: flags.sort as "relevance" | "date" | undefined,
+      sort: flags.sort,
       year_from: number(flags, "from"),
       year_to: number(flags, "to"),
       open_access: flags["open-access"] !== undefined,
     }),
-    tenant: (ctx, input) => paperSearch({ ctx, input }),
-    operator: (env, input) => papersAsOperator({ ctx: { env }, input }),
-    format: formatPaperResult,
   }),
-  fetch: toolCommand({
+  fetch: shortToolCommand(tools.fetch, {
     usage:
       "fetch URL [--format markdown|text|html] [--max-chars N] [--providers a,b] [--skip a,b] [--timeout MS]",
     flags: ["format", "max-chars", "providers", "skip", "timeout"],
     input: (flags, positionals) => ({
       url: positionals[0] ?? "",
-      format: flags.format as "markdown" | "text" | "html" | undefined,
+      format: flags.format,
       max_chars: number(flags, "max-chars"),
       providers: list(flags.providers),
       skip_providers: list(flags.skip),
       timeout_ms: number(flags, "timeout"),
     }),
-    tenant: (ctx, input) => fetchPage({ ctx, input }),
-    operator: (env, input) => fetchAsOperator({ ctx: { env }, input }),
-    format: formatFetchResult,
   }),
   "paper text": {
     usage:
-      "paper text --tenant ID (--arxiv ID | --pdf URL) [--max-chars N] [--json]   a paper's full text from its PDF",
+      "paper text [--tenant ID] (--arxiv ID | --pdf URL) [--max-chars N] [--json]   a paper's full text from its PDF",
     flags: ["tenant", "arxiv", "pdf", "max-chars", "json"],
     booleans: ["json"],
     async run(flags) {
       const result = await paperFullText({
-        ctx: await asOperatorOf(flags),
+        ctx: await callerOf(flags),
         input: { arxiv_id: flags.arxiv, pdf_url: flags.pdf, max_chars: number(flags, "max-chars") },
       });
-      return flags.json === undefined ? formatFetchResult(result) : JSON.stringify(result, null, 2);
+      return printed(flags, toFetchResponse(result), formatFetch);
     },
   },
   ...TOOL_COMMANDS,

@@ -1,14 +1,17 @@
 /**
- * One command per tool of the table (lib/tools/table.ts): `tool <name> --tenant ID`, a flag per simple
+ * The tools of the table (lib/tools/table.ts) as CLI commands, run through the table's `run` as the tenant
+ * of --tenant or, without it, as the operator (callerOf). Every tool has `tool <name>`: a flag per simple
  * top-level input field (`max_results` → `--max-results N`; lists comma-separated; booleans bare) and
- * `--input JSON` for the whole input or fields without a flag; the flags win. Prints the tool's text
- * (as MCP returns it), or with --json its response (as REST returns it).
+ * `--input JSON` for the whole input or fields without a flag; the flags win. The everyday tools also have
+ * a short command with flags of their own (`search "q" --max N`). Both print the tool's text (as MCP
+ * returns it), or with --json its response (as REST returns it).
  */
 import { z } from "zod";
 import { ServiceError } from "@/lib/pipeline/errors";
+import { untraced } from "@/lib/pipeline/operator-context";
 import { TOOLS } from "@/lib/tools/table";
 import type { Tool } from "@/lib/tools/tool";
-import { asOperatorOf, type CliCommand, type Flags, list, number } from "./command";
+import { type CliCommand, callerOf, type Flags, list, number } from "./command";
 
 type FieldKind = "text" | "number" | "boolean" | "list";
 
@@ -80,11 +83,27 @@ function flagValue(flags: Flags, flag: string, kind: FieldKind): unknown {
   }
 }
 
+/** What a command prints of a response: its text, or with --json the response. The operator's calls leave no trace. */
+export function printed<R extends object>(
+  flags: Flags,
+  response: R,
+  format: (response: R) => string,
+): string {
+  const shown = flags.tenant ? response : untraced(response);
+  return flags.json === undefined ? format(shown) : JSON.stringify(shown, null, 2);
+}
+
+/** Runs `tool` through the table as the caller of `flags`. */
+async function runTool(tool: Tool, flags: Flags, input: Record<string, unknown>): Promise<string> {
+  const { response } = await tool.run(await callerOf(flags), input, {});
+  return printed(flags, response, tool.format);
+}
+
 function toolCommand(tool: Tool): CliCommand {
   const fields = flagFields(tool);
   const options = [...fields].map(([flag, { placeholder }]) => `[--${flag}${placeholder}]`);
   return {
-    usage: [`tool ${tool.name} --tenant ID`, ...options, "[--input JSON] [--json]"].join(" "),
+    usage: [`tool ${tool.name} [--tenant ID]`, ...options, "[--input JSON] [--json]"].join(" "),
     flags: [...OWN_FLAGS, ...fields.keys()],
     booleans: ["json", ...[...fields].filter(([, { kind }]) => kind === "boolean").map(([flag]) => flag)],
     async run(flags) {
@@ -92,8 +111,7 @@ function toolCommand(tool: Tool): CliCommand {
       for (const [flag, { field, kind }] of fields) {
         if (flags[flag] !== undefined) input[field] = flagValue(flags, flag, kind);
       }
-      const { response } = await tool.run(await asOperatorOf(flags), input, {});
-      return flags.json === undefined ? tool.format(response) : JSON.stringify(response, null, 2);
+      return runTool(tool, flags, input);
     },
   };
 }
@@ -102,3 +120,23 @@ function toolCommand(tool: Tool): CliCommand {
 export const TOOL_COMMANDS: Record<string, CliCommand> = Object.fromEntries(
   TOOLS.map((tool) => [`tool ${tool.name}`, toolCommand(tool)]),
 );
+
+/** A tool under a short name, with a positional argument and flags of its own (`search "q" --max N`). */
+export function shortToolCommand(
+  tool: Tool,
+  spec: {
+    usage: string;
+    flags: string[];
+    booleans?: string[];
+    input(flags: Flags, positionals: string[]): Record<string, unknown>;
+  },
+): CliCommand {
+  return {
+    usage: `${spec.usage} [--tenant ID] [--no-cache] [--json]`,
+    flags: [...spec.flags, "tenant", "no-cache", "json"],
+    booleans: [...(spec.booleans ?? []), "no-cache", "json"],
+    positionals: true,
+    run: (flags, positionals) =>
+      runTool(tool, flags, { ...spec.input(flags, positionals), no_cache: flags["no-cache"] !== undefined }),
+  };
+}

@@ -60,11 +60,13 @@ describe("npm run smx -- search", () => {
     expect(fake.requests("tavily").at(-1)?.headers.authorization).toBe("Bearer tvly-operator-key");
   });
 
-  it("prints numbered human-readable results", async () => {
+  it("prints the tool's text: numbered results, then the providers", async () => {
     const { code, stdout } = await smx("search", "rust async", "--providers", "tavily");
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^1\. Async in depth\n {3}https:\/\/tokio\.rs\/tokio\/tutorial\/async/);
-    expect(stdout).toContain("providers ok: tavily (2 in");
+    expect(stdout).toMatch(
+      /^Web results for "rust async": 2 in \d+ ms\n\n1\. Async in depth\n {3}https:\/\/tokio\.rs\/tokio\/tutorial\/async/,
+    );
+    expect(stdout).toContain("Providers ok: tavily (2)");
   });
 
   it("refuses a provider that has no key, and reports every failure reason", async () => {

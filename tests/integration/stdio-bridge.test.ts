@@ -205,6 +205,10 @@ describe("local mode", () => {
     expect(structured.results.length).toBeGreaterThan(0);
     expect(structured).toMatchObject({ trace_id: null, cache_hit: false });
     expect(text(result)).toMatch(/^Web results for "rust async": \d+ in \d+ ms/);
+
+    // The operator's result cache is the bridge's memory: the same search again makes no request.
+    const again = await bridge.client.callTool({ name: "web_search", arguments: { query: "rust async" } });
+    expect(again.structuredContent).toMatchObject({ trace_id: null, cache_hit: true });
   });
 
   it("fetch reads a Word document from the allowed loopback site", async () => {

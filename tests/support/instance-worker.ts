@@ -10,12 +10,13 @@ import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { createDatabase } from "@/lib/db/client";
 import { createRedisKv } from "@/lib/kv/redis";
-import { admit } from "@/lib/pipeline/budgets/admission";
+import { admit, databaseAdmissions } from "@/lib/pipeline/budgets/admission";
 import { createUsageSink } from "@/lib/pipeline/budgets/usage-sink";
 import { SCOPES } from "@/lib/pipeline/context";
 import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
 import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
 import { slidingWindow } from "@/lib/pipeline/rate-limit/sliding-window";
+import { databaseRecords } from "@/lib/pipeline/tenant-records";
 import { createTraceSink } from "@/lib/pipeline/traces/trace-sink";
 import { verifyToken } from "@/lib/services/tokens/verify-token";
 
@@ -30,6 +31,8 @@ const kv = createRedisKv(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
 const platform = {
   db,
   kv,
+  records: databaseRecords,
+  admissions: databaseAdmissions,
   keyring: parseKeyring(process.env.SEARCHMUX_SECRET_KEY ?? ""),
   traces: createTraceSink(db),
   usage: createUsageSink(db),

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Database } from "@/lib/db";
 import { createMemoryKv } from "@/lib/kv/memory";
 import type { Kv } from "@/lib/kv/types";
+import { databaseAdmissions } from "@/lib/pipeline/budgets/admission";
 import { createUsageSink } from "@/lib/pipeline/budgets/usage-sink";
 import {
   type Actor,
@@ -13,6 +14,7 @@ import {
 } from "@/lib/pipeline/context";
 import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
 import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
+import { databaseRecords } from "@/lib/pipeline/tenant-records";
 import { createTraceSink, type Surface } from "@/lib/pipeline/traces/trace-sink";
 
 /** A platform over a test database: memory KV unless given, a fresh random keyring, an empty env. */
@@ -21,6 +23,8 @@ export function testPlatform(db: Database, overrides: Partial<Platform> = {}): P
   return {
     db,
     kv,
+    records: databaseRecords,
+    admissions: databaseAdmissions,
     keyring: parseKeyring(`1:${randomBytes(32).toString("base64")}`),
     traces: overrides.traces ?? createTraceSink(db),
     usage: createUsageSink(db),

@@ -7,9 +7,11 @@
 import { tmpdir } from "node:os";
 import { createDatabase } from "@/lib/db/client";
 import { createMemoryKv } from "@/lib/kv/memory";
+import { databaseAdmissions } from "@/lib/pipeline/budgets/admission";
 import { createUsageSink } from "@/lib/pipeline/budgets/usage-sink";
 import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
 import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
+import { databaseRecords } from "@/lib/pipeline/tenant-records";
 import { createTraceSink } from "@/lib/pipeline/traces/trace-sink";
 import { createResearchWorker } from "@/lib/services/research/worker";
 
@@ -24,6 +26,8 @@ const db = await createDatabase({
 const platform = {
   db,
   kv: createMemoryKv(),
+  records: databaseRecords,
+  admissions: databaseAdmissions,
   keyring: parseKeyring(process.env.SEARCHMUX_SECRET_KEY ?? ""),
   traces: createTraceSink(db),
   usage: createUsageSink(db),

@@ -45,6 +45,21 @@ export type AdmissionResult =
   | { ok: true; reservationId: string; replayed: boolean }
   | { ok: false; exhausted: ExhaustedBudget[] };
 
+export interface ClosedReservations {
+  kept: readonly string[];
+  refunded: readonly string[];
+}
+
+/**
+ * Budget admission as a tool call's ledger (provider-attempts.ts) uses it: admit a fan-out, then close its
+ * reservations. A capability of the context: a tenant's runs in the database (`databaseAdmissions`), the
+ * operator's admits everything and settles nothing (operator-context.ts).
+ */
+export interface Admissions {
+  admitAll(ctx: TenantContext, requests: AdmissionRequest[]): Promise<AdmissionResult[]>;
+  close(ctx: TenantContext, reservations: ClosedReservations): Promise<void>;
+}
+
 /** What admit_fanout answers for one call. */
 type CallAdmission =
   | { id: string; replayed: boolean }
@@ -122,7 +137,7 @@ export async function admit(ctx: TenantContext, request: AdmissionRequest): Prom
  */
 export async function closeReservations(
   ctx: TenantContext,
-  { kept, refunded }: { kept: readonly string[]; refunded: readonly string[] },
+  { kept, refunded }: ClosedReservations,
 ): Promise<void> {
   if (kept.length === 0 && refunded.length === 0) return;
   const [row] = await ctx.db.callFunction<{ deferred: Charge[][] }>(sql`
@@ -131,6 +146,9 @@ export async function closeReservations(
 }
 
 const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(",")}}`}::uuid[]`;
+
+/** A tenant's budgets, counters and reservations in the database. */
+export const databaseAdmissions: Admissions = { admitAll, close: closeReservations };
 
 /** The call happened (or may have been billed): keep the charge, and record the usage no budget limits. */
 export const settle = (ctx: TenantContext, reservationId: string) =>

@@ -22,7 +22,7 @@ holder.searchmuxTenantKeys ??= new Map();
 const tenantKeyCache = holder.searchmuxTenantKeys;
 
 async function loadTenantKeys(ctx: TenantContext): Promise<Map<string, string>> {
-  const rows = await ctx.db.withTenant(ctx.tenantId, (tx) => tx.select().from(providerKeys));
+  const rows = await ctx.records.read(ctx, (tx) => tx.select().from(providerKeys));
   const keys = new Map<string, string>();
   for (const row of rows) {
     try {
@@ -53,8 +53,8 @@ export function forgetTenantKeys(tenantId: string): void {
 }
 
 /**
- * Keys for a call, per provider: the tenant's own key, else the operator's from the environment.
- * Providers with neither are absent from the result. Decryption happens only here, on the call path.
+ * Keys for a call, per provider: the tenant's own key, else the operator's from the environment (all the
+ * operator's context has). Providers with neither are absent from the result. Decryption happens only here, on the call path.
  */
 export async function resolveProviderKeys(
   ctx: TenantContext,

@@ -6,6 +6,7 @@ import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
 import { withOperatorModel } from "@/lib/pipeline/providers/operator-providers";
+import { selectProviders } from "@/lib/pipeline/providers/selection";
 import { runCall } from "@/lib/pipeline/run-call";
 import { noCacheField, parseInput } from "@/lib/pipeline/validate";
 import { answerProviders } from "@/lib/providers/answer";
@@ -14,6 +15,7 @@ import { webSearch } from "@/lib/services/search/web-search";
 export const answerToolInput = answerInputSchema.extend({ no_cache: noCacheField }).strict();
 
 const GROUNDING_RESULTS = 10;
+const ANSWER_PROVIDER_IDS: ReadonlySet<string> = new Set(answerProviders.map((provider) => provider.id));
 
 /** Grounding sources for answer models: the tenant's own web search (budgeted and cached like any search). */
 const tenantGrounding =
@@ -65,7 +67,12 @@ export async function answer({
     wanted: parsed.providers,
     noCache: no_cache,
     cacheInput: { query: parsed.query },
-    authorize: (entries) => assertGroundingScope(ctx, withOperatorModel(entries, ctx.env)),
+    authorize: (entries) => {
+      // `llm` without SEARCHMUX_LLM_MODEL is not offered: naming it is an input error, not a failed call.
+      const offered = withOperatorModel(entries, ctx.env);
+      selectProviders(parsed.providers, ANSWER_PROVIDER_IDS, offered, "answer");
+      assertGroundingScope(ctx, offered);
+    },
     run: (entries, admit) =>
       runAnswer({
         input: parsed,

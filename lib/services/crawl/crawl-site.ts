@@ -16,7 +16,7 @@ import { withCrawlSlot } from "./crawl-slots";
 export const crawlToolInput = crawlInputSchema.extend({ no_cache: noCacheField }).strict();
 
 /** A crawl reads pages with the free direct fetcher only: dozens of pages must not draw on paid steps. */
-export const CRAWL_STEPS: readonly FetchProvider[] = [direct];
+const CRAWL_STEPS: readonly FetchProvider[] = [direct];
 
 type CrawlOutcome = CrawlResult & {
   /** The start page's failure when nothing was read (runCall's "every provider failed"). */
@@ -70,10 +70,9 @@ export async function crawlSite({
 
 /**
  * The crawl through the direct step of `entries` (the operator's settings applied) within the operator's
- * ceiling on its outbound requests, SSRF refusals as invalid input; shared with the operator's crawl
- * (crawl-as-operator.ts).
+ * ceiling on its outbound requests, SSRF refusals as invalid input.
  */
-export async function crawlThrough(
+async function crawlThrough(
   entries: readonly FetchProviderEntry[],
   call: { env: Env; input: CrawlInput; signal?: AbortSignal; onProgress?: OnProgress },
 ): Promise<CrawlOutcome> {
@@ -103,5 +102,5 @@ export async function crawlThrough(
 }
 
 /** A crawl that read nothing, not even a page robots.txt refused, failed like a fetch of its start. */
-export const crawlSucceeded = (outcome: CrawlOutcome) =>
+const crawlSucceeded = (outcome: CrawlOutcome) =>
   outcome.pages.length > 0 || outcome.skipped.length > 0 ? 1 : 0;

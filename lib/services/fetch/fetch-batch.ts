@@ -11,7 +11,12 @@ import type { TenantContext } from "@/lib/pipeline/context";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
 import { runCall, toolCacheKey } from "@/lib/pipeline/run-call";
 import { fetchProviders } from "@/lib/providers/fetch";
-import { type DocumentOptions, documentCacheInput, fetchDocument } from "./fetch-document";
+import {
+  assertStepsAvailable,
+  type DocumentOptions,
+  documentCacheInput,
+  fetchDocument,
+} from "./fetch-document";
 import {
   type DocumentSource,
   type FetchBatch,
@@ -33,6 +38,7 @@ export async function fetchBatch(ctx: TenantContext, request: BatchRequest) {
     registry: fetchProviders,
     cacheInput: { urls: request.urls, ...request.options },
     uncached: true,
+    authorize: (entries) => assertStepsAvailable(request.options.providers, entries),
     run: (entries, admit) => fetchMany(tenantDocuments(ctx, request.options, entries, admit), request),
     // Every URL is answered, with its page or its error: the call itself succeeds.
     succeeded: (batch) => batch.results.length,

@@ -2,22 +2,33 @@
  * One URL's whole document through the fetch engine (domain routes, the SSRF-safe direct fetcher, the keyed
  * waterfall with each paid step admitted for a tenant), as fetch caches it: the document up to MAX_CHARS_CAP
  * characters, whatever window the caller reads (page-window.ts). Shared by a fetch of one `url` and of many
- * `urls`, which cache each document under the same key, and by the operator's fetch (fetch-as-operator.ts).
+ * `urls`, which cache each document under the same key.
  */
 import { FetchFailed } from "@/lib/engine/fetch/errors";
 import { type FetchInput, MAX_CHARS_CAP } from "@/lib/engine/fetch/input";
 import { type FetchResult, runFetch } from "@/lib/engine/fetch/run-fetch";
 import type { FetchFailure, FetchProviderEntry, FetchSpan } from "@/lib/engine/fetch/types";
-import type { AdmitHook } from "@/lib/engine/shared/types";
+import type { AdmitHook, ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
 import { SsrfBlocked } from "@/lib/http/ssrf";
 import type { Env } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { fetchAllowlistFromEnv, withProviderSettings } from "@/lib/pipeline/providers/operator-providers";
+import { selectProviders } from "@/lib/pipeline/providers/selection";
 import { fetchProviders } from "@/lib/providers/fetch";
 
-/** What identifies a document in the cache: not the window (offset, max_chars) nor the deadline. */
+const FETCH_STEP_IDS: ReadonlySet<string> = new Set(fetchProviders.map((provider) => provider.id));
+
+/** A step the caller names but cannot use (no key) is an input error, not a fetch where every step failed. */
+export function assertStepsAvailable(
+  wanted: readonly string[] | undefined,
+  entries: readonly ResolvedProvider<ProviderRegistration>[],
+): void {
+  selectProviders(wanted, FETCH_STEP_IDS, entries, "fetch");
+}
+
 export type DocumentOptions = Pick<FetchInput, "format" | "providers" | "skip_providers">;
 
+/** What identifies a document in the cache: not the window (offset, max_chars) nor the deadline. */
 export const documentCacheInput = (url: string, options: DocumentOptions) => ({ url, ...options });
 
 /** A waterfall where no step produced a page, kept as a value so each billed step is still settled. */

@@ -2,8 +2,8 @@
  * fetch's windows, whoever keeps the documents: a URL's window comes from its kept whole document, else
  * from a fresh one, which is then kept. With `urls`, every URL that way in parallel, at most PER_HOST
  * requests to one host at a time, all within the call's deadline: one page or one error per URL, in input
- * order; a URL that fails never fails the call. Shared by the tenant's fetch (fetch-batch.ts: documents in
- * KV per tenant, paid steps admitted, one trace) and the operator's (fetch-as-operator.ts).
+ * order; a URL that fails never fails the call. The documents come from a `DocumentSource`: fetch-batch.ts's
+ * keeps them in the context's KV under the key a fetch of one url uses, with paid steps admitted.
  */
 import type { FetchResult } from "@/lib/engine/fetch/run-fetch";
 import type { FetchFailure, FetchSpan } from "@/lib/engine/fetch/types";
@@ -17,7 +17,7 @@ import { type PagedFetch, pageOf, type Window } from "./page-window";
 /** Requests in flight to one host (host and port) at once: parallel enough, and polite to the site. */
 export const PER_HOST = 3;
 
-export type BatchPage = PagedFetch & { cache_hit: boolean };
+type BatchPage = PagedFetch & { cache_hit: boolean };
 export interface BatchError {
   url: string;
   error: { code: string; message: string };
@@ -44,7 +44,7 @@ export interface DocumentSource {
   keep(url: string, document: FetchResult): void;
 }
 
-export interface PageRequest {
+interface PageRequest {
   window: Window;
   timeoutMs: number;
   /** Fetch again even when the document is kept (the fresh one is kept). */
@@ -53,14 +53,14 @@ export interface PageRequest {
 }
 
 /** One URL's window with the steps that failed on the way there (none for a kept document). */
-export interface FetchedWindow {
+interface FetchedWindow {
   page: BatchPage;
   providers_failed: readonly FetchFailure[];
   spans: readonly FetchSpan[];
 }
 
 /** `url`'s window; NoPage when no step produced a page (or the signal had already ended the call). */
-export async function pageFrom(
+async function pageFrom(
   source: DocumentSource,
   url: string,
   request: PageRequest,

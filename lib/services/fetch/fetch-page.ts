@@ -13,7 +13,7 @@ import { runCall, type ToolCallResult } from "@/lib/pipeline/run-call";
 import { noCacheField, parseInput } from "@/lib/pipeline/validate";
 import { fetchProviders } from "@/lib/providers/fetch";
 import { fetchBatch } from "./fetch-batch";
-import { documentCacheInput, fetchDocument, type NoPage } from "./fetch-document";
+import { assertStepsAvailable, documentCacheInput, fetchDocument, type NoPage } from "./fetch-document";
 import type { FetchBatch } from "./fetch-many";
 import { type PagedFetch, pageOf } from "./page-window";
 import { defaultMaxChars, MCP_MAX_CHARS } from "./result-size";
@@ -114,6 +114,7 @@ export async function fetchPage({
     onProgress,
     registry: fetchProviders,
     // The waterfall applies `providers` / `skip_providers` itself; every available step is offered.
+    authorize: (entries) => assertStepsAvailable(options.providers, entries),
     cacheInput: documentCacheInput(pageUrl, options),
     noCache: no_cache,
     run: (entries, admit) =>

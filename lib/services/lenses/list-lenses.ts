@@ -6,7 +6,7 @@ import { type Lens, lensFromRow } from "./lens";
 
 /** Every lens the tenant can search with, by name: its own, and the built-in ones it has not replaced. Any token. */
 export async function listLenses({ ctx }: { ctx: TenantContext }): Promise<Lens[]> {
-  const rows = await ctx.db.withTenant(ctx.tenantId, (tx) =>
+  const rows = await ctx.records.read(ctx, (tx) =>
     tx.select().from(lenses).where(eq(lenses.tenantId, ctx.tenantId)).orderBy(asc(lenses.name)),
   );
   const own = rows.map(lensFromRow);

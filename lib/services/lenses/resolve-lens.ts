@@ -6,9 +6,12 @@ import { BUILT_IN_LENSES } from "./built-in-lenses";
 import { type Lens, lensFromRow } from "./lens";
 import { listLenses } from "./list-lenses";
 
-/** The lens a search names: the tenant's own, else the built-in one; unknown names are input errors. */
+/**
+ * The lens a search names: the tenant's own, else the built-in one (the operator has only those); unknown
+ * names are input errors.
+ */
 export async function resolveLens(ctx: TenantContext, name: string): Promise<Lens> {
-  const [row] = await ctx.db.withTenant(ctx.tenantId, (tx) =>
+  const [row] = await ctx.records.read(ctx, (tx) =>
     tx
       .select()
       .from(lenses)

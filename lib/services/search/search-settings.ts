@@ -1,7 +1,8 @@
 /**
  * A tenant's web_search defaults (today: grounded snippets on or off). Read on every search, so they are
  * kept in process for a few seconds like decrypted keys: a cache hit stays free of database round
- * trips. updateTenant drops the entry at once; other instances see a change within the TTL.
+ * trips. updateTenant drops the entry at once; other instances see a change within the TTL. The operator
+ * has no settings row: it gets the defaults.
  */
 import { eq } from "drizzle-orm";
 import { tenants } from "@/lib/db/schema";
@@ -19,7 +20,7 @@ holder.searchmuxSearchSettings ??= new Map();
 const cache = holder.searchmuxSearchSettings;
 
 async function loadSettings(ctx: TenantContext): Promise<SearchSettings> {
-  const [row] = await ctx.db.withTenant(ctx.tenantId, (tx) =>
+  const [row] = await ctx.records.read(ctx, (tx) =>
     tx
       .select({ groundedSnippets: tenants.groundedSnippets })
       .from(tenants)

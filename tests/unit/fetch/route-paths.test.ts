@@ -10,8 +10,9 @@ import { toErrorResponse } from "@/lib/api/errors";
 import { planSteps, runFetch } from "@/lib/engine/fetch/run-fetch";
 import type { FetchProviderEntry } from "@/lib/engine/fetch/types";
 import { ServiceError } from "@/lib/pipeline/errors";
+import { operatorContext } from "@/lib/pipeline/operator-context";
 import { fetchProviders } from "@/lib/providers/fetch";
-import { fetchAsOperator } from "@/lib/services/fetch/fetch-as-operator";
+import { fetchPage } from "@/lib/services/fetch/fetch-page";
 import { DEFAULT_PAGE } from "@/tests/fakes/fetch-wires";
 import { bearer, type FakeWire } from "@/tests/fakes/provider-server";
 import { setUpFakeProviders } from "@/tests/fakes/set-up-fake-providers";
@@ -102,8 +103,8 @@ describe("traversal and malformed escapes on every route", () => {
   it.each(ROUTE_TRAVERSALS)(
     "$name: invalid input naming the problem, no provider called",
     async ({ route, url, problem }) => {
-      const error = await fetchAsOperator({
-        ctx: { env: operatorEnv() },
+      const error = await fetchPage({
+        ctx: operatorContext(operatorEnv(), "cli"),
         input: { url, providers: [route] },
       }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ServiceError);
