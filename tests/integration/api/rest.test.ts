@@ -162,7 +162,9 @@ describe("POST /api/v1/search", () => {
     const blocked = await call("usage", "GET", { token: guess(1), ip });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(Number(blocked.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    // The failures count in the current minute, which weighs on the next one too (sliding window): up to
+    // two minutes, when they came at the start of a minute (the bound was 60, missed one run in ten).
+    expect(Number(blocked.headers.get("retry-after"))).toBeLessThanOrEqual(120);
     expect((await call("usage", "GET", { ip })).status).toBe(429);
     expect((await call("usage", "GET", { token: admin, ip })).status).toBe(200);
     expect((await call("usage", "GET", { token: guess(2), ip: "198.51.100.78" })).status).toBe(401);
