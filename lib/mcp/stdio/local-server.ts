@@ -12,13 +12,13 @@ import { createMemoryKv } from "@/lib/kv/memory";
 import { mcpTool } from "@/lib/mcp/define-tool";
 import { newMcpServer } from "@/lib/mcp/revision-2025";
 import type { Env } from "@/lib/pipeline/context";
-import { operatorProvidersByTool } from "@/lib/pipeline/providers/operator-providers";
 import { answerAsOperator } from "@/lib/services/answer/answer-as-operator";
 import { crawlAsOperator } from "@/lib/services/crawl/crawl-as-operator";
 import { fetchAsOperator } from "@/lib/services/fetch/fetch-as-operator";
 import { MCP_MAX_CHARS } from "@/lib/services/fetch/result-size";
 import { papersAsOperator } from "@/lib/services/papers/papers-as-operator";
 import { searchAsOperator } from "@/lib/services/search/search-as-operator";
+import { operatorProvidersByTool } from "@/lib/tools/provider-kinds";
 import {
   toAnswerResponse,
   toCrawlResponse,
