@@ -11,7 +11,9 @@ export default async function PlaygroundPage() {
   const { ctx } = await dashboardSession();
   const { providers } = await providerStatus({ ctx });
   const serving = (kind: ProviderKind | null) =>
-    providers.filter((p) => kind && p.kinds.includes(kind)).map((p) => ({ id: p.provider, name: p.name }));
+    providers
+      .filter((p) => kind !== null && p.kinds.includes(kind))
+      .map((p) => ({ id: p.provider, name: p.name }));
   const tools = PLAYGROUND_TOOLS.map(
     (tool): PlaygroundToolOption => ({
       name: tool.name,
