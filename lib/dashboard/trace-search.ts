@@ -1,13 +1,15 @@
 import { z } from "zod";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { listTraces, listTracesInput } from "@/lib/services/traces/list-traces";
+import { TRACED_TOOL_NAMES } from "@/lib/tools/table";
 
 const RANGES = { "1h": 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000, "30d": 30 * 86_400_000 } as const;
 export type TraceRange = keyof typeof RANGES;
 
 /** The traces page's filters, from its query string; a value the verb would refuse is ignored. */
 export const traceFilters = z.object({
-  tool: listTracesInput.shape.tool.catch(undefined),
+  // The table's traced tools: the form's "any" (or a stale name) is no filter.
+  tool: z.enum(TRACED_TOOL_NAMES).optional().catch(undefined),
   status: listTracesInput.shape.status.catch(undefined),
   surface: listTracesInput.shape.surface.catch(undefined),
   provider: listTracesInput.shape.provider.catch(undefined),

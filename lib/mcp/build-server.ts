@@ -8,6 +8,7 @@
 import type { TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { providerStatus } from "@/lib/services/providers/provider-status";
+import { toProviderStatusResponse } from "@/lib/tools/provider-kinds";
 import type { OfferedTool } from "./define-tool";
 import { researchTaskStore } from "./research-tasks";
 import { toolsForScopes } from "./tools";
@@ -36,7 +37,7 @@ function providersResource(ctx: TenantContext) {
         {
           uri: uri.href,
           mimeType: "application/json",
-          text: JSON.stringify(await providerStatus({ ctx }), null, 2),
+          text: JSON.stringify(toProviderStatusResponse(await providerStatus({ ctx })), null, 2),
         },
       ],
     }),

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { ProviderSpan } from "@/lib/engine/shared/types";
 import type { Scope, TenantContext } from "@/lib/pipeline/context";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
+import type { ProviderKind } from "@/lib/pipeline/providers/catalog";
 
 /**
  * How a call is being made: `signal` is the caller's cancellation (client disconnect, MCP cancellation;
@@ -52,6 +53,13 @@ export interface Tool<
   inputSchema: Input;
   /** The public response (lib/tools/responses.ts). */
   outputSchema: Output;
+  /**
+   * The kind of provider the tool runs on itself, choosing among them: provider status lists the tool for
+   * every provider of that kind and the local bridge lists the operator's providers under it. One tool per
+   * kind; null for tools that run none themselves: crawl reads with the direct fetcher only, research runs
+   * web_search (whose providers its `providers` input names) and fetch, budget_status calls no provider.
+   */
+  providers: ProviderKind | null;
   /** Whether the tool reaches outside Searchmux (providers, the web). */
   openWorld: boolean;
   /**

@@ -27,6 +27,7 @@ import { providerStatus } from "@/lib/services/providers/provider-status";
 import { getTenant } from "@/lib/services/tenants/get-tenant";
 import { listTokens } from "@/lib/services/tokens/list-tokens";
 import { usageHistory } from "@/lib/services/usage/usage-history";
+import { toolsOfKinds } from "@/lib/tools/provider-kinds";
 import { plural } from "@/lib/wording";
 
 /** Enough days to cover the whole current month as well as the 30-day charts. */
@@ -35,7 +36,7 @@ const HISTORY_DAYS = 31;
 type ProviderRow = Awaited<ReturnType<typeof providerStatus>>["providers"][number];
 
 const HEALTH_COLUMNS: Column<ProviderRow>[] = [
-  { header: "Tools", className: "text-muted-foreground", cell: (p) => p.tools.join(", ") },
+  { header: "Tools", className: "text-muted-foreground", cell: (p) => toolsOfKinds(p.kinds).join(", ") },
   { header: "Status", cell: (p) => <ProviderStatusBadge state={p.status} /> },
   countColumn("Calls", (p) => p.health?.calls ?? 0),
   successColumn((p) => p.health?.success_rate ?? null),

@@ -1,16 +1,7 @@
 "use client";
 
-import {
-  BookOpen,
-  FileText,
-  Globe,
-  type LucideIcon,
-  MessageSquareText,
-  Network,
-  Telescope,
-  Wrench,
-} from "lucide-react";
-import { type ComponentType, useState } from "react";
+import { Telescope } from "lucide-react";
+import { useState } from "react";
 import { Waterfall } from "@/components/dashboard/traces/waterfall";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormMessage } from "@/components/ui/form-message";
@@ -21,45 +12,12 @@ import type {
   PlaygroundTool,
   PlaygroundToolOption,
 } from "@/lib/dashboard/playground-events";
-import { AnswerResults } from "./answer-results";
-import { CrawlResult } from "./crawl-result";
-import { FetchResult } from "./fetch-result";
-import { PaperResults } from "./paper-results";
 import { RecentResearch, ResearchJob } from "./research-job";
 import { RunSummary } from "./run-summary";
-import { SearchResults } from "./search-results";
-import {
-  AnswerForm,
-  CrawlForm,
-  FetchForm,
-  type FieldErrors,
-  JsonInputForm,
-  PaperSearchForm,
-  type ProviderChoice,
-  ResearchForm,
-  type ToolFormProps,
-  WebSearchForm,
-} from "./tool-forms";
+import { type FieldErrors, type ProviderChoice, ResearchForm } from "./tool-forms";
+import { resultView, viewOf } from "./tool-views";
 import { type RunState, usePlaygroundRun } from "./use-playground-run";
 import { useResearch } from "./use-research";
-
-interface ToolTab {
-  label: string;
-  icon: LucideIcon;
-  Form: ComponentType<ToolFormProps>;
-}
-
-/** Tools with a form of their own; any other tool of the table gets its title and a JSON input. */
-const TABS: Partial<Record<PlaygroundTool, ToolTab>> = {
-  web_search: { label: "Web search", icon: Globe, Form: WebSearchForm },
-  fetch: { label: "Fetch", icon: FileText, Form: FetchForm },
-  crawl: { label: "Crawl", icon: Network, Form: CrawlForm },
-  answer: { label: "Answer", icon: MessageSquareText, Form: AnswerForm },
-  paper_search: { label: "Papers", icon: BookOpen, Form: PaperSearchForm },
-};
-
-const tabOf = (tool: PlaygroundToolOption): ToolTab =>
-  TABS[tool.name] ?? { label: tool.title, icon: Wrench, Form: JsonInputForm };
 
 /** Schema issues of an invalid_input error, by the first segment of their path (the form's field names). */
 function fieldErrors(state: RunState): FieldErrors {
@@ -80,24 +38,8 @@ function Results({
   result: PlaygroundResult;
   onReadOn: (url: string, offset: number) => void;
 }) {
-  switch (result.tool) {
-    case "web_search":
-      return <SearchResults response={result.response} />;
-    case "fetch":
-      return <FetchResult response={result.response} onReadOn={onReadOn} />;
-    case "crawl":
-      return <CrawlResult response={result.response} />;
-    case "answer":
-      return <AnswerResults response={result.response} />;
-    case "paper_search":
-      return <PaperResults response={result.response} />;
-    default:
-      return (
-        <pre className="overflow-x-auto rounded-md bg-muted p-3 text-xs">
-          {JSON.stringify(result.response, null, 2)}
-        </pre>
-      );
-  }
+  const { Result } = resultView(result);
+  return <Result response={result.response} onReadOn={onReadOn} />;
 }
 
 /**
@@ -123,7 +65,8 @@ export function Playground({
   /** The search providers a research job may use (its tab is its own: a job is no single run). */
   researchProviders: readonly ProviderChoice[];
 }) {
-  const [tool, setTool] = useState<PlaygroundTool>(tools[0]?.name ?? "web_search");
+  // The Research tab is always there; the table's first playground tool opens when there is one.
+  const [tool, setTool] = useState<PlaygroundTool>(tools[0]?.name ?? "research");
   const { state, run } = usePlaygroundRun();
   const research = useResearch(tool === "research");
   const errors = fieldErrors(state);
@@ -135,7 +78,7 @@ export function Playground({
           <Tabs value={tool} onValueChange={(value) => setTool(value as PlaygroundTool)}>
             <TabsList aria-label="Tool">
               {tools.map((option) => {
-                const { label, icon: Icon } = tabOf(option);
+                const { label, icon: Icon } = viewOf(option.name, option.title);
                 return (
                   <TabsTrigger key={option.name} value={option.name}>
                     <Icon aria-hidden /> {label}
@@ -147,7 +90,7 @@ export function Playground({
               </TabsTrigger>
             </TabsList>
             {tools.map((option) => {
-              const { Form } = tabOf(option);
+              const { Form } = viewOf(option.name, option.title);
               const { name } = option;
               return (
                 <TabsContent key={name} value={name}>

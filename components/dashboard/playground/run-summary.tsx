@@ -3,24 +3,7 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { formatDuration } from "@/lib/dashboard/format";
 import type { PlaygroundResult } from "@/lib/dashboard/playground-events";
-import { plural } from "@/lib/wording";
-
-function counts(result: PlaygroundResult): string {
-  switch (result.tool) {
-    case "web_search":
-      return plural(result.response.results.length, "result");
-    case "paper_search":
-      return plural(result.response.results.length, "paper");
-    case "answer":
-      return plural(result.response.answers.length, "answer");
-    case "fetch":
-      return plural(result.response.results?.length ?? 1, "page");
-    case "crawl":
-      return plural(result.response.pages.length, result.response.mode === "map" ? "URL" : "page");
-    default:
-      return "Result";
-  }
-}
+import { resultView } from "./tool-views";
 
 /** One line above the results: how many, how fast, from cache or not, who failed, and the trace (one's own). */
 export function RunSummary({ result }: { result: PlaygroundResult }) {
@@ -32,7 +15,7 @@ export function RunSummary({ result }: { result: PlaygroundResult }) {
   const traceId = "trace_id" in response ? response.trace_id : null;
   return (
     <div className="flex flex-wrap items-center gap-2 text-sm">
-      <span className="font-medium">{counts(result)}</span>
+      <span className="font-medium">{resultView(result).count(result.response)}</span>
       {duration !== undefined ? (
         <span
           className="text-muted-foreground"

@@ -15,14 +15,15 @@ import { createTokenAction } from "@/lib/dashboard/actions/tokens";
 import type { Scope } from "@/lib/pipeline/context";
 import { useShowNewToken } from "./new-token";
 
-const SCOPES = [
-  { value: "search", hint: "web_search" },
-  { value: "fetch", hint: "read pages" },
-  { value: "answer", hint: "AI answers" },
-  { value: "papers", hint: "paper_search" },
+/** The scopes a token may get; those that allow tools are hinted with the tools' names (`scopeTools`). */
+const SCOPES: ReadonlyArray<{ value: Scope; hint?: string }> = [
+  { value: "search" },
+  { value: "fetch" },
+  { value: "answer" },
+  { value: "papers" },
   { value: "mcp", hint: "connect over MCP" },
   { value: "admin", hint: "manage keys, budgets, tokens" },
-] as const;
+];
 const DEFAULT_SCOPES: readonly Scope[] = ["search", "fetch", "answer", "papers", "mcp"];
 
 const EXPIRY = selectOptions([
@@ -33,8 +34,17 @@ const EXPIRY = selectOptions([
   ["custom", "On a date…"],
 ]);
 
-/** `scopes`: those the viewer's role has, the most a token they create may get. */
-export function CreateTokenForm({ scopes }: { scopes: readonly Scope[] }) {
+/**
+ * `scopes`: those the viewer's role has, the most a token they create may get; `scopeTools`: the tools each
+ * scope allows, from the tool table (lib/dashboard/scope-tools.ts).
+ */
+export function CreateTokenForm({
+  scopes,
+  scopeTools,
+}: {
+  scopes: readonly Scope[];
+  scopeTools: Partial<Record<Scope, readonly string[]>>;
+}) {
   const { state, pending, form } = useFormAction(createTokenAction, { resetOnSuccess: true });
   const [expires, setExpires] = useState("never");
   const showToken = useShowNewToken();
@@ -86,7 +96,7 @@ export function CreateTokenForm({ scopes }: { scopes: readonly Scope[] }) {
               />
               <Label htmlFor={`scope-${value}`} className="font-normal">
                 <span className="font-mono">{value}</span>{" "}
-                <span className="text-muted-foreground">· {hint}</span>
+                <span className="text-muted-foreground">· {hint ?? scopeTools[value]?.join(", ")}</span>
               </Label>
             </div>
           ))}

@@ -12,7 +12,7 @@ import { mcpTool } from "@/lib/mcp/define-tool";
 import { newMcpServer } from "@/lib/mcp/revision-2025";
 import type { Env } from "@/lib/pipeline/context";
 import { operatorContext, untraced } from "@/lib/pipeline/operator-context";
-import { operatorProvidersByTool } from "@/lib/pipeline/providers/operator-providers";
+import { operatorProvidersByTool } from "@/lib/tools/provider-kinds";
 import { TOOLS, tools } from "@/lib/tools/table";
 
 const LOCAL_INSTRUCTIONS = [

@@ -14,7 +14,7 @@ import { OPERATOR_LLM_MODEL_ENV } from "@/lib/providers/answer/openai-compatible
 import { fetchProviders } from "@/lib/providers/fetch";
 import { paperProviders } from "@/lib/providers/papers";
 import { searchProviders } from "@/lib/providers/search";
-import { needsKey } from "./catalog";
+import { needsKey, type ProviderKind } from "./catalog";
 
 /** Contact address for OpenAlex's polite pool. */
 const MAILTO_ENV = "OPENALEX_MAILTO";
@@ -55,14 +55,17 @@ export function operatorProviderIds(
   return operatorProviderEntries(providers, env).map((entry) => entry.provider.id);
 }
 
-/** Per tool, the ids of the providers the operator's environment can call (the local bridge lists them). */
-export function operatorProvidersByTool(env: Env): Array<[tool: string, providerIds: string[]]> {
-  return [
-    ["web_search", operatorProviderIds(searchProviders, env)],
-    ["fetch", operatorProviderIds(fetchProviders, env)],
-    ["answer", operatorProviderIds(answerProviders, env)],
-    ["paper_search", operatorProviderIds(paperProviders, env)],
-  ];
+/**
+ * Per kind, the ids of the providers the operator's environment can call (the local bridge lists them under
+ * the tools of each kind: operatorProvidersByTool in lib/tools/provider-kinds.ts).
+ */
+export function operatorProvidersByKind(env: Env): Record<ProviderKind, string[]> {
+  return {
+    search: operatorProviderIds(searchProviders, env),
+    fetch: operatorProviderIds(fetchProviders, env),
+    answer: operatorProviderIds(answerProviders, env),
+    papers: operatorProviderIds(paperProviders, env),
+  };
 }
 
 /** Provider settings from the operator's environment (e.g. BRIGHTDATA_ZONE), whoever's key is used. */

@@ -1,10 +1,11 @@
 /**
- * Which providers this workspace can use now, for which tools, whose key pays (its own, the
- * operator's, or none needed) and its last verdict, what its budgets leave, its circuit breaker on this
- * instance, its success rate and latency over the last day, and its status in one word (health-status.ts:
- * paused or probing while the breaker holds calls back, else healthy, degraded, failing or no_data). Served by the MCP resource
- * `searchmux://providers`, `GET /api/v1/providers` and the dashboard. It reuses tenantProviders so
- * availability is decided exactly as for a real call.
+ * Which providers this workspace can use now, for which kinds of call (search, fetch, answer, papers), whose
+ * key pays (its own, the operator's, or none needed) and its last verdict, what its budgets leave, its circuit
+ * breaker on this instance, its success rate and latency over the last day, and its status in one word
+ * (health-status.ts: paused or probing while the breaker holds calls back, else healthy, degraded, failing or
+ * no_data). Served by the MCP resource `searchmux://providers`, `GET /api/v1/providers` and the dashboard,
+ * which name the tools of each kind from the tool table (lib/tools/provider-kinds.ts: services never read
+ * it). It reuses tenantProviders so availability is decided exactly as for a real call.
  */
 
 import { providerKeys } from "@/lib/db/schema";
@@ -22,13 +23,6 @@ import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { providerState } from "@/lib/services/health/health-status";
 import { providerHealth } from "@/lib/services/health/provider-health";
 
-const TOOL_OF_KIND: Readonly<Record<ProviderKind, string>> = {
-  search: "web_search",
-  fetch: "fetch",
-  answer: "answer",
-  papers: "paper_search",
-};
-
 const REGISTRIES: ReadonlyArray<[ProviderKind, readonly ProviderRegistration[]]> = [
   ["search", searchProviders],
   ["fetch", fetchProviders],
@@ -39,16 +33,16 @@ const REGISTRIES: ReadonlyArray<[ProviderKind, readonly ProviderRegistration[]]>
 type KeySource = "tenant" | "operator" | "not_needed" | "missing";
 
 interface Availability {
-  tools: string[];
+  kinds: ProviderKind[];
   apiKey?: string;
   unavailable?: "no_key" | "no_base_url";
 }
 
-/** Per provider id: the tools it can serve for this tenant now, with the key it would use. */
+/** Per provider id: the kinds it can serve for this tenant now, with the key it would use. */
 async function availabilityByProvider(ctx: TenantContext): Promise<Map<string, Availability>> {
   const byId = new Map<string, Availability>();
   const entry = (id: string) => {
-    const found = byId.get(id) ?? { tools: [] };
+    const found = byId.get(id) ?? { kinds: [] };
     byId.set(id, found);
     return found;
   };
@@ -56,7 +50,7 @@ async function availabilityByProvider(ctx: TenantContext): Promise<Map<string, A
     const { available, unavailable } = await tenantProviders(ctx, registry);
     for (const resolved of available) {
       const found = entry(resolved.provider.id);
-      found.tools.push(TOOL_OF_KIND[kind]);
+      found.kinds.push(kind);
       found.apiKey ??= resolved.apiKey;
     }
     for (const [id, reason] of unavailable) entry(id).unavailable ??= reason;
@@ -91,7 +85,7 @@ export async function providerStatus({ ctx }: { ctx: TenantContext }) {
         resets_at,
       }));
   const providers = [...providerCatalog().values()].map((catalog) => {
-    const found = availability.get(catalog.id) ?? { tools: [] };
+    const found = availability.get(catalog.id) ?? { kinds: [] };
     const keySource: KeySource =
       found.apiKey === undefined
         ? catalog.keyEnv.length === 0 || catalog.keyOptional
@@ -106,9 +100,10 @@ export async function providerStatus({ ctx }: { ctx: TenantContext }) {
     return {
       provider: catalog.id,
       name: catalog.displayName,
-      available: found.tools.length > 0,
-      tools: found.tools,
-      unavailable_reason: found.tools.length > 0 ? null : (found.unavailable ?? null),
+      available: found.kinds.length > 0,
+      /** The kinds it serves now; the public response names their tools instead (toProviderStatusResponse). */
+      kinds: found.kinds,
+      unavailable_reason: found.kinds.length > 0 ? null : (found.unavailable ?? null),
       key_source: keySource,
       key_status: keySource === "tenant" ? (keys.get(catalog.id) ?? null) : null,
       breaker,

@@ -14,6 +14,7 @@ import { tenantLimits } from "@/lib/config";
 import { baseUrl } from "@/lib/dashboard/base-url";
 import { isLiveToken } from "@/lib/dashboard/checklist";
 import { paginate } from "@/lib/dashboard/paginate";
+import { TOOLS_BY_SCOPE } from "@/lib/dashboard/scope-tools";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { listTokens } from "@/lib/services/tokens/list-tokens";
 import { plural } from "@/lib/wording";
@@ -70,7 +71,7 @@ export default async function ConnectPage({ searchParams }: { searchParams: Sear
               </EmptyState>
             </div>
           ) : (
-            <CreateTokenForm scopes={ctx.scopes} />
+            <CreateTokenForm scopes={ctx.scopes} scopeTools={TOOLS_BY_SCOPE} />
           )}
           {page.total === 0 ? (
             <EmptyState icon={KeyRound} title="No tokens yet">

@@ -3,15 +3,23 @@ import { Playground } from "@/components/dashboard/playground/playground";
 import type { PlaygroundToolOption } from "@/lib/dashboard/playground-events";
 import { PLAYGROUND_TOOLS } from "@/lib/dashboard/playground-run";
 import { dashboardSession } from "@/lib/dashboard/session";
+import type { ProviderKind } from "@/lib/pipeline/providers/catalog";
 import { providerStatus } from "@/lib/services/providers/provider-status";
+import { tools as toolTable } from "@/lib/tools/table";
 
 export default async function PlaygroundPage() {
   const { ctx } = await dashboardSession();
   const { providers } = await providerStatus({ ctx });
-  const serving = (tool: string) =>
-    providers.filter((p) => p.tools.includes(tool)).map((p) => ({ id: p.provider, name: p.name }));
+  const serving = (kind: ProviderKind | null) =>
+    providers
+      .filter((p) => kind !== null && p.kinds.includes(kind))
+      .map((p) => ({ id: p.provider, name: p.name }));
   const tools = PLAYGROUND_TOOLS.map(
-    (tool): PlaygroundToolOption => ({ name: tool.name, title: tool.title, providers: serving(tool.name) }),
+    (tool): PlaygroundToolOption => ({
+      name: tool.name,
+      title: tool.title,
+      providers: serving(tool.providers),
+    }),
   );
   return (
     <div className="space-y-6">
@@ -20,7 +28,7 @@ export default async function PlaygroundPage() {
         description="Run any tool as your agents would, on this workspace's keys and budgets; every run is traced."
       />
       {/* A research job searches with web_search's providers. */}
-      <Playground tools={tools} researchProviders={serving("web_search")} />
+      <Playground tools={tools} researchProviders={serving(toolTable.web_search.providers)} />
     </div>
   );
 }
