@@ -1,17 +1,19 @@
 /**
  * Cost with one provider failing ($1 of the scorecard): the same search 20 times on two instances that
- * share the database and KV (Redis with REDIS_URL, else one in-memory store), over the bench's keyed fake
- * providers plus one keyless provider that answers 500 throughout. Every call is partial, so none is cached
+ * share the database and KV (Redis with REDIS_URL, else one in-memory store), over the bench's keyed
+ * providers (on a plain-HTTP fake server of this process, at the bench's latency) plus one keyless provider
+ * that answers 500 throughout. Every call is partial, so none is cached
  * whole; each provider's answer is kept apart (lib/pipeline/cache/provider-answers.ts), so the repeats ask
  * only the failing provider again. Reports paid provider calls per search and the repeats' cache hit ratio,
  * against what each repeat would have bought without kept answers (the first call's paid calls).
  */
-import type { BenchTarget } from "@/bench/support/bench-target";
+import { type BenchTarget, setProviderLatency } from "@/bench/support/bench-target";
 import { ownPeakRss } from "@/bench/support/timed-calls";
 import { createMemoryKv } from "@/lib/kv/memory";
 import { createRedisKv } from "@/lib/kv/redis";
 import { searchProviders } from "@/lib/providers/search";
 import { webSearch } from "@/lib/services/search/web-search";
+import { startFakeProviders } from "@/tests/fakes/provider-server";
 import { verbEnv } from "@/tests/reliability/support/server-env";
 import { percentiles } from "@/tests/reliability/support/stats";
 import { seedTenant } from "@/tests/reliability/support/tenant";
@@ -23,7 +25,9 @@ const FAILING = "duckduckgo";
 export async function failingProvider(target: BenchTarget, repeats: number): Promise<ScenarioResult> {
   const redisUrl = process.env.REDIS_URL?.trim();
   const kv = redisUrl ? createRedisKv(redisUrl) : createMemoryKv();
-  const env = verbEnv(target.fake, target.providers);
+  const fake = await startFakeProviders();
+  setProviderLatency(fake, target.providers);
+  const env = verbEnv(fake, target.providers);
   const instances = [testPlatform(target.db, { kv, env }), testPlatform(target.db, { kv, env })] as const;
   const providers = [...target.providers, FAILING];
   const paid = new Set(
@@ -31,8 +35,8 @@ export async function failingProvider(target: BenchTarget, repeats: number): Pro
       .filter((p) => providers.includes(p.id) && (p.costPerRequestUsd ?? 0) > 0)
       .map((p) => p.id),
   );
-  const paidCalls = () => [...paid].reduce((sum, id) => sum + target.fake.requests(id).length, 0);
-  target.fake.setScenario(FAILING, { status: 500 });
+  const paidCalls = () => [...paid].reduce((sum, id) => sum + fake.requests(id).length, 0);
+  fake.setScenario(FAILING, { status: 500 });
   try {
     const tenant = await seedTenant(instances[0], { name: "bench-failing-provider" });
     const input = { query: `failing provider bench ${Date.now()}`, providers };
@@ -66,7 +70,6 @@ export async function failingProvider(target: BenchTarget, repeats: number): Pro
       cost: { paidCallsPerCall: total / repeats, cacheHitRatio: hitRatio },
     };
   } finally {
-    target.fake.setScenario(FAILING, {});
-    await kv.close();
+    await Promise.all([fake.close(), kv.close()]);
   }
 }
