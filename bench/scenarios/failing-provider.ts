@@ -67,7 +67,11 @@ export async function failingProvider(target: BenchTarget, repeats: number): Pro
       rssOf: "bench",
       ratio: `${(total / repeats).toFixed(2)} paid calls per search (${total} in all, ${paid.size} paid providers); cache hit ratio of the repeats ${(hitRatio * 100).toFixed(0)} %`,
       notes: `without kept answers every repeat buys every paid provider again: ${firstCallPaid} paid calls per search, ${firstCallPaid * repeats} in all`,
-      cost: { paidCallsPerCall: total / repeats, cacheHitRatio: hitRatio },
+      cost: {
+        paidCallsPerCall: total / repeats,
+        callsPerPaidProvider: total / paid.size,
+        cacheHitRatio: hitRatio,
+      },
     };
   } finally {
     await Promise.all([fake.close(), kv.close()]);

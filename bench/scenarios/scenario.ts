@@ -29,8 +29,11 @@ export interface ScenarioResult {
    * relays in front of them; work after the response, such as trace writes, included).
    */
   roundTripsPerCall?: { database: number; kv: number };
-  /** What the calls bought: paid provider calls per call, and the share of calls answered from the cache. */
-  cost?: { paidCallsPerCall: number; cacheHitRatio: number };
+  /**
+   * What the calls bought: paid provider calls per call, how many times each paid provider was called in all,
+   * and the share of calls answered from the cache.
+   */
+  cost?: { paidCallsPerCall: number; callsPerPaidProvider: number; cacheHitRatio: number };
 }
 
 export type ScenarioId =
