@@ -8,9 +8,8 @@
  * after SLOW_PAGE_MS). Absolute URLs are written with the Host the request came to. The app reaches it
  * only through the SSRF allowlist (SEARCHMUX_FETCH_ALLOWLIST=127.0.0.1).
  */
-import { once } from "node:events";
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { listenOnLoopback } from "@/tests/support/loopback-server";
 
 const SECTIONS = 5;
 const ARTICLES_PER_SECTION = 5;
@@ -109,7 +108,6 @@ function route(path: string, origin: string): Answer | undefined {
 export async function startCrawlSite(host = "127.0.0.1"): Promise<CrawlSite> {
   const hits: string[] = [];
   const answered: string[] = [];
-  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     const path = req.url ?? "/";
     hits.push(path);
@@ -135,19 +133,11 @@ export async function startCrawlSite(host = "127.0.0.1"): Promise<CrawlSite> {
       res.on("close", () => clearTimeout(timer));
     }
   });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  server.listen(0, host);
-  await once(server, "listening");
+  const listening = await listenOnLoopback(server, host);
   return {
-    origin: `http://${host}:${(server.address() as AddressInfo).port}`,
+    origin: listening.origin,
     hits: () => [...hits],
     answered: () => [...answered],
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: listening.close,
   };
 }

@@ -5,10 +5,9 @@
  * pages, so the site never runs out before a crawl's limits do; robots.txt names SITEMAPS sitemaps, each
  * listing more chained links. Counts every request it answers.
  */
-import { once } from "node:events";
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { MAX_REDIRECTS } from "@/lib/http/safe-fetch";
+import { listenOnLoopback } from "@/tests/support/loopback-server";
 
 const LINKS_PER_PAGE = 8;
 const SITEMAPS = 6;
@@ -70,7 +69,6 @@ function route(path: string, origin: string): Answer {
 
 export async function startRedirectMazeSite(): Promise<RedirectMazeSite> {
   let requests = 0;
-  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     requests++;
     const answer = route(req.url ?? "/", `http://${req.headers.host}`);
@@ -81,18 +79,10 @@ export async function startRedirectMazeSite(): Promise<RedirectMazeSite> {
     res.writeHead(answer.status, headers);
     res.end(answer.body);
   });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
+  const listening = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin: listening.origin,
     requests: () => requests,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: listening.close,
   };
 }

@@ -5,9 +5,7 @@
  * it; a slot is free again once its crawl completed, failed or was aborted. The site holds every request
  * until the test lets it go, so "in flight" is a fact the test controls, not a race against time.
  */
-import { once } from "node:events";
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toErrorResponse } from "@/lib/api/errors";
 import { createMemoryKv } from "@/lib/kv/memory";
@@ -16,6 +14,7 @@ import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { crawlSite } from "@/lib/services/crawl/crawl-site";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { listenOnLoopback } from "@/tests/support/loopback-server";
 import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 import { testRedisKv } from "@/tests/support/test-redis";
 
@@ -38,7 +37,6 @@ async function startGatedSite(): Promise<GatedSite> {
   let arrivals = 0;
   let held = false;
   const waiting: Array<() => void> = [];
-  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     arrivals++;
     const answer = () => {
@@ -51,14 +49,9 @@ async function startGatedSite(): Promise<GatedSite> {
     if (held) waiting.push(answer);
     else answer();
   });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
+  const listening = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin: listening.origin,
     arrivals: () => arrivals,
     hold: () => {
       held = true;
@@ -67,10 +60,7 @@ async function startGatedSite(): Promise<GatedSite> {
       held = false;
       for (const answer of waiting.splice(0)) answer();
     },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: listening.close,
   };
 }
 
