@@ -77,6 +77,27 @@ export async function operatorWorkspace(
   return tenantContext(operator, tenant.id, scopes ?? SCOPES, surface);
 }
 
+/** A new user `email` and a workspace `name` they own (as sign-in would make them): their ids. */
+export async function ownedWorkspace(
+  email: string,
+  name: string,
+): Promise<{ userId: string; tenantId: string }> {
+  const { getDatabase } = await import("@/lib/db");
+  const { users } = await import("@/lib/db/schema");
+  const { systemContext } = await import("@/lib/pipeline/platform");
+  const { createTenant } = await import("@/lib/services/tenants/create-tenant");
+  const db = await getDatabase();
+  const [user] = await db.withSystem((tx) =>
+    tx.insert(users).values({ email, name: "Owner" }).returning({ id: users.id }),
+  );
+  if (!user) throw new Error("no user");
+  const tenant = await createTenant({
+    ctx: await systemContext({ kind: "operator" }),
+    input: { name, ownerUserId: user.id },
+  });
+  return { userId: user.id, tenantId: tenant.id };
+}
+
 /** A new API token of `ctx`'s workspace: its secret. */
 export async function newToken(
   ctx: TenantContext,

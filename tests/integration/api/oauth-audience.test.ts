@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Scope } from "@/lib/pipeline/context";
 import { appFetch } from "@/tests/support/app-routes";
 import { authorizationParams, pkce } from "@/tests/support/oauth";
-import { inProcessApp } from "@/tests/support/route-handlers";
+import { inProcessApp, ownedWorkspace } from "@/tests/support/route-handlers";
 
 const ORIGIN = "http://localhost:4319";
 const MCP_URL = `${ORIGIN}/api/mcp`;
@@ -99,22 +99,7 @@ async function liveTokens() {
 
 beforeAll(async () => {
   await app.start({ AUTH_URL: ORIGIN });
-  const { getDatabase } = await import("@/lib/db");
-  const { users } = await import("@/lib/db/schema");
-  const { systemContext } = await import("@/lib/pipeline/platform");
-  const { createTenant } = await import("@/lib/services/tenants/create-tenant");
-  const db = await getDatabase();
-  const [user] = await db.withSystem((tx) =>
-    tx.insert(users).values({ email: "audience@searchmux.test", name: "Owner" }).returning({ id: users.id }),
-  );
-  if (!user) throw new Error("no user");
-  userId = user.id;
-  tenantId = (
-    await createTenant({
-      ctx: await systemContext({ kind: "operator" }),
-      input: { name: "audience", ownerUserId: userId },
-    })
-  ).id;
+  ({ userId, tenantId } = await ownedWorkspace("audience@searchmux.test", "audience"));
 });
 afterAll(() => app.stop());
 

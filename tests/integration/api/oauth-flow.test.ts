@@ -25,7 +25,7 @@ import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-s
 import { appFetch } from "@/tests/support/app-routes";
 import { loopbackClientMetadata, MemoryOAuthClientProvider } from "@/tests/support/oauth-client-provider";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
-import { inProcessApp } from "@/tests/support/route-handlers";
+import { inProcessApp, ownedWorkspace } from "@/tests/support/route-handlers";
 
 const ORIGIN = "http://localhost:4317";
 const MCP_URL = `${ORIGIN}/api/mcp`;
@@ -102,22 +102,7 @@ beforeAll(async () => {
     results: [{ title: "Otters", url: "https://otters.example/", snippet: "Otters hold hands." }],
   });
   await app.start({ AUTH_URL: ORIGIN, ...fakeProviderEnv(fake.url), BRAVE_API_KEY: "operator-brave" });
-  const { getDatabase } = await import("@/lib/db");
-  const { users } = await import("@/lib/db/schema");
-  const { systemContext } = await import("@/lib/pipeline/platform");
-  const { createTenant } = await import("@/lib/services/tenants/create-tenant");
-  const db = await getDatabase();
-  const [user] = await db.withSystem((tx) =>
-    tx.insert(users).values({ email: "oauth-flow@searchmux.test", name: "Flow" }).returning({ id: users.id }),
-  );
-  if (!user) throw new Error("no user");
-  userId = user.id;
-  tenantId = (
-    await createTenant({
-      ctx: await systemContext({ kind: "operator" }),
-      input: { name: "flow", ownerUserId: userId },
-    })
-  ).id;
+  ({ userId, tenantId } = await ownedWorkspace("oauth-flow@searchmux.test", "flow"));
 });
 afterAll(async () => {
   await fake?.close();
