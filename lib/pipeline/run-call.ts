@@ -115,12 +115,12 @@ async function providerStage<P extends ProviderRegistration, R extends ToolOutco
   ctx: TenantContext,
   spec: ToolCallSpec<P, R>,
   entries: ResolvedProvider<P>[],
-  trace: CallTrace,
+  traceId: string,
   charged: Map<string, number>,
   ran: { result?: R },
 ): Promise<R> {
   const ledger = attemptLedger(ctx, {
-    traceId: trace.id,
+    traceId,
     kind: spec.spanKind,
     entries,
     onProgress: spec.onProgress,
@@ -176,7 +176,7 @@ export async function runCall<P extends ProviderRegistration, R extends ToolOutc
       return { ...hit, cache_hit: true, trace_id: trace.id };
     }
 
-    const outcome = await providerStage(ctx, spec, entries, trace, charged, ran);
+    const outcome = await providerStage(ctx, spec, entries, trace.id, charged, ran);
     cacheWriteStage(ctx, spec, cacheKey, outcome);
     const cacheHit = outcome.cached === true;
     recordCallTrace(ctx, trace, {
