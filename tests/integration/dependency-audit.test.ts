@@ -91,7 +91,14 @@ afterAll(async () => {
 async function audit(env: Record<string, string> = {}) {
   try {
     const { stdout, stderr } = await run(process.execPath, ["scripts/audit-deps.mjs"], {
-      env: { ...process.env, npm_config_registry: registryUrl, npm_config_cache: npmCache, ...env },
+      // Every request to the local registry: no update check reaches npm's own.
+      env: {
+        ...process.env,
+        npm_config_registry: registryUrl,
+        npm_config_cache: npmCache,
+        npm_config_update_notifier: "false",
+        ...env,
+      },
       timeout: 120_000,
     });
     return { code: 0, output: stdout + stderr };
