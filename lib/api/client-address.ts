@@ -7,7 +7,7 @@
 import type { BlockList } from "node:net";
 import ipaddr from "ipaddr.js";
 import { type TrustedProxies, trustedProxies } from "@/lib/config";
-import type { Env } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
 
 let parsed: { raw: string | undefined; vercel: string | undefined; proxies: TrustedProxies } | undefined;
 

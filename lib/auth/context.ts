@@ -1,7 +1,7 @@
 import type { Session } from "next-auth";
+import type { Surface } from "@/lib/pipeline/capabilities";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { tenantContext } from "@/lib/pipeline/platform";
-import type { Surface } from "@/lib/pipeline/traces/trace-sink";
 import { scopesOfRole } from "@/lib/services/accounts/role-scopes";
 
 /** The service context of a signed-in dashboard user, its calls traced as made through `surface`. */

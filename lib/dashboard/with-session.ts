@@ -13,9 +13,9 @@ import { sessionContext } from "@/lib/auth/context";
 import { currentSession } from "@/lib/auth/session";
 import { config } from "@/lib/config";
 import { foreignRequestReason } from "@/lib/mcp/request-guard";
+import type { Surface } from "@/lib/pipeline/capabilities";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { limitSignedInUser } from "@/lib/pipeline/rate-limit/limits";
-import type { Surface } from "@/lib/pipeline/traces/trace-sink";
 
 export interface SessionRequest {
   /** The signed-in user's context, on the route's surface. */

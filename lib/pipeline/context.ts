@@ -1,19 +1,23 @@
 /**
- * Services: the one code path for every capability. A verb is `verb({ ctx, input })`; MCP tools, REST
- * handlers, server actions and the CLI all call the same verbs. Services may import the engine and the
- * platform (db, kv, http, config, log), never Next.js request objects.
+ * What every verb stands on: `verb({ ctx, input })`, where the context holds the platform's capabilities
+ * (capabilities.ts), the caller and its scopes. MCP tools, REST handlers, server actions and the CLI all
+ * call the same verbs.
  */
 
 import type { z } from "zod";
 import type { Database } from "@/lib/db";
 import type { Kv } from "@/lib/kv";
-import type { Admissions } from "./budgets/admission";
-import type { UsageSink } from "./budgets/usage-sink";
+import type {
+  Admissions,
+  CircuitBreakers,
+  Env,
+  Keyring,
+  Surface,
+  TenantRecords,
+  TraceSink,
+  UsageSink,
+} from "./capabilities";
 import { ServiceError } from "./errors";
-import type { CircuitBreakers } from "./health/circuit-breaker";
-import type { Keyring } from "./keys/key-encryption";
-import type { TenantRecords } from "./tenant-records";
-import type { Surface, TraceSink } from "./traces/trace-sink";
 
 export const SCOPES = ["search", "fetch", "answer", "papers", "mcp", "admin"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -38,8 +42,6 @@ export function actingUserId(actor: Actor): string | null {
   if (actor.kind === "user") return actor.userId;
   return actor.kind === "token" ? actor.userId : null;
 }
-
-export type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * What every verb may use: storage, the key-encryption keyring, operator configuration, a clock. A tool

@@ -10,14 +10,18 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/db";
 import { createMemoryKv } from "@/lib/kv/memory";
 import { log } from "@/lib/observability/logger";
-import type { Admissions } from "./budgets/admission";
-import type { UsageSink } from "./budgets/usage-sink";
-import { type Env, SCOPES, type TenantContext } from "./context";
+import type {
+  Admissions,
+  Env,
+  Keyring,
+  Surface,
+  TenantRecords,
+  TraceSink,
+  UsageSink,
+} from "@/lib/pipeline/capabilities";
+import { SCOPES, type TenantContext } from "./context";
 import { ServiceError } from "./errors";
 import { createCircuitBreakers } from "./health/circuit-breaker";
-import type { Keyring } from "./keys/key-encryption";
-import type { TenantRecords } from "./tenant-records";
-import type { Surface, TraceSink } from "./traces/trace-sink";
 
 /** The in-process KV: enough for a few hundred-page PDFs and many results, small beside the process. */
 const OPERATOR_KV_MAX_BYTES = 32 * 1024 * 1024;

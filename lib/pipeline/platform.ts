@@ -1,13 +1,14 @@
 import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { getKv } from "@/lib/kv";
+import type { CircuitBreakers, Keyring, Surface, TraceSink, UsageSink } from "@/lib/pipeline/capabilities";
 import { databaseAdmissions } from "./budgets/admission";
-import { createUsageSink, type UsageSink } from "./budgets/usage-sink";
+import { createUsageSink } from "./budgets/usage-sink";
 import type { Actor, Platform, Scope, SystemContext, TenantContext } from "./context";
-import { type CircuitBreakers, createCircuitBreakers } from "./health/circuit-breaker";
-import { type Keyring, loadKeyring } from "./keys/key-encryption";
+import { createCircuitBreakers } from "./health/circuit-breaker";
+import { loadKeyring } from "./keys/key-encryption";
 import { databaseRecords } from "./tenant-records";
-import { createTraceSink, type Surface, type TraceSink } from "./traces/trace-sink";
+import { createTraceSink } from "./traces/trace-sink";
 
 // On globalThis: Next.js bundles routes (and instrumentation) separately, and a process must have one
 // trace queue and usage queue (flushed on shutdown), one keyring and one set of breakers.

@@ -16,10 +16,10 @@ import type {
 } from "@/lib/engine/shared/types";
 import { log } from "@/lib/observability/logger";
 import { metrics } from "@/lib/observability/metrics";
-import type { AdmissionRequest, AdmissionResult } from "./budgets/admission";
-import type { ExhaustedBudget } from "./budgets/limits";
+import type { AdmissionRequest, AdmissionResult } from "@/lib/pipeline/capabilities";
 import { drawsOnOperator, refusalReason } from "./budgets/operator-quota";
 import { usdToMicros } from "./budgets/units";
+import type { ExhaustedBudget } from "./capabilities";
 import type { TenantContext } from "./context";
 import { breakerKey, verdictOf } from "./health/circuit-breaker";
 import { markKeyInvalid } from "./keys/mark-key-invalid";

@@ -15,13 +15,13 @@ import type {
   ResolvedProvider,
 } from "@/lib/engine/shared/types";
 import { metrics } from "@/lib/observability/metrics";
+import type { SpanKind } from "@/lib/pipeline/capabilities";
 import { cacheTtlSeconds, readCached, resultCacheKey, writeCached } from "./cache/result-cache";
 import type { TenantContext } from "./context";
 import { attemptLedger, type OnProgress } from "./provider-attempts";
 import { selectProviders, throwIfNothingSucceeded } from "./providers/selection";
 import { tenantProviders } from "./providers/tenant-providers";
 import { type CallTrace, recordCallTrace } from "./traces/call-trace";
-import type { SpanKind } from "./traces/trace-sink";
 
 export interface ToolCallSpec<P extends ProviderRegistration, R> {
   tool: string;

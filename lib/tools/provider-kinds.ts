@@ -3,7 +3,7 @@
  * provider kinds (search, fetch, answer, papers) and the transports name the tools through these functions,
  * so no tool list is kept by hand beside the table.
  */
-import type { Env } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
 import type { ProviderKind } from "@/lib/pipeline/providers/catalog";
 import { operatorProvidersByKind } from "@/lib/pipeline/providers/operator-providers";
 import type { providerStatus } from "@/lib/services/providers/provider-status";

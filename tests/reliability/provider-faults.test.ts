@@ -9,12 +9,9 @@
 import v8 from "node:v8";
 import vm from "node:vm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { CircuitBreakers } from "@/lib/pipeline/capabilities";
 import type { Platform, TenantContext } from "@/lib/pipeline/context";
-import {
-  type CircuitBreakers,
-  createCircuitBreakers,
-  DEFAULT_BREAKER_OPTIONS,
-} from "@/lib/pipeline/health/circuit-breaker";
+import { createCircuitBreakers, DEFAULT_BREAKER_OPTIONS } from "@/lib/pipeline/health/circuit-breaker";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import type { FakeScenario } from "@/tests/fakes/provider-server";

@@ -4,6 +4,7 @@ import { createMemoryKv } from "@/lib/kv/memory";
 import type { Kv } from "@/lib/kv/types";
 import { databaseAdmissions } from "@/lib/pipeline/budgets/admission";
 import { createUsageSink } from "@/lib/pipeline/budgets/usage-sink";
+import type { Surface } from "@/lib/pipeline/capabilities";
 import {
   type Actor,
   type Platform,
@@ -15,7 +16,7 @@ import {
 import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
 import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
 import { databaseRecords } from "@/lib/pipeline/tenant-records";
-import { createTraceSink, type Surface } from "@/lib/pipeline/traces/trace-sink";
+import { createTraceSink } from "@/lib/pipeline/traces/trace-sink";
 
 /** A platform over a test database: memory KV unless given, a fresh random keyring, an empty env. */
 export function testPlatform(db: Database, overrides: Partial<Platform> = {}): Platform {

@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Surface } from "@/lib/pipeline/capabilities";
 import type { Scope, TenantContext } from "@/lib/pipeline/context";
-import type { Surface } from "@/lib/pipeline/traces/trace-sink";
 import { databaseTargets, stopEmbeddedServer, type TestDatabase } from "@/tests/support/database";
 
 /** A route handler as Next's app router calls it. */

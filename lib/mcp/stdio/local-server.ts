@@ -10,7 +10,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { mcpTool } from "@/lib/mcp/define-tool";
 import { newMcpServer } from "@/lib/mcp/revision-2025";
-import type { Env } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
 import { operatorContext, untraced } from "@/lib/pipeline/operator-context";
 import { operatorProvidersByTool } from "@/lib/tools/provider-kinds";
 import { TOOLS, tools } from "@/lib/tools/table";

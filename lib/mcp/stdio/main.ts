@@ -11,7 +11,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import pino from "pino";
 import { createLogger, replaceLogger } from "@/lib/observability/logger";
-import type { Env } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
 import { connectRemote, createForwardingServer, mcpEndpoint } from "./forwarding-server";
 import { createLocalMcpServer } from "./local-server";
 import { BridgeRefused, EXIT_CONFIGURATION } from "./refused";

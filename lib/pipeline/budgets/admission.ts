@@ -25,40 +25,19 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Tx } from "@/lib/db";
 import type { Charge } from "@/lib/db/schema";
-import type { TenantContext } from "@/lib/pipeline/context";
-import type { ExhaustedBudget } from "./limits";
+import type {
+  AdmissionRequest,
+  AdmissionResult,
+  Admissions,
+  ClosedReservations,
+  Period,
+  TenantScope,
+} from "@/lib/pipeline/capabilities";
 import { operatorQuotaLimits } from "./operator-quota";
-import { type Period, periodKey, periodResetsAt } from "./periods";
+import { periodKey, periodResetsAt } from "./periods";
 
 /** Reservations left unsettled this long (a crashed call) are refunded by the sweep. */
 const RESERVATION_TTL_SECONDS = 600;
-
-export interface AdmissionRequest {
-  provider: string;
-  costMicros: number;
-  idempotencyKey: string;
-  /** The call uses the operator's key or model: the operator's quotas apply too. */
-  drawsOnOperator?: boolean;
-}
-
-export type AdmissionResult =
-  | { ok: true; reservationId: string; replayed: boolean }
-  | { ok: false; exhausted: ExhaustedBudget[] };
-
-export interface ClosedReservations {
-  kept: readonly string[];
-  refunded: readonly string[];
-}
-
-/**
- * Budget admission as a tool call's ledger (provider-attempts.ts) uses it: admit a fan-out, then close its
- * reservations. A capability of the context: a tenant's runs in the database (`databaseAdmissions`), the
- * operator's admits everything and settles nothing (operator-context.ts).
- */
-export interface Admissions {
-  admitAll(ctx: TenantContext, requests: AdmissionRequest[]): Promise<AdmissionResult[]>;
-  close(ctx: TenantContext, reservations: ClosedReservations): Promise<void>;
-}
 
 /** What admit_fanout answers for one call. */
 type CallAdmission =
@@ -82,7 +61,7 @@ const ANCHOR_DAYS = Array.from({ length: 31 }, (_, i) => i + 1);
  * above to each call, all or nothing per call, so a refused provider leaves the others' charges untouched.
  * Results come back in the order of `requests`.
  */
-export async function admitAll(ctx: TenantContext, requests: AdmissionRequest[]): Promise<AdmissionResult[]> {
+export async function admitAll(ctx: TenantScope, requests: AdmissionRequest[]): Promise<AdmissionResult[]> {
   if (requests.length === 0) return [];
   const at = ctx.now();
   const calls = requests.map((r) => ({
@@ -123,7 +102,7 @@ export async function admitAll(ctx: TenantContext, requests: AdmissionRequest[])
   });
 }
 
-export async function admit(ctx: TenantContext, request: AdmissionRequest): Promise<AdmissionResult> {
+export async function admit(ctx: TenantScope, request: AdmissionRequest): Promise<AdmissionResult> {
   const [result] = await admitAll(ctx, [request]);
   if (!result) throw new Error("admission answered nothing");
   return result;
@@ -136,7 +115,7 @@ export async function admit(ctx: TenantContext, request: AdmissionRequest): Prom
  * again.
  */
 export async function closeReservations(
-  ctx: TenantContext,
+  ctx: TenantScope,
   { kept, refunded }: ClosedReservations,
 ): Promise<void> {
   if (kept.length === 0 && refunded.length === 0) return;
@@ -151,11 +130,11 @@ const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(",")}}`}::uuid[
 export const databaseAdmissions: Admissions = { admitAll, close: closeReservations };
 
 /** The call happened (or may have been billed): keep the charge, and record the usage no budget limits. */
-export const settle = (ctx: TenantContext, reservationId: string) =>
+export const settle = (ctx: TenantScope, reservationId: string) =>
   closeReservations(ctx, { kept: [reservationId], refunded: [] });
 
 /** The call was definitively not billable (refused connection, bad key, 429): refund it. */
-export const release = (ctx: TenantContext, reservationId: string) =>
+export const release = (ctx: TenantScope, reservationId: string) =>
   closeReservations(ctx, { kept: [], refunded: [reservationId] });
 
 /** Refunds, in `tx` (a system transaction), reservations whose call never settled by `now`; returns how many. */
@@ -170,6 +149,6 @@ export async function refundExpiredReservations(tx: Tx, now: Date): Promise<numb
 }
 
 /** Refunds reservations whose call never settled (crashed instance); returns how many. */
-export function sweepExpiredReservations(ctx: { db: TenantContext["db"]; now(): Date }): Promise<number> {
+export function sweepExpiredReservations(ctx: { db: TenantScope["db"]; now(): Date }): Promise<number> {
   return ctx.db.withSystem((tx) => refundExpiredReservations(tx, ctx.now()));
 }

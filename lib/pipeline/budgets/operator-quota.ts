@@ -7,10 +7,10 @@
  */
 import { type OperatorQuota, tenantLimits } from "@/lib/config";
 import type { ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
-import type { Env } from "@/lib/pipeline/context";
+import type { Env, ExhaustedBudget } from "@/lib/pipeline/capabilities";
 import { operatorKey } from "@/lib/pipeline/providers/operator-providers";
 import { operatorLlm } from "@/lib/providers/answer/openai-compatible";
-import type { ExhaustedBudget, Limit } from "./limits";
+import type { Limit } from "./limits";
 import { periodKey, periodResetsAt } from "./periods";
 import { displayAmount, usdToMicros } from "./units";
 

@@ -3,7 +3,7 @@
  * so anchor 30 starts February's period on the 28th or 29th), or the whole lifetime. A new period is a
  * new counter row, keyed by the period's start, so nothing ever has to be reset.
  */
-export type Period = "day" | "month" | "lifetime";
+import type { Period } from "@/lib/pipeline/capabilities";
 
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month + 1, 0)).getUTCDate();

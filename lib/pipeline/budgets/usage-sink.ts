@@ -10,19 +10,8 @@
  */
 import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db";
-import type { Charge } from "@/lib/db/schema";
 import { log } from "@/lib/observability/logger";
-
-export interface UsageSink {
-  add(tenantId: string, charges: readonly Charge[]): void;
-  /**
-   * Work a call leaves running after it answers, which flush() (and so the transports, after the
-   * response) waits for: closing its reservations, writing its result to the cache.
-   */
-  track(settling: Promise<unknown>): void;
-  /** Waits for tracked work, then writes everything added so far. */
-  flush(): Promise<void>;
-}
+import type { UsageSink } from "@/lib/pipeline/capabilities";
 
 const FLUSH_DELAY_MS = 50;
 

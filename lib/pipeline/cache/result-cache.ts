@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Kv } from "@/lib/kv";
-import type { Env } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
 
 const DEFAULT_CACHE_TTL_SECONDS = 36 * 3600;
 

@@ -12,8 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import type { AttemptReport } from "@/lib/engine/shared/types";
-
-export type BreakerState = "closed" | "open" | "half_open";
+import type { BreakerState, CircuitBreakers, Verdict } from "@/lib/pipeline/capabilities";
 
 export interface BreakerOptions {
   /** Consecutive unhealthy outcomes of one tenant that open its breaker. */
@@ -24,19 +23,6 @@ export interface BreakerOptions {
   quorum: number;
   now: () => number;
 }
-
-export interface CircuitBreakers {
-  /** Whether `tenant` may call through `key` now; in half-open state only one probe at a time may. */
-  allow(key: string, tenant: string): boolean;
-  /** The outcome of an admitted call: healthy, unhealthy, or neutral (says nothing about health). */
-  record(key: string, tenant: string, verdict: Verdict): void;
-  /** The breaker as `tenant` meets it: its own, or open when a quorum of other tenants' breakers are. */
-  state(key: string, tenant: string): BreakerState;
-  /** Tenants' breakers that are not closed, by key (`provider:keyhash`). */
-  notClosed(): Array<{ key: string; state: Exclude<BreakerState, "closed"> }>;
-}
-
-export type Verdict = "healthy" | "unhealthy" | "neutral";
 
 interface Entry {
   failures: number;

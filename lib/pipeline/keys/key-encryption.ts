@@ -10,12 +10,8 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import path from "node:path";
+import type { Keyring } from "@/lib/pipeline/capabilities";
 import { readOrCreateSecret } from "@/lib/secret-file.mjs";
-
-export interface Keyring {
-  current: { version: number; key: Buffer };
-  byVersion: ReadonlyMap<number, Buffer>;
-}
 
 export interface Sealed {
   ciphertext: string;

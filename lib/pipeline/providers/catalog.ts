@@ -20,7 +20,8 @@ export interface CatalogEntry {
   costPerRequestUsd: number;
 }
 
-const REGISTRIES: ReadonlyArray<[ProviderKind, readonly ProviderRegistration[]]> = [
+/** Every provider registration, by the kind of tool it serves. */
+export const PROVIDER_REGISTRIES: ReadonlyArray<[ProviderKind, readonly ProviderRegistration[]]> = [
   ["search", searchProviders],
   ["fetch", fetchProviders],
   ["answer", answerProviders],
@@ -36,7 +37,7 @@ let cached: ReadonlyMap<string, CatalogEntry> | undefined;
 export function providerCatalog(): ReadonlyMap<string, CatalogEntry> {
   if (cached) return cached;
   const catalog = new Map<string, CatalogEntry>();
-  for (const [kind, registry] of REGISTRIES) {
+  for (const [kind, registry] of PROVIDER_REGISTRIES) {
     for (const provider of registry) {
       const known = catalog.get(provider.id);
       catalog.set(provider.id, {

@@ -8,13 +8,9 @@ import type { FetchProviderEntry } from "@/lib/engine/fetch/types";
 import type { PaperEntry } from "@/lib/engine/papers/types";
 import type { ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
 import { parseAllowlist } from "@/lib/http/ssrf";
-import type { Env } from "@/lib/pipeline/context";
-import { answerProviders } from "@/lib/providers/answer";
+import type { Env } from "@/lib/pipeline/capabilities";
 import { OPERATOR_LLM_MODEL_ENV } from "@/lib/providers/answer/openai-compatible";
-import { fetchProviders } from "@/lib/providers/fetch";
-import { paperProviders } from "@/lib/providers/papers";
-import { searchProviders } from "@/lib/providers/search";
-import { needsKey, type ProviderKind } from "./catalog";
+import { needsKey, PROVIDER_REGISTRIES, type ProviderKind } from "./catalog";
 
 /** Contact address for OpenAlex's polite pool. */
 const MAILTO_ENV = "OPENALEX_MAILTO";
@@ -60,12 +56,9 @@ export function operatorProviderIds(
  * the tools of each kind: operatorProvidersByTool in lib/tools/provider-kinds.ts).
  */
 export function operatorProvidersByKind(env: Env): Record<ProviderKind, string[]> {
-  return {
-    search: operatorProviderIds(searchProviders, env),
-    fetch: operatorProviderIds(fetchProviders, env),
-    answer: operatorProviderIds(answerProviders, env),
-    papers: operatorProviderIds(paperProviders, env),
-  };
+  const byKind: Record<ProviderKind, string[]> = { search: [], fetch: [], answer: [], papers: [] };
+  for (const [kind, registry] of PROVIDER_REGISTRIES) byKind[kind] = operatorProviderIds(registry, env);
+  return byKind;
 }
 
 /** Provider settings from the operator's environment (e.g. BRIGHTDATA_ZONE), whoever's key is used. */

@@ -1,5 +1,5 @@
 import type { ProviderFailure, ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
-import type { ExhaustedBudget } from "@/lib/pipeline/budgets/limits";
+import type { ExhaustedBudget } from "@/lib/pipeline/capabilities";
 import { ServiceError } from "@/lib/pipeline/errors";
 
 /**

@@ -1,8 +1,8 @@
 import type { ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
 import type { TenantContext } from "@/lib/pipeline/context";
-import { resolveProviderKeys } from "@/lib/pipeline/keys/resolve-keys";
 import { needsKey } from "./catalog";
 import { providerBaseUrl } from "./operator-providers";
+import { resolveProviderKeys } from "./resolve-keys";
 
 export interface TenantProviders<P extends ProviderRegistration> {
   available: ResolvedProvider<P>[];

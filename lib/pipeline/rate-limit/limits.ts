@@ -6,7 +6,8 @@
 import { eq } from "drizzle-orm";
 import { tenantLimits } from "@/lib/config";
 import { tenants } from "@/lib/db/schema";
-import type { Env, Platform, TenantContext } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
+import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { type RateLimitDecision, slidingWindow, type WindowCheck, windowCheck } from "./sliding-window";
 
 export const DEFAULT_RATE_LIMIT_RPM = 120;

@@ -6,9 +6,9 @@ import type { ProviderSpan, SpanOutcome } from "@/lib/engine/shared/types";
 import { metrics } from "@/lib/observability/metrics";
 import { redactText, redactValue } from "@/lib/observability/redact";
 import { exportCall } from "@/lib/observability/tracing";
+import type { SpanKind, TraceRecord } from "@/lib/pipeline/capabilities";
 import { actingUserId, type TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
-import type { SpanKind, TraceRecord } from "./trace-sink";
 
 export interface CallTrace {
   id: string;

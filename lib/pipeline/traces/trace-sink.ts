@@ -7,57 +7,9 @@
 
 import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db";
-import type { SpanOutcome } from "@/lib/engine/shared/types";
 import { log } from "@/lib/observability/logger";
 import { metrics } from "@/lib/observability/metrics";
-
-export type Surface = "mcp" | "rest" | "playground" | "cli";
-export type SpanKind = "search" | "fetch" | "answer" | "papers" | "llm";
-
-export interface SpanRecord {
-  provider: string;
-  kind: SpanKind;
-  startOffsetMs: number;
-  durationMs: number;
-  httpStatus?: number;
-  bytes?: number;
-  outcome: SpanOutcome;
-  error?: string;
-  costMicros: number;
-}
-
-export interface TraceRecord {
-  id: string;
-  tenantId: string;
-  tool: string;
-  surface: Surface;
-  tokenId: string | null;
-  tokenName: string | null;
-  /** The member who made the call (see actingUserId). */
-  userId: string | null;
-  status: "ok" | "partial" | "error";
-  durationMs: number;
-  cacheHit: boolean;
-  input: unknown;
-  resultSummary: Record<string, unknown>;
-  costMicros: number;
-  error: string | null;
-  createdAt: Date;
-  spans: SpanRecord[];
-}
-
-export interface TraceSink {
-  record(trace: TraceRecord): void;
-  /** Writes everything queued so far; resolves once it is stored (or re-queued after a failure). */
-  flush(): Promise<void>;
-  /**
-   * Resolves once what is queued now has been written (or dropped), batched with the traces of every
-   * request finishing within a short window: what transports wait for after a response. It never waits
-   * for traces recorded later, so under sustained traffic each request's wait stays one batch long.
-   */
-  settled(): Promise<void>;
-  pending(): number;
-}
+import type { SpanRecord, TraceRecord, TraceSink } from "@/lib/pipeline/capabilities";
 
 const FLUSH_DELAY_MS = 50;
 const MAX_BATCH = 200;

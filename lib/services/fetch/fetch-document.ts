@@ -10,7 +10,7 @@ import { type FetchResult, runFetch } from "@/lib/engine/fetch/run-fetch";
 import type { FetchFailure, FetchProviderEntry, FetchSpan } from "@/lib/engine/fetch/types";
 import type { AdmitHook, ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
 import { SsrfBlocked } from "@/lib/http/ssrf";
-import type { Env } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { fetchAllowlistFromEnv, withProviderSettings } from "@/lib/pipeline/providers/operator-providers";
 import { selectProviders } from "@/lib/pipeline/providers/selection";

@@ -6,7 +6,7 @@
  * token). REST, the playground and the CLI keep the larger defaults their callers already rely on.
  */
 import { DEFAULT_MAX_CHARS } from "@/lib/engine/fetch/input";
-import type { Surface } from "@/lib/pipeline/traces/trace-sink";
+import type { Surface } from "@/lib/pipeline/capabilities";
 
 /** fetch's `max_chars` on MCP when the call names none. */
 export const MCP_MAX_CHARS = 25_000;

@@ -1,4 +1,4 @@
-import type { BreakerState } from "@/lib/pipeline/health/circuit-breaker";
+import type { BreakerState } from "@/lib/pipeline/capabilities";
 
 /**
  * A provider's health in one word, decided by how its recent calls went (never by the circuit breaker

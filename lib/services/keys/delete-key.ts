@@ -4,7 +4,7 @@ import { providerKeys } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/pipeline/audit";
 import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
-import { forgetTenantKeys } from "@/lib/pipeline/keys/resolve-keys";
+import { forgetTenantKeys } from "@/lib/pipeline/providers/resolve-keys";
 import { parseInput } from "@/lib/pipeline/validate";
 
 export const deleteKeyInput = z.strictObject({ provider: z.string().trim().toLowerCase().min(1).max(40) });

@@ -11,7 +11,7 @@ import { runPaperSearch } from "@/lib/engine/papers/run-paper-search";
 import { runSearch } from "@/lib/engine/search/run-search";
 import type { AdmitHook } from "@/lib/engine/shared/types";
 import { EMPTY_ALLOWLIST } from "@/lib/http/ssrf";
-import type { Env } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
 import { providerBaseUrl, withOperatorModel } from "@/lib/pipeline/providers/operator-providers";
 import { answerProviders } from "@/lib/providers/answer";
 import { fetchProviders } from "@/lib/providers/fetch";

@@ -7,8 +7,8 @@ import { writeAudit } from "@/lib/pipeline/audit";
 import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { seal } from "@/lib/pipeline/keys/key-encryption";
-import { forgetTenantKeys } from "@/lib/pipeline/keys/resolve-keys";
 import { type CatalogEntry, keyedProvider } from "@/lib/pipeline/providers/catalog";
+import { forgetTenantKeys } from "@/lib/pipeline/providers/resolve-keys";
 import { parseInput } from "@/lib/pipeline/validate";
 
 export const setKeyInput = z.strictObject({

@@ -7,7 +7,7 @@
  */
 import { safeFetch } from "@/lib/http/safe-fetch";
 import { log } from "@/lib/observability/logger";
-import type { Env } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
 import { fetchAllowlistFromEnv } from "@/lib/pipeline/providers/operator-providers";
 import { type ClientMetadata, parseClientMetadata } from "./client-metadata";
 import { OAuthError } from "./oauth-error";

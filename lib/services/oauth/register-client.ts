@@ -1,6 +1,7 @@
 import { allowedHosts, LOOPBACK_HOSTS } from "@/lib/config";
 import { oauthClients } from "@/lib/db/schema";
-import type { Env, Platform } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
+import type { Platform } from "@/lib/pipeline/context";
 import { slidingWindow } from "@/lib/pipeline/rate-limit/sliding-window";
 import { parseClientMetadata } from "./client-metadata";
 import { newClientExpiry } from "./new-client";

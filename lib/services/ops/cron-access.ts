@@ -1,4 +1,4 @@
-import type { Env } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
 import { secretEquals } from "@/lib/pipeline/secret-equals";
 
 /**

@@ -1,5 +1,5 @@
 import { log } from "@/lib/observability/logger";
-import type { Env } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
 import { BACKGROUND_JOBS, type BackgroundJob, type BackgroundJobName } from "./background-jobs";
 
 export interface ScheduleOptions {

@@ -9,26 +9,14 @@
  */
 
 import { providerKeys } from "@/lib/db/schema";
-import type { ProviderRegistration } from "@/lib/engine/shared/types";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { breakerKey } from "@/lib/pipeline/health/circuit-breaker";
-import { type ProviderKind, providerCatalog } from "@/lib/pipeline/providers/catalog";
+import { PROVIDER_REGISTRIES, type ProviderKind, providerCatalog } from "@/lib/pipeline/providers/catalog";
 import { operatorKey } from "@/lib/pipeline/providers/operator-providers";
 import { tenantProviders } from "@/lib/pipeline/providers/tenant-providers";
-import { answerProviders } from "@/lib/providers/answer";
-import { fetchProviders } from "@/lib/providers/fetch";
-import { paperProviders } from "@/lib/providers/papers";
-import { searchProviders } from "@/lib/providers/search";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { providerState } from "@/lib/services/health/health-status";
 import { providerHealth } from "@/lib/services/health/provider-health";
-
-const REGISTRIES: ReadonlyArray<[ProviderKind, readonly ProviderRegistration[]]> = [
-  ["search", searchProviders],
-  ["fetch", fetchProviders],
-  ["answer", answerProviders],
-  ["papers", paperProviders],
-];
 
 type KeySource = "tenant" | "operator" | "not_needed" | "missing";
 
@@ -46,7 +34,7 @@ async function availabilityByProvider(ctx: TenantContext): Promise<Map<string, A
     byId.set(id, found);
     return found;
   };
-  for (const [kind, registry] of REGISTRIES) {
+  for (const [kind, registry] of PROVIDER_REGISTRIES) {
     const { available, unavailable } = await tenantProviders(ctx, registry);
     for (const resolved of available) {
       const found = entry(resolved.provider.id);

@@ -3,8 +3,9 @@
  * scopes, surface) over this instance's platform, with the traces of its sub-calls noted as they are
  * recorded, so the job's own trace can list them and its cost can be counted.
  */
+
+import type { TraceRecord, TraceSink } from "@/lib/pipeline/capabilities";
 import type { Actor, Platform, Scope, TenantContext } from "@/lib/pipeline/context";
-import type { TraceRecord, TraceSink } from "@/lib/pipeline/traces/trace-sink";
 import type { JobRow } from "./job-lease";
 
 function jobActor(row: JobRow): Actor {

@@ -2,9 +2,10 @@
  * A research job's traces: each sub-call (a tool's verb, traced on its own) noted in the job's state, and
  * the job's own trace, which lists them and holds the job's model calls as spans.
  */
+
+import type { TraceRecord } from "@/lib/pipeline/capabilities";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { recordCallTrace } from "@/lib/pipeline/traces/call-trace";
-import type { TraceRecord } from "@/lib/pipeline/traces/trace-sink";
 import { withStageTrace } from "@/lib/services/search/stage-trace";
 import type { JobRow } from "./job-lease";
 import type { ResearchState, SubCall } from "./research-state";

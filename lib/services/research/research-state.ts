@@ -4,7 +4,7 @@
  * starts from it and repeats no finished step.
  */
 import type { FoundBy, ReadPage, SubQueryResults } from "@/lib/engine/research/types";
-import type { SpanRecord } from "@/lib/pipeline/traces/trace-sink";
+import type { SpanRecord } from "@/lib/pipeline/capabilities";
 import type { StopReason } from "./job-view";
 
 export type SearchStep = { results: SubQueryResults["results"] } | { error: string };

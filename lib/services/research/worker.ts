@@ -7,7 +7,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { log } from "@/lib/observability/logger";
-import type { Env, Platform } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
+import type { Platform } from "@/lib/pipeline/context";
 import { claimJob, type JobRow, renewLease, writeJob } from "./job-lease";
 import { CANCELLED, runResearchJob } from "./run-research-job";
 

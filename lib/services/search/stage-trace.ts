@@ -5,8 +5,8 @@
  */
 import type { StageSpan } from "@/lib/engine/grounding/types";
 import { redactText } from "@/lib/observability/redact";
+import type { SpanRecord, TraceSink } from "@/lib/pipeline/capabilities";
 import type { TenantContext } from "@/lib/pipeline/context";
-import type { SpanRecord, TraceSink } from "@/lib/pipeline/traces/trace-sink";
 
 export interface StageTrace {
   /** The context to run the tool call with: its trace passes through here. */

@@ -7,8 +7,8 @@
 import { randomUUID } from "node:crypto";
 import type { Session } from "next-auth";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Surface } from "@/lib/pipeline/capabilities";
 import { ServiceError } from "@/lib/pipeline/errors";
-import type { Surface } from "@/lib/pipeline/traces/trace-sink";
 import { inProcessApp, operatorWorkspace, routeRequest } from "@/tests/support/route-handlers";
 
 const signedIn = vi.hoisted(() => ({ session: null as Session | null, looked: 0 }));

@@ -7,7 +7,7 @@ import { apiTokens, providerKeys } from "@/lib/db/schema";
 import { createMemoryKv } from "@/lib/kv/memory";
 import { DEFAULT_TOKEN_SCOPES, type Platform, type TenantContext } from "@/lib/pipeline/context";
 import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
-import { resolveProviderKeys } from "@/lib/pipeline/keys/resolve-keys";
+import { resolveProviderKeys } from "@/lib/pipeline/providers/resolve-keys";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { setBudget } from "@/lib/services/budgets/set-budget";
 import { deleteKey } from "@/lib/services/keys/delete-key";

@@ -7,7 +7,8 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memberships, oauthClients, users } from "@/lib/db/schema";
-import type { Env, Platform, Scope, SystemContext } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
+import type { Platform, Scope, SystemContext } from "@/lib/pipeline/context";
 import { approveAuthorization } from "@/lib/services/oauth/approve-authorization";
 import { authenticateClient, CLIENT_AUTHENTICATION_FAILED } from "@/lib/services/oauth/authenticate-client";
 import { checkAuthorizationRequest } from "@/lib/services/oauth/authorization-request";

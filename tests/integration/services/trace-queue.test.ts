@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { metrics } from "@/lib/observability/metrics";
-import { createTraceSink, MAX_QUEUED_TRACES, type TraceRecord } from "@/lib/pipeline/traces/trace-sink";
+import type { TraceRecord } from "@/lib/pipeline/capabilities";
+import { createTraceSink, MAX_QUEUED_TRACES } from "@/lib/pipeline/traces/trace-sink";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 import { gate, holdSystemReads } from "@/tests/support/interleave";

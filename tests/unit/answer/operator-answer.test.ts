@@ -3,7 +3,7 @@
  * from env (fake server base URLs), no database.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Env } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
 import { operatorContext } from "@/lib/pipeline/operator-context";
 import { tools } from "@/lib/tools/table";
 import { ANSWER_PREFIX, ANSWER_WIRES } from "@/tests/fakes/answer-wires";

@@ -3,7 +3,7 @@
  * errors mapped to service errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Env } from "@/lib/pipeline/context";
+import type { Env } from "@/lib/pipeline/capabilities";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { operatorContext } from "@/lib/pipeline/operator-context";
 import { withProviderSettings } from "@/lib/pipeline/providers/operator-providers";

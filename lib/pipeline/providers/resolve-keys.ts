@@ -1,8 +1,8 @@
 import { providerKeys } from "@/lib/db/schema";
 import type { TenantContext } from "@/lib/pipeline/context";
-import { providerCatalog } from "@/lib/pipeline/providers/catalog";
-import { operatorKey } from "@/lib/pipeline/providers/operator-providers";
-import { open } from "./key-encryption";
+import { open } from "@/lib/pipeline/keys/key-encryption";
+import { providerCatalog } from "./catalog";
+import { operatorKey } from "./operator-providers";
 
 export interface ResolvedKey {
   apiKey: string;
