@@ -9,10 +9,10 @@
 import { randomUUID } from "node:crypto";
 import type { Session } from "next-auth";
 import { errorResponse, toErrorResponse } from "@/lib/api/errors";
+import { foreignRequestReason } from "@/lib/api/request-guard";
 import { sessionContext } from "@/lib/auth/context";
 import { currentSession } from "@/lib/auth/session";
 import { config } from "@/lib/config";
-import { foreignRequestReason } from "@/lib/mcp/request-guard";
 import type { Surface } from "@/lib/pipeline/capabilities";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { limitSignedInUser } from "@/lib/pipeline/rate-limit/limits";

@@ -16,12 +16,12 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { MAX_BODY_BYTES, readBody } from "@/lib/api/body";
 import { errorResponse } from "@/lib/api/errors";
+import { foreignRequestReason } from "@/lib/api/request-guard";
 import { insufficientScope, type TokenRefusal, type TokenRequest, withToken } from "@/lib/api/with-token";
 import { config } from "@/lib/config";
 import type { RouteTemplate } from "@/lib/observability/http-metrics";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { buildServer } from "./build-server";
-import { foreignRequestReason } from "./request-guard";
 import { bearerChallenge, mcpResource } from "./resource-metadata";
 import { revision2025 } from "./revision-2025";
 import { authInfoFor, mcpHandler } from "./revision-2026-07-28";

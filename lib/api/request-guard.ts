@@ -1,12 +1,13 @@
 /**
- * MCP: refuses requests a browser page on another site could make (DNS rebinding, cross-site POSTs),
- * before any token is checked or tool runs. The Host must be an allowed one (AUTH_URL's, those in
+ * Refuses requests a browser page on another site could make (DNS rebinding, cross-site POSTs) to the MCP
+ * endpoint and the playground's run route, before any token or session is checked or a tool runs. The Host must be an allowed one (AUTH_URL's, those in
  * SEARCHMUX_ALLOWED_HOSTS, else the loopback names; see allowedHosts in lib/config.ts). Non-browser
  * clients send no Origin and pass; a browser page passes only from the origin it addressed: AUTH_URL's,
  * or the Host's own.
  */
-import { foreignHostReason } from "@/lib/api/allowed-host";
+
 import type { AllowedHost } from "@/lib/config";
+import { foreignHostReason } from "./allowed-host";
 
 export interface RequestGuardConfig {
   publicUrl: string | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { foreignRequestReason } from "@/lib/api/request-guard";
 import { loadConfig } from "@/lib/config";
-import { foreignRequestReason } from "@/lib/mcp/request-guard";
 
 const post = (headers: Record<string, string>, url = "http://localhost:3000/api/mcp") =>
   new Request(url, { method: "POST", headers });
