@@ -71,13 +71,18 @@ export interface TraceSink {
 
 export interface UsageSink {
   add(tenantId: string, charges: readonly Charge[]): void;
-  /**
-   * Work a call leaves running after it answers, which flush() (and so the transports, after the
-   * response) waits for: closing its reservations, writing its result to the cache.
-   */
-  track(settling: Promise<unknown>): void;
-  /** Waits for tracked work, then writes everything added so far. */
+  /** Waits for pending work (a closing reservation adds usage), then writes everything added so far. */
   flush(): Promise<void>;
+}
+
+/**
+ * Work a call leaves running after it answers: closing its reservations, writing its results to the cache.
+ * Transports wait for it after the response (serverless, shutdown), readers of usage before they read.
+ */
+export interface PendingWork {
+  track(work: Promise<unknown>): void;
+  /** Resolves once the work tracked so far is over; a failure is logged where it is tracked, never thrown. */
+  settled(): Promise<void>;
 }
 
 export type BreakerState = "closed" | "open" | "half_open";

@@ -12,6 +12,7 @@ import type {
   CircuitBreakers,
   Env,
   Keyring,
+  PendingWork,
   Surface,
   TenantRecords,
   TraceSink,
@@ -63,6 +64,8 @@ export interface Platform {
   traces: TraceSink;
   /** Where settled calls add the usage no budget limits. */
   usage: UsageSink;
+  /** Work a call leaves running after it answers, for the transports to wait for. */
+  pending: PendingWork;
   /** Per (key, provider) circuit breakers of this process, counted per tenant. */
   breakers: CircuitBreakers;
   now(): Date;

@@ -9,7 +9,6 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/db";
 import { createMemoryKv } from "@/lib/kv/memory";
-import { log } from "@/lib/observability/logger";
 import type {
   Admissions,
   Env,
@@ -22,6 +21,7 @@ import type {
 import { SCOPES, type TenantContext } from "./context";
 import { ServiceError } from "./errors";
 import { createCircuitBreakers } from "./health/circuit-breaker";
+import { createPendingWork } from "./pending-work";
 
 /** The in-process KV: enough for a few hundred-page PDFs and many results, small beside the process. */
 const OPERATOR_KV_MAX_BYTES = 32 * 1024 * 1024;
@@ -46,12 +46,9 @@ const noTraces: TraceSink = {
   pending: () => 0,
 };
 
-/** No usage is counted; work a call leaves running (a cache write) finishes on its own. */
+/** No usage is counted. */
 const noUsage: UsageSink = {
   add: () => {},
-  track: (settling) => {
-    settling.catch((error: unknown) => log().warn(error, "work after an operator's call failed"));
-  },
   flush: async () => {},
 };
 
@@ -96,6 +93,7 @@ export function operatorContext(env: Env, surface: Surface): TenantContext {
     env,
     traces: noTraces,
     usage: noUsage,
+    pending: createPendingWork(),
     breakers: createCircuitBreakers(),
     now: () => new Date(),
     actor: { kind: "operator" },

@@ -1,21 +1,35 @@
 import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { getKv } from "@/lib/kv";
-import type { CircuitBreakers, Keyring, Surface, TraceSink, UsageSink } from "@/lib/pipeline/capabilities";
+import type {
+  CircuitBreakers,
+  Keyring,
+  PendingWork,
+  Surface,
+  TraceSink,
+  UsageSink,
+} from "@/lib/pipeline/capabilities";
 import { databaseAdmissions } from "./budgets/admission";
 import { createUsageSink } from "./budgets/usage-sink";
 import type { Actor, Platform, Scope, SystemContext, TenantContext } from "./context";
 import { createCircuitBreakers } from "./health/circuit-breaker";
 import { loadKeyring } from "./keys/key-encryption";
+import { createPendingWork } from "./pending-work";
 import { databaseRecords } from "./tenant-records";
 import { createTraceSink } from "./traces/trace-sink";
 
 // On globalThis: Next.js bundles routes (and instrumentation) separately, and a process must have one
 // trace queue and usage queue (flushed on shutdown), one keyring and one set of breakers.
 const shared = globalThis as typeof globalThis & {
-  searchmuxPlatform?: { keyring?: Keyring; traces?: TraceSink; usage?: UsageSink; breakers: CircuitBreakers };
+  searchmuxPlatform?: {
+    keyring?: Keyring;
+    traces?: TraceSink;
+    usage?: UsageSink;
+    pending: PendingWork;
+    breakers: CircuitBreakers;
+  };
 };
-shared.searchmuxPlatform ??= { breakers: createCircuitBreakers() };
+shared.searchmuxPlatform ??= { breakers: createCircuitBreakers(), pending: createPendingWork() };
 const singletons = shared.searchmuxPlatform;
 
 /** The process-wide platform: database, KV, keyring (SEARCHMUX_SECRET_KEY), trace sink, breakers and env. */
@@ -23,7 +37,7 @@ export async function platform(): Promise<Platform> {
   singletons.keyring ??= loadKeyring(process.env, config().dataDir);
   const db = await getDatabase();
   singletons.traces ??= createTraceSink(db);
-  singletons.usage ??= createUsageSink(db);
+  singletons.usage ??= createUsageSink(db, singletons.pending);
   return {
     db,
     kv: getKv(),
@@ -32,19 +46,22 @@ export async function platform(): Promise<Platform> {
     keyring: singletons.keyring,
     traces: singletons.traces,
     usage: singletons.usage,
+    pending: singletons.pending,
     breakers: singletons.breakers,
     env: process.env,
     now: () => new Date(),
   };
 }
 
-/** Writes pending traces and usage now (before a CLI exits, on shutdown). */
+/** Waits for work left running by calls, then writes pending traces and usage now (before a CLI exits, on shutdown). */
 export async function flushPendingWrites(): Promise<void> {
+  await singletons.pending.settled();
   await Promise.all([singletons.traces?.flush(), singletons.usage?.flush()]);
 }
 
-/** Waits for the batches that will write the traces and usage pending now (after a response). */
+/** Waits for work left running by calls and the batches that will write the traces and usage pending now (after a response). */
 export async function pendingWritesSettled(): Promise<void> {
+  await singletons.pending.settled();
   await Promise.all([singletons.traces?.settled(), singletons.usage?.flush()]);
 }
 

@@ -227,7 +227,7 @@ async function closeLedger(ledger: Ledger): Promise<Map<string, number>> {
   // admission), so that runs off the response path: readers of usage wait for it (UsageSink.track),
   // and the sweep refunds whatever a failure here leaves reserved.
   if (refunded.length > 0) await closed;
-  else ledger.ctx.usage.track(closed);
+  else ledger.ctx.pending.track(closed);
   return charged;
 }
 

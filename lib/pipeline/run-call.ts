@@ -146,7 +146,7 @@ function cacheWriteStage<P extends ProviderRegistration, R extends ToolOutcome>(
   outcome: R,
 ): void {
   if (!outcome.partial && !spec.uncached)
-    ctx.usage.track(writeCached(ctx.kv, cacheKey, outcome, cacheTtlSeconds(ctx.env)));
+    ctx.pending.track(writeCached(ctx.kv, cacheKey, outcome, cacheTtlSeconds(ctx.env)));
 }
 
 export async function runCall<P extends ProviderRegistration, R extends ToolOutcome>(

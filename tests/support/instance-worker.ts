@@ -15,6 +15,7 @@ import { createUsageSink } from "@/lib/pipeline/budgets/usage-sink";
 import { SCOPES } from "@/lib/pipeline/context";
 import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
 import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
+import { createPendingWork } from "@/lib/pipeline/pending-work";
 import { slidingWindow } from "@/lib/pipeline/rate-limit/sliding-window";
 import { databaseRecords } from "@/lib/pipeline/tenant-records";
 import { createTraceSink } from "@/lib/pipeline/traces/trace-sink";
@@ -28,6 +29,7 @@ const db = await createDatabase({
   poolSize: 5,
 });
 const kv = createRedisKv(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
+const pending = createPendingWork();
 const platform = {
   db,
   kv,
@@ -35,7 +37,8 @@ const platform = {
   admissions: databaseAdmissions,
   keyring: parseKeyring(process.env.SEARCHMUX_SECRET_KEY ?? ""),
   traces: createTraceSink(db),
-  usage: createUsageSink(db),
+  usage: createUsageSink(db, pending),
+  pending,
   breakers: createCircuitBreakers(),
   env: {},
   now: () => new Date(),

@@ -15,12 +15,14 @@ import {
 } from "@/lib/pipeline/context";
 import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
 import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
+import { createPendingWork } from "@/lib/pipeline/pending-work";
 import { databaseRecords } from "@/lib/pipeline/tenant-records";
 import { createTraceSink } from "@/lib/pipeline/traces/trace-sink";
 
 /** A platform over a test database: memory KV unless given, a fresh random keyring, an empty env. */
 export function testPlatform(db: Database, overrides: Partial<Platform> = {}): Platform {
   const kv: Kv = overrides.kv ?? createMemoryKv();
+  const pending = overrides.pending ?? createPendingWork();
   return {
     db,
     kv,
@@ -28,7 +30,8 @@ export function testPlatform(db: Database, overrides: Partial<Platform> = {}): P
     admissions: databaseAdmissions,
     keyring: parseKeyring(`1:${randomBytes(32).toString("base64")}`),
     traces: overrides.traces ?? createTraceSink(db),
-    usage: createUsageSink(db),
+    usage: createUsageSink(db, pending),
+    pending,
     breakers: createCircuitBreakers(),
     env: {},
     now: () => new Date(),

@@ -11,6 +11,7 @@ import { databaseAdmissions } from "@/lib/pipeline/budgets/admission";
 import { createUsageSink } from "@/lib/pipeline/budgets/usage-sink";
 import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
 import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
+import { createPendingWork } from "@/lib/pipeline/pending-work";
 import { databaseRecords } from "@/lib/pipeline/tenant-records";
 import { createTraceSink } from "@/lib/pipeline/traces/trace-sink";
 import { createResearchWorker } from "@/lib/services/research/worker";
@@ -23,6 +24,7 @@ const db = await createDatabase({
   dataDir: tmpdir(),
   poolSize: 3,
 });
+const pending = createPendingWork();
 const platform = {
   db,
   kv: createMemoryKv(),
@@ -30,7 +32,8 @@ const platform = {
   admissions: databaseAdmissions,
   keyring: parseKeyring(process.env.SEARCHMUX_SECRET_KEY ?? ""),
   traces: createTraceSink(db),
-  usage: createUsageSink(db),
+  usage: createUsageSink(db, pending),
+  pending,
   breakers: createCircuitBreakers(),
   env: process.env,
   now: () => new Date(),

@@ -5,22 +5,21 @@
  * Like traces, a batch is written shortly after it fills, after each response, and on shutdown; readers
  * of usage flush first, so an instance always reads its own writes.
  *
- * Calls close their reservations after they answer, off the response path (`track`): flushing waits for
- * those closings too, so a reader never sees a call's charge before its refund or settled usage.
+ * Calls close their reservations after they answer, off the response path (PendingWork): flushing waits
+ * for those closings too, so a reader never sees a call's charge before its refund or settled usage.
  */
 import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db";
 import { log } from "@/lib/observability/logger";
-import type { UsageSink } from "@/lib/pipeline/capabilities";
+import type { PendingWork, UsageSink } from "@/lib/pipeline/capabilities";
 
 const FLUSH_DELAY_MS = 50;
 
-export function createUsageSink(db: Database): UsageSink {
+export function createUsageSink(db: Database, pendingWork: PendingWork): UsageSink {
   /** Summed amounts by `tenant|provider|metric|period_key`. */
   let pending = new Map<string, number>();
   let writing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
-  const settling = new Set<Promise<unknown>>();
 
   async function write(batch: Map<string, number>): Promise<void> {
     const rows = [...batch].map(([key, amount]) => {
@@ -39,8 +38,7 @@ export function createUsageSink(db: Database): UsageSink {
   }
 
   async function flush(): Promise<void> {
-    // Failures are the tracked work's own to report; what matters here is that it is over.
-    await Promise.allSettled(settling);
+    await pendingWork.settled();
     clearTimeout(timer);
     timer = undefined;
     writing = writing.then(async () => {
@@ -72,10 +70,6 @@ export function createUsageSink(db: Database): UsageSink {
         pending.set(key, (pending.get(key) ?? 0) + amount);
       }
       if (charges.length > 0) schedule(FLUSH_DELAY_MS);
-    },
-    track(work) {
-      const tracked = work.finally(() => settling.delete(tracked));
-      settling.add(tracked);
     },
     flush,
   };

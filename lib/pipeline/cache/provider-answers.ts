@@ -38,7 +38,7 @@ export function keepAnswer(
   input: unknown,
   answer: unknown,
 ): void {
-  ctx.usage.track(
+  ctx.pending.track(
     writeCached(ctx.kv, answerKey(ctx, tool, providerId, input), answer, cacheTtlSeconds(ctx.env)),
   );
 }

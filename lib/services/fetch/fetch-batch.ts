@@ -70,6 +70,6 @@ function tenantDocuments(
     fetch: (url, timeoutMs, signal) =>
       fetchDocument(ctx, { url, options, timeoutMs, signal }, entries, admit),
     keep: (url, document) =>
-      ctx.usage.track(writeCached(ctx.kv, key(url), document, cacheTtlSeconds(ctx.env))),
+      ctx.pending.track(writeCached(ctx.kv, key(url), document, cacheTtlSeconds(ctx.env))),
   };
 }
