@@ -7,7 +7,7 @@
 
 import type { Database, Tx } from "@/lib/db";
 import type { Charge } from "@/lib/db/schema";
-import type { SpanOutcome } from "@/lib/engine/shared/types";
+import type { ProviderSpan } from "@/lib/engine/shared/types";
 
 /** Operator configuration (provider keys and base URLs), normally process.env. */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -24,16 +24,12 @@ export interface TenantScope {
 export type Surface = "mcp" | "rest" | "playground" | "cli";
 export type SpanKind = "search" | "fetch" | "answer" | "papers" | "llm";
 
-export interface SpanRecord {
-  provider: string;
-  kind: SpanKind;
-  startOffsetMs: number;
-  durationMs: number;
-  httpStatus?: number;
-  bytes?: number;
-  outcome: SpanOutcome;
-  error?: string;
-  costMicros: number;
+/**
+ * One provider attempt as a trace stores it: the engine's span (offsets in whole milliseconds, its error
+ * redacted) with what it cost. Snake case like the span it comes from, the trace_spans row and the API.
+ */
+export interface SpanRecord extends ProviderSpan<SpanKind> {
+  cost_micros: number;
 }
 
 export interface TraceRecord {

@@ -127,13 +127,13 @@ describe("stageSpanRecords", () => {
       ]),
       ["key-abcdefgh123"],
     );
-    expect(records.map((r) => [r.provider, r.kind, r.costMicros])).toEqual([
+    expect(records.map((r) => [r.provider, r.kind, r.cost_micros])).toEqual([
       ["llm", "llm", 0],
       ["jina", "fetch", 200],
       ["llm", "llm", 500],
       ["jina", "fetch", 200],
     ]);
-    expect(records[0]).toMatchObject({ startOffsetMs: 10, durationMs: 21 });
+    expect(records[0]).toMatchObject({ start_offset_ms: 10, duration_ms: 21 });
     expect(records[3]?.error).toBe("jina failed for [redacted]");
   });
 });

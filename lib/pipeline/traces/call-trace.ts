@@ -2,11 +2,11 @@
  * Builds the trace of one tool call from what the call path knows (spans, charges, outcome) and hands it
  * to the sink. Everything free-form (input, error text) goes through redaction with the call's keys.
  */
-import type { ProviderSpan, SpanOutcome } from "@/lib/engine/shared/types";
+import type { ProviderSpan } from "@/lib/engine/shared/types";
 import { metrics } from "@/lib/observability/metrics";
 import { redactText, redactValue } from "@/lib/observability/redact";
 import { exportCall } from "@/lib/observability/tracing";
-import type { SpanKind, TraceRecord } from "@/lib/pipeline/capabilities";
+import type { SpanKind, SpanRecord, TraceRecord } from "@/lib/pipeline/capabilities";
 import { actingUserId, type TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
 
@@ -30,6 +30,26 @@ export interface CallOutcome {
   spans: readonly ProviderSpan[];
   summary: Record<string, unknown>;
   error?: unknown;
+}
+
+/** An engine span as its trace stores it: whole milliseconds, its error redacted with the call's keys. */
+export function spanRecord(
+  span: ProviderSpan,
+  kind: SpanKind,
+  costMicros: number,
+  secrets: readonly string[],
+): SpanRecord {
+  return {
+    provider: span.provider,
+    kind,
+    start_offset_ms: Math.round(span.start_offset_ms),
+    duration_ms: Math.round(span.duration_ms),
+    status: span.status,
+    bytes: span.bytes,
+    outcome: span.outcome,
+    error: span.error === undefined ? undefined : redactText(span.error, secrets),
+    cost_micros: costMicros,
+  };
 }
 
 function errorText(error: unknown): string {
@@ -62,13 +82,13 @@ function observe(record: TraceRecord): void {
     },
     children: record.spans.map((span) => ({
       name: `searchmux.provider.${span.kind}`,
-      startOffsetMs: span.startOffsetMs,
-      durationMs: span.durationMs,
+      startOffsetMs: span.start_offset_ms,
+      durationMs: span.duration_ms,
       error: span.outcome === "error" || span.outcome === "timeout",
       attributes: {
         "searchmux.provider": span.provider,
         "searchmux.outcome": span.outcome,
-        ...(span.httpStatus === undefined ? {} : { "http.response.status_code": span.httpStatus }),
+        ...(span.status === undefined ? {} : { "http.response.status_code": span.status }),
       },
     })),
   });
@@ -76,28 +96,20 @@ function observe(record: TraceRecord): void {
 
 export function recordCallTrace(ctx: TenantContext, call: CallTrace, outcome: CallOutcome): void {
   const durationMs = Math.round(performance.now() - call.started);
-  const spans = outcome.cacheHit
+  const spans: SpanRecord[] = outcome.cacheHit
     ? [
         {
           provider: "*",
           kind: call.spanKind,
-          startOffsetMs: 0,
-          durationMs,
-          outcome: "cache_hit" as SpanOutcome,
-          costMicros: 0,
+          start_offset_ms: 0,
+          duration_ms: durationMs,
+          outcome: "cache_hit",
+          cost_micros: 0,
         },
       ]
-    : outcome.spans.map((span) => ({
-        provider: span.provider,
-        kind: call.spanKind,
-        startOffsetMs: Math.round(span.start_offset_ms),
-        durationMs: Math.round(span.duration_ms),
-        httpStatus: span.status,
-        bytes: span.bytes,
-        outcome: span.outcome,
-        error: span.error === undefined ? undefined : redactText(span.error, call.secrets),
-        costMicros: call.charged.get(span.provider) ?? 0,
-      }));
+    : outcome.spans.map((span) =>
+        spanRecord(span, call.spanKind, call.charged.get(span.provider) ?? 0, call.secrets),
+      );
   const record: TraceRecord = {
     id: call.id,
     tenantId: ctx.tenantId,

@@ -46,13 +46,13 @@ const spanRow = (t: TraceRecord, s: SpanRecord) => ({
   trace_id: t.id,
   provider: s.provider,
   kind: s.kind,
-  start_offset_ms: s.startOffsetMs,
-  duration_ms: s.durationMs,
-  http_status: s.httpStatus ?? null,
+  start_offset_ms: s.start_offset_ms,
+  duration_ms: s.duration_ms,
+  http_status: s.status ?? null,
   bytes: s.bytes ?? null,
   outcome: s.outcome,
   error: s.error ?? null,
-  cost_micros: s.costMicros,
+  cost_micros: s.cost_micros,
 });
 
 /** Postgres text cannot hold NUL characters; hostile input may contain them (rarely: checked first). */

@@ -34,13 +34,37 @@ export interface ResearchState {
   stop?: { reason: StopReason; detail: string };
 }
 
+/** A model span as checkpoints written before spans took the trace's snake case (November 2026) hold it. */
+interface CamelCaseSpan
+  extends Omit<SpanRecord, "start_offset_ms" | "duration_ms" | "status" | "cost_micros"> {
+  startOffsetMs: number;
+  durationMs: number;
+  httpStatus?: number;
+  costMicros: number;
+}
+
+/** A job taken over after an upgrade carries its older spans into its trace too. */
+function spanOf(stored: SpanRecord | CamelCaseSpan): SpanRecord {
+  if (!("costMicros" in stored)) return stored;
+  const { startOffsetMs, durationMs, httpStatus, costMicros, ...rest } = stored;
+  return {
+    ...rest,
+    start_offset_ms: startOffsetMs,
+    duration_ms: durationMs,
+    status: httpStatus,
+    cost_micros: costMicros,
+  };
+}
+
 export function stateOf(stored: unknown): ResearchState {
-  const state = (stored ?? {}) as Partial<ResearchState>;
+  const state = (stored ?? {}) as Omit<Partial<ResearchState>, "spans"> & {
+    spans?: Array<SpanRecord | CamelCaseSpan>;
+  };
   return {
     ...state,
     searches: state.searches ?? {},
     sub_calls: state.sub_calls ?? [],
-    spans: state.spans ?? [],
+    spans: (state.spans ?? []).map(spanOf),
     cost_micros: state.cost_micros ?? 0,
   };
 }

@@ -296,7 +296,7 @@ async function modelStep<T extends { span?: ProviderSpan<"llm"> }>(
       const [record] = stageSpanRecords([result.span], kept, secrets);
       if (record) {
         state.spans.push(record);
-        state.cost_micros += record.costMicros;
+        state.cost_micros += record.cost_micros;
       }
     }
     signal.throwIfAborted();

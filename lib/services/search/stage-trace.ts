@@ -4,9 +4,9 @@
  * to that same record on its way to the trace sink.
  */
 import type { StageSpan } from "@/lib/engine/grounding/types";
-import { redactText } from "@/lib/observability/redact";
 import type { SpanRecord, TraceSink } from "@/lib/pipeline/capabilities";
 import type { TenantContext } from "@/lib/pipeline/context";
+import { spanRecord } from "@/lib/pipeline/traces/call-trace";
 
 export interface StageTrace {
   /** The context to run the tool call with: its trace passes through here. */
@@ -22,7 +22,7 @@ export function withStageTrace(ctx: TenantContext): StageTrace {
       sink.record({
         ...trace,
         spans: [...trace.spans, ...added],
-        costMicros: trace.costMicros + added.reduce((sum, span) => sum + span.costMicros, 0),
+        costMicros: trace.costMicros + added.reduce((sum, span) => sum + span.cost_micros, 0),
       }),
     flush: () => sink.flush(),
     settled: () => sink.settled(),
@@ -43,16 +43,7 @@ export function stageSpanRecords(
   const charges = new Map([...kept].map(([provider, costs]) => [provider, [...costs]]));
   return spans.map((span) => {
     const billable = span.outcome !== "skipped_budget" && span.outcome !== "skipped_breaker";
-    return {
-      provider: span.provider,
-      kind: span.kind,
-      startOffsetMs: Math.round(span.start_offset_ms),
-      durationMs: Math.round(span.duration_ms),
-      httpStatus: span.status,
-      bytes: span.bytes,
-      outcome: span.outcome,
-      error: span.error === undefined ? undefined : redactText(span.error, secrets),
-      costMicros: (billable ? charges.get(span.provider)?.shift() : undefined) ?? 0,
-    };
+    const costMicros = (billable ? charges.get(span.provider)?.shift() : undefined) ?? 0;
+    return spanRecord(span, span.kind, costMicros, secrets);
   });
 }

@@ -230,10 +230,10 @@ describe.each(databaseTargets())("traces on $name", (target) => {
           {
             provider: "duckduckgo",
             kind: "search",
-            startOffsetMs: 0,
-            durationMs: 1,
+            start_offset_ms: 0,
+            duration_ms: 1,
             outcome: "ok",
-            costMicros: 0,
+            cost_micros: 0,
           },
         ],
       });
@@ -269,11 +269,11 @@ describe.each(databaseTargets())("traces on $name", (target) => {
         {
           provider: "duckduckgo",
           kind: "search" as const,
-          startOffsetMs: 0,
-          durationMs: 1,
+          start_offset_ms: 0,
+          duration_ms: 1,
           outcome: "error" as const,
           error: "bad\u0000byte",
-          costMicros: 0,
+          cost_micros: 0,
         },
       ],
     });
