@@ -3,7 +3,7 @@ import { auditLog } from "@/lib/db/schema";
 import type { Actor } from "./context";
 
 /** An OAuth client acting on its own grant (exchanging a code, refreshing, revoking), not a person. */
-interface OAuthClientActor {
+export interface OAuthClientActor {
   kind: "oauth_client";
   clientId: string;
 }
