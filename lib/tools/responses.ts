@@ -79,7 +79,14 @@ const fetchedDocument = z.object({
 });
 const fetchFailedUrl = z.object({
   url: z.string(),
-  error: z.object({ code: z.string(), message: z.string() }),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    status: z
+      .number()
+      .optional()
+      .describe("The HTTP status the site answered when it said the page does not exist (404, 410)"),
+  }),
 });
 
 /** A fetch of one `url` (its paging fields optional here so that a page without them reads as whole). */
@@ -298,7 +305,14 @@ const document = (result: Omit<FetchedDocument, "trace_id">) => ({
 
 const batchItem = (item: FetchBatchItem) =>
   "error" in item
-    ? { url: item.url, error: { code: item.error.code, message: item.error.message } }
+    ? {
+        url: item.url,
+        error: {
+          code: item.error.code,
+          message: item.error.message,
+          ...(item.error.status !== undefined && { status: item.error.status }),
+        },
+      }
     : document(item);
 
 export function toFetchResponse(result: FetchPageResult): FetchToolResponse {
