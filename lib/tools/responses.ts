@@ -51,8 +51,18 @@ export const searchResponse = z.object({
 });
 export type SearchResponse = z.infer<typeof searchResponse>;
 
-/** Page facts vary by source (PDF pages, HTTP status, byline …); extra keys are allowed. */
-const pageMetadata = z.looseObject({ truncated: z.boolean(), total_chars: z.number() });
+/**
+ * Page facts vary by source (PDF pages, HTTP status, byline …); extra keys are allowed. The document's length is
+ * the response's own `total_chars`, never repeated here: the engine's count of the page before the cache's cap
+ * differed from it on long pages.
+ */
+const pageMetadata = z.looseObject({
+  truncated: z
+    .boolean()
+    .describe(
+      "Whether any of the document is left out of `content` (later windows, or past the 1,000,000 cap)",
+    ),
+});
 const fetchedPage = {
   final_url: z.string(),
   title: z.string(),
@@ -282,14 +292,17 @@ type FetchedPage = Pick<
   "final_url" | "title" | "content" | "format" | "provider" | "metadata"
 >;
 
-const page = (p: FetchedPage) => ({
-  final_url: p.final_url,
-  title: p.title,
-  content: p.content,
-  format: p.format,
-  provider: p.provider,
-  metadata: { ...p.metadata },
-});
+const page = (p: FetchedPage) => {
+  const { total_chars: _, ...metadata } = p.metadata;
+  return {
+    final_url: p.final_url,
+    title: p.title,
+    content: p.content,
+    format: p.format,
+    provider: p.provider,
+    metadata,
+  };
+};
 
 const document = (result: Omit<FetchedDocument, "trace_id">) => ({
   url: result.url,

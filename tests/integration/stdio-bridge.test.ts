@@ -87,10 +87,10 @@ async function readInWindows(client: Client, path: string, maxChars: number): Pr
   return windows;
 }
 
-/** Five pages of the paging site, the fourth missing (404 from the site and from every other step). */
+/** Five pages of the paging site, the fourth missing (the site answers 404: no other step is tried). */
 const fiveUrls = () => [1, 2, 3, 0, 4].map((n) => `${pagingSite.origin}/${n ? `page/${n}` : "missing"}`);
 /** What a fetch of fiveUrls() brings back for each, in order: a title, or the missing page's error code. */
-const FIVE_OUTCOMES = ["Page 1", "Page 2", "Page 3", "all_providers_failed", "Page 4"];
+const FIVE_OUTCOMES = ["Page 1", "Page 2", "Page 3", "not_found", "Page 4"];
 
 type BridgeEnv = Record<string, string> & NodeJS.ProcessEnv;
 
