@@ -385,7 +385,7 @@ describe("forwarding mode", () => {
         res.writeHead(405, { allow: "POST" }).end();
         return;
       }
-      const server = buildServer(ctx, revision2025);
+      const server = buildServer(ctx, revision2025, { tasks: true });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on("close", () => void server.close());
       await server.connect(transport);

@@ -132,7 +132,7 @@ describe("fetch in pages and many URLs at once", () => {
 
   it("answers MCP with a page sized for agents, a note on how to read on, and the next page from cache", async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await buildServer({ ...ctx, surface: "mcp" }, revision2025).connect(serverSide);
+    await buildServer({ ...ctx, surface: "mcp" }, revision2025, { tasks: true }).connect(serverSide);
     client = new Client({ name: "pager", version: "1.0.0" });
     await client.connect(clientSide);
     await client.listTools(); // the client then checks structuredContent against the output schema
