@@ -16,6 +16,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { MAX_BODY_BYTES, readBody } from "@/lib/api/body";
 import { errorResponse } from "@/lib/api/errors";
+import { keepWorkingAfterResponse } from "@/lib/api/research-work";
 import { insufficientScope, type TokenRefusal, type TokenRequest, withToken } from "@/lib/api/with-token";
 import { config } from "@/lib/config";
 import type { RouteTemplate } from "@/lib/observability/http-metrics";
@@ -25,7 +26,7 @@ import { foreignRequestReason } from "./request-guard";
 import { bearerChallenge, mcpResource } from "./resource-metadata";
 import { requestRevision, revision2025, revisionHasTasks } from "./revision-2025";
 import { authInfoFor, mcpHandler } from "./revision-2026-07-28";
-import { answerStreams, missingScope } from "./tools";
+import { answerStreams, missingScope, touchesJobs } from "./tools";
 
 type RouteContext<P> = { params: Promise<P> };
 
@@ -86,6 +87,7 @@ async function serveMcp<P>(
       refusal.id,
     );
   }
+  if (touchesJobs(message)) keepWorkingAfterResponse();
   const forwarded = body === undefined ? request : new Request(request, { body });
   if (!(await isLegacyRequest(forwarded, message, { maxRequestBodySize: MAX_BODY_BYTES }))) {
     return mcpHandler().fetch(forwarded, { authInfo: authInfoFor(ctx) });
