@@ -258,7 +258,7 @@ describe("local mode", () => {
     const { results } = result.structuredContent as unknown as Batch;
     expect(results.map((item) => item.url)).toEqual(urls);
     expect(results.map((item) => item.title ?? item.error?.code)).toEqual(FIVE_OUTCOMES);
-    expect(results[3]?.error?.message).toContain("direct");
+    expect(results[3]?.error).toMatchObject({ message: expect.stringContaining("HTTP 404"), status: 404 });
     expect(pagingSite.maxConcurrent()).toBeGreaterThan(1);
     expect(pagingSite.maxConcurrent()).toBeLessThanOrEqual(PER_HOST);
     expect(text(result)).toMatch(/^5 URLs fetched, 1 failed/);
