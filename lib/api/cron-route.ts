@@ -1,9 +1,11 @@
 /**
  * Transport: the route of a background job (`app/api/cron/<name>/route.ts`). Vercel Cron calls it with GET
- * and `Authorization: Bearer $CRON_SECRET`; any other scheduler can do the same. Answers the run as JSON.
+ * and `Authorization: Bearer $CRON_SECRET`; any other scheduler can do the same. Answers the run as JSON at
+ * once; research jobs the run claimed (resume-research) go on after the response, the function kept for them.
  */
 import { randomUUID } from "node:crypto";
 import { errorResponse, toErrorResponse } from "@/lib/api/errors";
+import { keepWorkingAfterResponse } from "@/lib/api/research-work";
 import { bearerToken } from "@/lib/api/with-token";
 import { platform } from "@/lib/pipeline/platform";
 import type { BackgroundJobName } from "@/lib/services/ops/background-jobs";
@@ -31,6 +33,7 @@ export function cronRoute(name: BackgroundJobName) {
           NO_STORE,
         );
       }
+      keepWorkingAfterResponse();
       return Response.json(await runBackgroundJob({ ctx, input: { name } }), { headers: NO_STORE });
     } catch (error) {
       return toErrorResponse(error, randomUUID());

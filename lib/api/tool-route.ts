@@ -29,9 +29,10 @@ function toolRoute<I extends z.ZodObject, O extends z.ZodObject>(tool: Tool<stri
             ? parseJsonObject<z.input<I>>(body)
             : await readJsonBody<z.input<I>>(request);
       if (tool.background) {
-        // A job: queued now, answered 202 with its status URL; it runs after the response.
-        const job = await tool.background.start(ctx, input);
+        // A job: queued now, answered 202 with its status URL; it runs after the response (as do the jobs a
+        // start refused at the cap wakes).
         keepWorkingAfterResponse();
+        const job = await tool.background.start(ctx, input);
         return Response.json(job, { status: 202, headers: { location: `${tool.rest.path}/${job.id}` } });
       }
       const { response } = await tool.run(ctx, input, { signal: request.signal });

@@ -2,14 +2,14 @@
  * MCP: the server one request talks to, built fresh for that request's tenant and scopes, so any instance can
  * answer any request and nothing outlives the response. What it offers is decided here, once for every
  * protocol revision (the tools of the token's scopes, the instructions, the providers resource, tasks over
- * research jobs); a revision's adapter (revision-2025.ts, revision-2026-07-28.ts) only makes its SDK's
- * registration calls.
+ * research jobs where the request's revision has them); a revision's adapter (revision-2025.ts,
+ * revision-2026-07-28.ts) only makes its SDK's registration calls.
  */
 import type { TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { providerStatus } from "@/lib/services/providers/provider-status";
 import { toProviderStatusResponse } from "@/lib/tools/provider-kinds";
-import type { OfferedTool } from "./define-tool";
+import type { McpTool, OfferedTool } from "./define-tool";
 import { researchTaskStore } from "./research-tasks";
 import { toolsForScopes } from "./tools";
 
@@ -48,21 +48,36 @@ type OfferedResource = ReturnType<typeof providersResource>;
 
 /** One protocol revision's SDK: how its server is made and what it is given registered. */
 export interface Revision<Server> {
-  /** A server with Searchmux's identity and limits (server-options.ts); `tasks` where the revision has them. */
+  /** A server with Searchmux's identity and limits (server-options.ts), offering `tasks` when given. */
   newServer(instructions: string, tasks?: TaskStore): Server;
   registerTool(server: Server, tool: OfferedTool): void;
   registerResource(server: Server, resource: OfferedResource): void;
 }
 
-export function buildServer<Server>(ctx: TenantContext, revision: Revision<Server>): Server {
+/** A tool as a revision without tasks registers it: a job tool is a plain call that waits for its job. */
+function offeredWithoutTasks(tool: McpTool, ctx: TenantContext): OfferedTool {
+  const { startJob: _, ...offered } = tool.offerFor(ctx);
+  return offered;
+}
+
+/**
+ * The server of one request. `tasks`: whether the request's protocol revision has tasks (2025-11-25 only;
+ * `revisionHasTasks` in revision-2025.ts); a server of an earlier revision or of 2026-07-28 advertises none.
+ */
+export function buildServer<Server>(
+  ctx: TenantContext,
+  revision: Revision<Server>,
+  { tasks }: { tasks: boolean },
+): Server {
   const tools = toolsForScopes(ctx.scopes);
   // Tasks are research jobs: offered to the tokens that may start one.
-  const jobTool = tools.find((tool) => tool.background);
+  const jobTool = tasks ? tools.find((tool) => tool.background) : undefined;
   const server = revision.newServer(
     INSTRUCTIONS,
     jobTool && researchTaskStore(ctx, (job) => jobTool.result(job as unknown as Record<string, unknown>)),
   );
-  for (const tool of tools) revision.registerTool(server, tool.offerFor(ctx));
+  for (const tool of tools)
+    revision.registerTool(server, jobTool ? tool.offerFor(ctx) : offeredWithoutTasks(tool, ctx));
   revision.registerResource(server, providersResource(ctx));
   return server;
 }

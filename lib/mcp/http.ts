@@ -1,8 +1,8 @@
 /**
  * MCP over Streamable HTTP, stateless, in two protocol eras: a request carrying the 2026-07-28 `_meta`
  * envelope goes to the v2 SDK's handler (revision-2026-07-28.ts); everything else (the 2025-03-26, 2025-06-18
- * and 2025-11-25 revisions, with their initialize handshake and tasks) to the v1 SDK (revision-2025.ts), where
- * every POST gets its own server and transport. Both are authenticated by
+ * and 2025-11-25 revisions, with their initialize handshake, and tasks in 2025-11-25 only) to the v1 SDK
+ * (revision-2025.ts), where every POST gets its own server and transport, built for the request's revision. Both are authenticated by
  * withToken (the token needs the `mcp` scope, whether it comes as a Bearer header or in the URL; an OAuth
  * access token must have been issued for this endpoint, see resource-metadata.ts). No
  * session ids are issued, so GET (a standalone SSE stream) and DELETE (ending a session) answer 405, and a
@@ -17,15 +17,16 @@ import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { MAX_BODY_BYTES, readBody } from "@/lib/api/body";
 import { errorResponse } from "@/lib/api/errors";
 import { foreignRequestReason } from "@/lib/api/request-guard";
+import { keepWorkingAfterResponse } from "@/lib/api/research-work";
 import { insufficientScope, type TokenRefusal, type TokenRequest, withToken } from "@/lib/api/with-token";
 import { config } from "@/lib/config";
 import type { RouteTemplate } from "@/lib/observability/http-metrics";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { buildServer } from "./build-server";
 import { bearerChallenge, mcpResource } from "./resource-metadata";
-import { revision2025 } from "./revision-2025";
+import { requestRevision, revision2025, revisionHasTasks } from "./revision-2025";
 import { authInfoFor, mcpHandler } from "./revision-2026-07-28";
-import { answerStreams, missingScope } from "./tools";
+import { answerStreams, missingScope, touchesJobs } from "./tools";
 
 type RouteContext<P> = { params: Promise<P> };
 
@@ -86,11 +87,13 @@ async function serveMcp<P>(
       refusal.id,
     );
   }
+  if (touchesJobs(message)) keepWorkingAfterResponse();
   const forwarded = body === undefined ? request : new Request(request, { body });
   if (!(await isLegacyRequest(forwarded, message, { maxRequestBodySize: MAX_BODY_BYTES }))) {
     return mcpHandler().fetch(forwarded, { authInfo: authInfoFor(ctx) });
   }
-  const server = buildServer(ctx, revision2025);
+  const revision = requestRevision(message, forwarded.headers.get("mcp-protocol-version"));
+  const server = buildServer(ctx, revision2025, { tasks: revisionHasTasks(revision) });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     maxRequestBodySize: MAX_BODY_BYTES,

@@ -1,15 +1,44 @@
 /**
- * MCP revisions 2025-03-26, 2025-06-18 and 2025-11-25 on the v1 SDK (`@modelcontextprotocol/sdk`): the
- * registration calls of what build-server.ts offers, with research jobs as tasks (2025-11-25).
+ * MCP revisions 2025-03-26, 2025-06-18 and 2025-11-25 (and the 2024 ones the SDK still accepts) on the v1 SDK
+ * (`@modelcontextprotocol/sdk`): the registration calls of what build-server.ts offers, with research jobs as
+ * tasks where the request's revision has them (2025-11-25: `requestRevision`, `revisionHasTasks`).
  */
 import type { TaskStore, ToolTaskHandler } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { Revision } from "./build-server";
 import type { OfferedTool } from "./define-tool";
 import { taskOf } from "./research-tasks";
 import { SERVER_INFO, serverOptions } from "./server-options";
+
+/** The revision that brought tasks; earlier ones have none. */
+const TASKS_SINCE = "2025-11-25";
+
+/**
+ * The revision a request of this era speaks. `initialize` names the one the client asks for, and the server
+ * answers with it when it serves it, else with its latest; every later request carries the negotiated one
+ * in MCP-Protocol-Version (absent: 2025-03-26, as the transport specification says).
+ */
+export function requestRevision(message: unknown, protocolHeader: string | null): string {
+  const initialize =
+    typeof message === "object" && message !== null && "method" in message && message.method === "initialize"
+      ? (message as { params?: { protocolVersion?: unknown } })
+      : undefined;
+  if (initialize === undefined) return protocolHeader ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+  const asked = initialize.params?.protocolVersion;
+  return typeof asked === "string" && SUPPORTED_PROTOCOL_VERSIONS.includes(asked)
+    ? asked
+    : LATEST_PROTOCOL_VERSION;
+}
+
+/** Whether a revision of this era has tasks (revision dates compare as strings). */
+export const revisionHasTasks = (revision: string) => revision >= TASKS_SINCE;
 
 /**
  * An empty server with Searchmux's identity and limits; the stdio bridge builds on it too. With a task store
@@ -49,7 +78,7 @@ export function registerTool(server: McpServer, { name, config, call, startJob }
 }
 
 /**
- * Built with `buildServer(ctx, revision2025)` (http.ts): this module takes only types from build-server.ts,
+ * Built with `buildServer(ctx, revision2025, { tasks })` (http.ts): this module takes only types from build-server.ts,
  * whose tool list reaches define-tool.ts, which registers the stdio bridge's runners through `registerTool`.
  */
 export const revision2025: Revision<McpServer> = {

@@ -75,9 +75,12 @@ let handler: McpHttpHandler | undefined;
  * request validation. `legacy: "reject"` because http.ts sends 2025 traffic to revision-2025.ts itself.
  */
 export function mcpHandler(): McpHttpHandler {
-  handler ??= createMcpHandler((context) => buildServer(tenantOf(context), revision20260728), {
-    legacy: "reject",
-    maxRequestBodySize: MAX_BODY_BYTES,
-  });
+  handler ??= createMcpHandler(
+    (context) => buildServer(tenantOf(context), revision20260728, { tasks: false }),
+    {
+      legacy: "reject",
+      maxRequestBodySize: MAX_BODY_BYTES,
+    },
+  );
   return handler;
 }

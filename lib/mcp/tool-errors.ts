@@ -15,7 +15,7 @@ const NEXT_STEP: Readonly<Record<ServiceErrorCode, string>> = {
   invalid_input: "Fix the arguments and call again.",
   unauthorized: "The token is no longer valid; the user must configure a new one.",
   forbidden: "This token does not allow this tool; do not retry.",
-  not_found: "Check the identifier.",
+  not_found: "Check the identifier or URL; the same one will not be found again.",
   conflict: "Reload the current state and try again.",
   payload_too_large: "Send smaller arguments.",
   rate_limited: "Wait a minute before calling again.",

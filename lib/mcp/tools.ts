@@ -51,6 +51,19 @@ function requestsOf(body: unknown): MessageFields[] {
 }
 
 /**
+ * Whether a message may set research jobs going: a call of a job tool (queued, or refused at the cap with the
+ * worker woken) or a tasks request (reading a job nobody runs resumes it). The transport then keeps a
+ * serverless function alive for them after the response.
+ */
+export function touchesJobs(body: unknown): boolean {
+  return requestsOf(body).some(
+    ({ method, params }) =>
+      (typeof method === "string" && method.startsWith("tasks/")) ||
+      (method === "tools/call" && TABLE.some((tool) => tool.background && tool.name === params?.name)),
+  );
+}
+
+/**
  * Whether the answer to a message streams (SSE): when a request asks for progress, or calls a slow tool (the
  * stream's keep-alive comments hold idle proxies open through a two-minute answer). Anything else is answered
  * as one JSON body, which costs less per call.

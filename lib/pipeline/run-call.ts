@@ -41,6 +41,11 @@ export interface ToolCallSpec<P extends ProviderRegistration, R> {
   onProgress?: OnProgress;
   /** How many providers produced something usable. */
   succeeded(result: R): number;
+  /**
+   * The call's own error when nothing succeeded, answered before the generic "every provider failed" (fetch:
+   * the site said the page does not exist); undefined for the generic one.
+   */
+  failure?(result: R): Error | undefined;
   /** Counts and top URLs for the trace. */
   summarize(result: R): Record<string, unknown>;
 }
@@ -131,6 +136,8 @@ async function providerStage<P extends ProviderRegistration, R extends ToolOutco
     for (const [providerId, micros] of await ledger.close()) charged.set(providerId, micros);
   }
   const outcome = ran.result;
+  const own = spec.succeeded(outcome) === 0 ? spec.failure?.(outcome) : undefined;
+  if (own) throw own;
   throwIfNothingSucceeded(
     { succeeded: spec.succeeded(outcome), providers_failed: outcome.providers_failed },
     ledger.exhausted,

@@ -1,9 +1,9 @@
 /**
  * What every long-running app instance runs besides requests: opens the database early so the first
- * request does not wait, runs the background jobs on their timers (ops/: refunds reservations of calls
- * that never settled every minute, prunes traces past their tenant's retention every hour; on Vercel,
- * Vercel Cron runs them instead), looks for research jobs to run (research/worker.ts), and writes pending
- * traces on exit.
+ * request does not wait, runs the background jobs on their timers (ops/: looks for research jobs to run
+ * every 5 seconds, refunds reservations of calls that never settled every minute, prunes traces past their
+ * tenant's retention every hour; on Vercel, Vercel Cron runs them instead), and writes pending traces on
+ * exit.
  */
 
 import { log } from "@/lib/observability/logger";
@@ -11,7 +11,6 @@ import { flushPendingWrites, platform } from "@/lib/pipeline/platform";
 import { markShuttingDown } from "@/lib/pipeline/shutdown";
 import { runBackgroundJob } from "./ops/run-background-job";
 import { scheduleBackgroundJobs } from "./ops/schedule-background-jobs";
-import { pollResearchJobs } from "./research/worker";
 
 const report = (what: string) => (error: unknown) => log().error(error, what);
 
@@ -21,7 +20,6 @@ export async function startBackgroundTasks(): Promise<void> {
     env: process.env,
     run: async (name) => runBackgroundJob({ ctx: await platform(), input: { name } }),
   });
-  pollResearchJobs(platform, process.env);
   process.once("beforeExit", () => void flushPendingWrites());
   // `next start` closes the server on SIGTERM, awaiting responses and their after() tasks (which write
   // their traces); this starts writing whatever else is queued at once, alongside, and tells keep-alive

@@ -73,16 +73,12 @@ function fetchedPageText(page: Omit<FetchResponse, "cache_hit" | "trace_id">): s
   const { metadata } = page;
   const offset = page.offset ?? 0;
   const next = page.next_offset ?? null;
-  const total = page.total_chars ?? metadata.total_chars;
+  const total = page.total_chars ?? offset + page.content.length;
   const facts = [`Source: ${page.final_url}`, `Fetched by ${page.provider} as ${page.format}`];
   if (offset > 0 || next !== null)
     facts.push(`Characters ${offset}–${offset + page.content.length} of ${total}`);
-  if (metadata.truncated) {
-    const readOn = next === null ? "" : `; call fetch with offset=${next} to continue`;
-    facts.push(
-      `Truncated: the page has ${metadata.total_chars} characters (raise max_chars to read more)${readOn}`,
-    );
-  }
+  // The last window of a document cut at the cache's cap: its content ends with the engine's own marker.
+  if (metadata.truncated && next === null) facts.push("Truncated: the page is longer than one fetch keeps");
   if (page.providers_failed.length > 0) facts.push(failedLine(page.providers_failed));
   const rest =
     next === null

@@ -51,8 +51,18 @@ export const searchResponse = z.object({
 });
 export type SearchResponse = z.infer<typeof searchResponse>;
 
-/** Page facts vary by source (PDF pages, HTTP status, byline …); extra keys are allowed. */
-const pageMetadata = z.looseObject({ truncated: z.boolean(), total_chars: z.number() });
+/**
+ * Page facts vary by source (PDF pages, HTTP status, byline …); extra keys are allowed. The document's length is
+ * the response's own `total_chars`, never repeated here: the engine's count of the page before the cache's cap
+ * differed from it on long pages.
+ */
+const pageMetadata = z.looseObject({
+  truncated: z
+    .boolean()
+    .describe(
+      "Whether any of the document is left out of `content` (later windows, or past the 1,000,000 cap)",
+    ),
+});
 const fetchedPage = {
   final_url: z.string(),
   title: z.string(),
@@ -79,7 +89,14 @@ const fetchedDocument = z.object({
 });
 const fetchFailedUrl = z.object({
   url: z.string(),
-  error: z.object({ code: z.string(), message: z.string() }),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    status: z
+      .number()
+      .optional()
+      .describe("The HTTP status the site answered when it said the page does not exist (404, 410)"),
+  }),
 });
 
 /** A fetch of one `url` (its paging fields optional here so that a page without them reads as whole). */
@@ -275,14 +292,17 @@ type FetchedPage = Pick<
   "final_url" | "title" | "content" | "format" | "provider" | "metadata"
 >;
 
-const page = (p: FetchedPage) => ({
-  final_url: p.final_url,
-  title: p.title,
-  content: p.content,
-  format: p.format,
-  provider: p.provider,
-  metadata: { ...p.metadata },
-});
+const page = (p: FetchedPage) => {
+  const { total_chars: _, ...metadata } = p.metadata;
+  return {
+    final_url: p.final_url,
+    title: p.title,
+    content: p.content,
+    format: p.format,
+    provider: p.provider,
+    metadata,
+  };
+};
 
 const document = (result: Omit<FetchedDocument, "trace_id">) => ({
   url: result.url,
@@ -298,7 +318,14 @@ const document = (result: Omit<FetchedDocument, "trace_id">) => ({
 
 const batchItem = (item: FetchBatchItem) =>
   "error" in item
-    ? { url: item.url, error: { code: item.error.code, message: item.error.message } }
+    ? {
+        url: item.url,
+        error: {
+          code: item.error.code,
+          message: item.error.message,
+          ...(item.error.status !== undefined && { status: item.error.status }),
+        },
+      }
     : document(item);
 
 export function toFetchResponse(result: FetchPageResult): FetchToolResponse {

@@ -4,8 +4,9 @@
  * five articles each (31 pages), a robots.txt that forbids /private/ and names a sitemap index, whose one
  * child lists /orphan (linked from nowhere), links that redirect to the cloud metadata address and to a
  * private network, a link to another site, a redirect onto a known page, a file that is not a page, and a
- * very long article; apart from it, /long-start (five long pages) and /slow-start (a page that answers
- * after SLOW_PAGE_MS). Absolute URLs are written with the Host the request came to. The app reaches it
+ * very long article; apart from it, /long-start (five long pages), /slow-start (a page that answers
+ * after SLOW_PAGE_MS), /broken-start (three broken links before the five sections) and /all-broken (only
+ * broken links, BROKEN_LINKS of them); a broken link is a 404. Absolute URLs are written with the Host the request came to. The app reaches it
  * only through the SSRF allowlist (SEARCHMUX_FETCH_ALLOWLIST=127.0.0.1).
  */
 import http from "node:http";
@@ -18,6 +19,8 @@ export const LONG_PAGE_CHARS = 200_000;
 export const OFF_SITE_URL = "https://elsewhere.example/page";
 /** How long /slow takes to answer. */
 export const SLOW_PAGE_MS = 5_000;
+/** Links of /all-broken, every one a 404. */
+export const BROKEN_LINKS = 40;
 
 export interface CrawlSite {
   /** http://<host>:<port> */
@@ -97,6 +100,14 @@ function route(path: string, origin: string): Answer | undefined {
       body: page("Long pages", ["/long", "/long?part=2", "/long?part=3", "/long?part=4", "/long?part=5"]),
     };
   if (path === "/slow-start") return { body: page("Slow pages", ["/slow"]) };
+  if (path === "/broken-start") {
+    const sections = Array.from({ length: SECTIONS }, (_, i) => sectionPath(i + 1));
+    return { body: page("Some broken links", ["/broken/1", "/broken/2", "/broken/3", ...sections]) };
+  }
+  if (path === "/all-broken") {
+    const links = Array.from({ length: BROKEN_LINKS }, (_, i) => `/broken/${i + 1}`);
+    return { body: page("Only broken links", links) };
+  }
   if (path === "/slow") return { delayMs: SLOW_PAGE_MS, body: page("Slow", []) };
   if (path === "/go/metadata") return { status: 302, location: "http://169.254.169.254/latest/meta-data/" };
   if (path === "/go/intranet") return { status: 302, location: "http://10.0.0.1/admin" };

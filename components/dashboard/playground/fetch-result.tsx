@@ -48,7 +48,9 @@ function FetchedPage({ page, onReadOn }: { page: Omit<FetchResponse, "trace_id">
         </ExternalLink>
         <div className="flex flex-wrap gap-1.5">
           <Badge tone="primary">via {page.provider}</Badge>
-          <Badge tone="outline">{plural(metadata.total_chars, "character")}</Badge>
+          <Badge tone="outline">
+            {plural(page.total_chars ?? offset + page.content.length, "character")}
+          </Badge>
           {metadata.truncated ? <Badge tone="warning">truncated</Badge> : null}
           {offset > 0 || next !== null ? (
             <Badge tone="outline">

@@ -33,18 +33,19 @@ export async function startResearchAction(
       };
     }
     // The verb checks the form's fields with its own schema, as REST passes its body on.
-    const job = await startResearch({ ctx, input: input as z.input<typeof researchInput> });
     keepWorkingAfterResponse();
+    const job = await startResearch({ ctx, input: input as z.input<typeof researchInput> });
     return { status: "success", data: job };
   } catch (error) {
     return toActionError(error);
   }
 }
 
-/** A job's status, progress and report: what the playground polls while it runs. */
+/** A job's status, progress and report: what the playground polls while it runs (resuming a job nobody runs). */
 export async function researchJobAction(id: string): Promise<ActionState<ResearchJobView>> {
   const { ctx } = await dashboardSession();
   try {
+    keepWorkingAfterResponse();
     return { status: "success", data: await getResearch({ ctx, input: { id } }) };
   } catch (error) {
     return toActionError(error);

@@ -64,7 +64,7 @@ export const crawlInputSchema = z.object({
     .optional()
     .meta({ minimum: 1, maximum: CRAWL_LIMITS.map.max })
     .describe(
-      `Pages to fetch (default ${CRAWL_LIMITS.pages.defaultValue} in pages mode, capped at ${CRAWL_LIMITS.pages.max}; default ${CRAWL_LIMITS.map.defaultValue} in map mode, capped at ${CRAWL_LIMITS.map.max})`,
+      `Pages to return; pages that fail do not count, and at most twice as many are tried (default ${CRAWL_LIMITS.pages.defaultValue} in pages mode, capped at ${CRAWL_LIMITS.pages.max}; default ${CRAWL_LIMITS.map.defaultValue} in map mode, capped at ${CRAWL_LIMITS.map.max})`,
     ),
   format: z
     .enum(["markdown", "text", "html"])

@@ -9,9 +9,11 @@
  * robots.txt is read once per origin and obeyed; the sitemap (robots.txt's Sitemap: lines, else
  * /sitemap.xml; an index one level deep) seeds the frontier at depth 1, after the start page's own links.
  * A few pages are fetched at once. Every outbound request (pages, redirect hops, robots.txt, sitemaps)
- * counts against the crawl's request budget (request-budget.ts). The crawl stops at the page limit, at the
- * request budget, at the character budget (pages mode), or at its deadline, returning what it has and why
- * it stopped.
+ * counts against the crawl's request budget (request-budget.ts). `max_pages` counts the pages returned: a
+ * page that fails (an error, a redirect off the site) frees its place for the next, up to ATTEMPTS_PER_PAGE
+ * visits per page of the limit, so a site of broken links still ends. The crawl stops at the page limit, at
+ * the attempts, at the request budget, at the character budget (pages mode), or at its deadline, returning
+ * what it has and why it stopped.
  *
  * Throws: ZodError for invalid input, SsrfBlocked when the start URL (or its robots.txt, or a redirect
  * of the start page) is a refused target.
@@ -39,6 +41,8 @@ const SITEMAP_MAX_BYTES = 10 * 1024 * 1024;
 /** Sitemaps read per crawl (declared or guessed ones plus one level of an index's children). */
 const MAX_SITEMAPS = 5;
 const MAX_SITEMAP_URLS = 1_000;
+/** Page visits a crawl may start per page of max_pages: the page itself, and one more for a page that fails. */
+const ATTEMPTS_PER_PAGE = 2;
 
 export interface RunCrawlArgs {
   /** Validated here; already-validated input passes unchanged. */
@@ -123,8 +127,10 @@ interface Crawl {
   robots: Map<string, Promise<RobotsRules>>;
   /** What is left of the result's character budget (pages mode). */
   charsLeft: number;
-  /** Pages sent to the fetcher so far (max_pages counts these). */
-  launched: number;
+  /** Page visits in flight: with the pages listed, what max_pages counts. */
+  visiting: number;
+  /** Page visits started so far, failed ones included (at most ATTEMPTS_PER_PAGE × max_pages). */
+  attempts: number;
 }
 
 export async function runCrawl(args: RunCrawlArgs): Promise<CrawlResult> {
@@ -187,7 +193,8 @@ function startCrawl(args: RunCrawlArgs): Crawl {
     spans: [],
     robots: new Map(),
     charsLeft: CRAWL_LIMITS.totalChars,
-    launched: 0,
+    visiting: 0,
+    attempts: 0,
   };
   return crawl;
 }
@@ -216,24 +223,33 @@ async function walkFrontier(crawl: Crawl, tasks: TaskPool): Promise<void> {
       if (item.depth === 0) tasks.launch(() => seedFromSitemaps(crawl));
       continue;
     }
-    crawl.launched++;
-    tasks.launch(
-      item.depth === 0
-        ? () => visit(crawl, item).then(() => seedFromSitemaps(crawl))
-        : () => visit(crawl, item),
-    );
+    crawl.attempts++;
+    crawl.visiting++;
+    const visited = () =>
+      visit(crawl, item).finally(() => {
+        crawl.visiting--;
+      });
+    tasks.launch(item.depth === 0 ? () => visited().then(() => seedFromSitemaps(crawl)) : visited);
   }
 }
 
-/** Whether another page may start: one is queued, no limit is reached and a task slot is free. */
+/**
+ * Whether another page may start: one is queued, the pages listed and in flight are fewer than max_pages, no
+ * other limit is reached and a task slot is free.
+ */
 function mayLaunch(crawl: Crawl, tasks: TaskPool): boolean {
   return (
     crawl.frontier.queue.length > 0 &&
-    crawl.launched < crawl.maxPages &&
+    crawl.pages.length + crawl.visiting < crawl.maxPages &&
+    !attemptsSpent(crawl) &&
     !charsSpent(crawl) &&
     !crawl.requests.spent &&
     tasks.size < CONCURRENCY
   );
+}
+
+function attemptsSpent(crawl: Crawl): boolean {
+  return crawl.attempts >= ATTEMPTS_PER_PAGE * crawl.maxPages;
 }
 
 function charsSpent(crawl: Crawl): boolean {
@@ -401,6 +417,7 @@ function crawlResult(crawl: Crawl, stopped: CrawlStop): CrawlResult {
     maxPages: crawl.maxPages,
     unvisited: frontier.queue.length,
     requestLimit: crawl.requests.spent ? crawl.requests.limit : undefined,
+    attempts: attemptsSpent(crawl) && pages.length < crawl.maxPages ? crawl.attempts : undefined,
   });
   if (note !== undefined) result.note = note;
   return result;
@@ -414,18 +431,22 @@ function stopNote(
     unvisited: number;
     /** The request budget, when it was spent. */
     requestLimit: number | undefined;
+    /** The page visits started, when their limit stopped the crawl short of max_pages. */
+    attempts: number | undefined;
   },
 ): string | undefined {
-  const { input, maxPages, unvisited, requestLimit } = facts;
+  const { input, maxPages, unvisited, requestLimit, attempts } = facts;
   switch (stopped) {
     case "complete":
       return undefined;
     case "depth":
       return `links beyond max_depth ${input.max_depth} were not followed`;
     case "page_limit":
-      return requestLimit === undefined
-        ? `max_pages ${maxPages} reached; queued pages not visited: ${unvisited}`
-        : `the crawl's budget of ${requestLimit} outbound requests (pages, redirects, robots.txt, sitemaps) is spent; queued pages not visited: ${unvisited}`;
+      if (requestLimit !== undefined)
+        return `the crawl's budget of ${requestLimit} outbound requests (pages, redirects, robots.txt, sitemaps) is spent; queued pages not visited: ${unvisited}`;
+      if (attempts !== undefined)
+        return `${attempts} pages were tried (${ATTEMPTS_PER_PAGE} × max_pages ${maxPages}), too many of them failed; queued pages not visited: ${unvisited}`;
+      return `max_pages ${maxPages} reached; queued pages not visited: ${unvisited}`;
     case "char_limit":
       return `the result's ${CRAWL_LIMITS.totalChars}-character budget is spent; queued pages not visited: ${unvisited} (lower max_chars or narrow with include_paths)`;
     case "deadline":

@@ -1,12 +1,16 @@
 import { ProviderError } from "@/lib/engine/shared/errors";
 import type { FetchFailure, FetchSpan } from "./types";
 
-/** No step produced a usable page; every attempt and its reason travel with the error. */
+/**
+ * No step produced a usable page; every attempt and its reason travel with the error, and `originVerdict`
+ * when the site itself said the page does not exist (origin-verdict.ts), which ended the waterfall.
+ */
 export class FetchFailed extends Error {
   constructor(
     readonly providersAttempted: readonly string[],
     readonly providersFailed: readonly FetchFailure[],
     readonly spans: readonly FetchSpan[],
+    readonly originVerdict?: FetchFailure,
   ) {
     super(
       providersAttempted.length === 0

@@ -6,10 +6,13 @@
  * the direct fetcher (free) and the keyed providers cheapest first. A step fails over on an HTTP or
  * transport error or when the content checks reject its page (challenge, login/cookie/paywall,
  * JS-only shell, too short). With `skip_providers` the waterfall continues to a second winner
- * (`alternative_results`). A page that was only too short wins when nothing better turns up.
+ * (`alternative_results`). A page that was only too short wins when nothing better turns up. The site's own
+ * 404 or 410 to the direct fetcher ends the waterfall: no other step is paid to render an error page
+ * (origin-verdict.ts).
  *
  * Throws: ZodError for invalid input, SsrfBlocked for refused targets (before any step, or when the
- * direct fetcher finds one behind DNS or a redirect), FetchFailed when no step produced a page.
+ * direct fetcher finds one behind DNS or a redirect), FetchFailed when no step produced a page (with the
+ * site's verdict when it ended the waterfall).
  */
 import { linkedAbort } from "@/lib/engine/shared/abort";
 import { ladderOrder } from "@/lib/engine/shared/ladder";
@@ -18,6 +21,7 @@ import { type Allowlist, checkUrl, type Resolver, type SsrfPolicy } from "@/lib/
 import { attemptStep, type StepContext } from "./attempt";
 import { FetchFailed } from "./errors";
 import { type FetchInput, type FetchInputRaw, fetchInputSchemaFor } from "./input";
+import { isOriginVerdict } from "./origin-verdict";
 import { renderContent } from "./render";
 import type {
   FetchedDocument,
@@ -109,6 +113,7 @@ export async function runFetch(args: RunFetchArgs): Promise<FetchResult> {
   const failed: FetchFailure[] = [];
   const spans: FetchSpan[] = [];
   let lastResort: (Winner & { failure: FetchFailure }) | undefined;
+  let originVerdict: FetchFailure | undefined;
   try {
     for (const entry of steps) {
       if (deadline.signal.aborted || winners.length >= wanted) break;
@@ -120,6 +125,10 @@ export async function runFetch(args: RunFetchArgs): Promise<FetchResult> {
         continue;
       }
       failed.push(outcome.failure);
+      if (isOriginVerdict(entry, outcome.failure)) {
+        originVerdict = outcome.failure;
+        break;
+      }
       const short = outcome.shortDocument;
       if (short && short.markdown.length > (lastResort?.document.markdown.length ?? -1)) {
         lastResort = { entry, document: short, failure: outcome.failure, warning: outcome.failure.message };
@@ -129,6 +138,9 @@ export async function runFetch(args: RunFetchArgs): Promise<FetchResult> {
     deadline.dispose();
   }
 
+  if (originVerdict !== undefined && winners.length === 0) {
+    throw new FetchFailed(attempted, failed, spans, originVerdict);
+  }
   if (winners.length === 0 && lastResort !== undefined) {
     winners.push(lastResort);
     failed.splice(failed.indexOf(lastResort.failure), 1);

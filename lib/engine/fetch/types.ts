@@ -77,6 +77,11 @@ export interface FetchCall {
 }
 
 export interface FetchProvider extends ProviderRegistration {
+  /**
+   * The step requests the target itself (the direct fetcher): the HTTP status it reports is the site's own
+   * answer, which may settle the fetch (origin-verdict.ts). Other steps report statuses of their own APIs.
+   */
+  fetchesOrigin?: true;
   /** Domain routes only: the URLs this provider handles; they run before the waterfall. Never throws. */
   handles?(url: URL): boolean;
   /**

@@ -2,9 +2,10 @@
  * The direct fetcher: the free default step. The target URL itself is fetched through the SSRF-guarded
  * client (lib/http/safe-fetch.ts) and extracted here (HTML → article Markdown, PDF → text, DOCX/PPTX →
  * Markdown, text as is).
- * An HTTP error status fails the step, except a bot challenge page, which the content checks name.
+ * An HTTP error status fails the step, except a bot challenge or a JavaScript-only page, which the content
+ * checks name (a single-page app answering its own routes with 404 renders elsewhere; origin-verdict.ts).
  */
-import { checkContent } from "@/lib/engine/fetch/content-checks";
+import { checkContent, type Verdict } from "@/lib/engine/fetch/content-checks";
 import { documentFromBody } from "@/lib/engine/fetch/extract/document";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
@@ -12,6 +13,12 @@ import { safeFetch } from "@/lib/http/safe-fetch";
 
 /** No provider API: the target is fetched itself. Non-empty so the shared configuration check passes. */
 export const DIRECT_BASE_URL = "direct:";
+
+/** Pages that answer an error status yet go to the content checks, which send them on to other steps. */
+const CHECKED_DESPITE_STATUS: ReadonlySet<Verdict["reason"] | undefined> = new Set([
+  "bot_challenge",
+  "js_shell",
+]);
 
 export const direct: FetchProvider = {
   id: "direct",
@@ -24,6 +31,7 @@ export const direct: FetchProvider = {
   costPerRequestUsd: 0,
   freeTier: null,
   defaultTimeoutMs: 15_000,
+  fetchesOrigin: true,
 
   async fetch(call) {
     const response = await safeFetch(call.url.toString(), {
@@ -45,7 +53,7 @@ export const direct: FetchProvider = {
     document.httpStatus = response.status;
     document.bytes = response.body.length;
     document.metadata.status = response.status;
-    if (response.status >= 400 && checkContent(document)?.reason !== "bot_challenge") {
+    if (response.status >= 400 && !CHECKED_DESPITE_STATUS.has(checkContent(document)?.reason)) {
       throw new ProviderError(
         "http_error",
         `${call.url.host} answered HTTP ${response.status}`,

@@ -36,6 +36,8 @@ export interface NoPage {
   noPage: true;
   providers_failed: readonly FetchFailure[];
   spans: readonly FetchSpan[];
+  /** The site's own 404 or 410, which ended the waterfall (lib/engine/fetch/origin-verdict.ts). */
+  originVerdict?: FetchFailure;
 }
 
 export interface DocumentRequest {
@@ -70,10 +72,26 @@ export async function fetchDocument(
     });
   } catch (error) {
     if (error instanceof SsrfBlocked) throw new ServiceError("invalid_input", error.message);
-    if (error instanceof FetchFailed)
-      return { noPage: true, providers_failed: error.providersFailed, spans: error.spans };
+    if (error instanceof FetchFailed) {
+      const noPage: NoPage = { noPage: true, providers_failed: error.providersFailed, spans: error.spans };
+      if (error.originVerdict) noPage.originVerdict = error.originVerdict;
+      return noPage;
+    }
     throw error;
   }
+}
+
+/**
+ * The error of a URL whose site said the page does not exist: not_found (HTTP 404 on REST, whatever the
+ * site answered), with the site's status in `details`. Undefined when the steps merely failed.
+ */
+export function pageNotFound({ originVerdict }: NoPage): ServiceError | undefined {
+  if (originVerdict === undefined) return undefined;
+  return new ServiceError(
+    "not_found",
+    `${originVerdict.message ?? `the site answered HTTP ${originVerdict.status}`}: the page does not exist, so no other fetch step was tried`,
+    { status: originVerdict.status },
+  );
 }
 
 export const isNoPage = <T extends object>(outcome: T | NoPage): outcome is NoPage => "noPage" in outcome;

@@ -11,7 +11,7 @@ import { mapWithConcurrency } from "@/lib/engine/grounding/worker-pool";
 import { linkedAbort } from "@/lib/engine/shared/abort";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { throwIfNothingSucceeded } from "@/lib/pipeline/providers/selection";
-import { isNoPage, type NoPage } from "./fetch-document";
+import { isNoPage, type NoPage, pageNotFound } from "./fetch-document";
 import { type PagedFetch, pageOf, type Window } from "./page-window";
 
 /** Requests in flight to one host (host and port) at once: parallel enough, and polite to the site. */
@@ -20,7 +20,8 @@ export const PER_HOST = 3;
 type BatchPage = PagedFetch & { cache_hit: boolean };
 export interface BatchError {
   url: string;
-  error: { code: string; message: string };
+  /** `status`: what the site answered, when it said the page does not exist (fetch-document.ts). */
+  error: { code: string; message: string; status?: number };
 }
 export type BatchItem = BatchPage | BatchError;
 
@@ -155,6 +156,10 @@ async function fetchOne(source: DocumentSource, request: OneRequest): Promise<Fe
 
 /** The error a fetch of this one URL would have answered with. */
 function noPageError(outcome: NoPage): BatchError["error"] {
+  const notFound = pageNotFound(outcome);
+  const status = outcome.originVerdict?.status;
+  if (notFound)
+    return { code: notFound.code, message: notFound.message, ...(status !== undefined && { status }) };
   try {
     throwIfNothingSucceeded({ succeeded: 0, providers_failed: outcome.providers_failed });
   } catch (error) {

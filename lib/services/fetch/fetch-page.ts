@@ -13,7 +13,13 @@ import { runCall, type ToolCallResult } from "@/lib/pipeline/run-call";
 import { noCacheField, parseInput } from "@/lib/pipeline/validate";
 import { fetchProviders } from "@/lib/providers/fetch";
 import { fetchBatch } from "./fetch-batch";
-import { assertStepsAvailable, documentCacheInput, fetchDocument, type NoPage } from "./fetch-document";
+import {
+  assertStepsAvailable,
+  documentCacheInput,
+  fetchDocument,
+  type NoPage,
+  pageNotFound,
+} from "./fetch-document";
 import type { FetchBatch } from "./fetch-many";
 import { type PagedFetch, pageOf } from "./page-window";
 import { defaultMaxChars, MCP_MAX_CHARS } from "./result-size";
@@ -120,6 +126,7 @@ export async function fetchPage({
     run: (entries, admit) =>
       fetchDocument(ctx, { url: pageUrl, options, timeoutMs: timeout_ms, signal }, entries, admit),
     succeeded: (outcome) => ("noPage" in outcome ? 0 : 1),
+    failure: (outcome) => ("noPage" in outcome ? pageNotFound(outcome) : undefined),
     summarize: (outcome) =>
       "noPage" in outcome
         ? {}

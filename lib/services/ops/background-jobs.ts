@@ -1,12 +1,16 @@
 /**
- * The background jobs: each is one statement in a system transaction, run by the long-running server on
- * its own timer (schedule-background-jobs.ts) and, on Vercel, by Vercel Cron through
- * `/api/cron/<name>` on the schedule of `vercel.json` (tests check the two agree).
+ * The background jobs, run by the long-running server on its own timers (schedule-background-jobs.ts) and,
+ * on Vercel, by Vercel Cron through `/api/cron/<name>` on the schedule of `vercel.json` (tests check the
+ * two agree). Most are one statement in a system transaction under the job's lock (locked-statement.ts);
+ * resuming research jobs is the worker's claim, which leases already make safe to run anywhere at once.
  */
-import type { Tx } from "@/lib/db";
+
 import { refundExpiredReservations } from "@/lib/pipeline/budgets/admission";
+import type { Platform } from "@/lib/pipeline/context";
 import { deleteEndedOAuthRecords } from "@/lib/services/oauth/prune-oauth";
+import { resumeResearchJobs } from "@/lib/services/research/resume-research";
 import { deleteExpiredTraces } from "@/lib/services/traces/prune-traces";
+import { lockedStatement } from "./locked-statement";
 
 export interface BackgroundJob {
   name: string;
@@ -15,12 +19,13 @@ export interface BackgroundJob {
   /** How often a long-running server runs it. */
   everyMs: number;
   /**
-   * Vercel Cron's schedule. Daily, so that `vercel.json` deploys on every plan (Hobby allows daily jobs
-   * only); the work is idempotent, and a later run catches up.
+   * Vercel Cron's schedule: within minutes for what a user waits on (a refund, a research job), daily for the
+   * pruning. A schedule more often than daily needs the Pro plan (a Hobby project edits it to daily: README,
+   * "Background jobs"); the work is idempotent, and a later run catches up.
    */
   vercelSchedule: string;
-  /** The work, in the system transaction that holds the job's lock; resolves to how many rows it changed. */
-  work(tx: Tx, now: Date): Promise<number>;
+  /** Runs the job once: how many rows or jobs it handled, or null when another instance holds it. */
+  run(ctx: Platform): Promise<number | null>;
 }
 
 export const BACKGROUND_JOBS = [
@@ -30,15 +35,24 @@ export const BACKGROUND_JOBS = [
     name: "sweep-reservations",
     counts: "reservations refunded",
     everyMs: 60_000,
-    vercelSchedule: "0 3 * * *",
-    work: refundExpiredReservations,
+    vercelSchedule: "*/5 * * * *",
+    run: lockedStatement("sweep-reservations", refundExpiredReservations),
+  },
+  {
+    // Queued jobs no instance claimed and running ones whose instance died (resume-research.ts). A
+    // long-running server also picks up jobs other instances queued.
+    name: "resume-research",
+    counts: "research jobs claimed",
+    everyMs: 5_000,
+    vercelSchedule: "* * * * *",
+    run: resumeResearchJobs,
   },
   {
     name: "prune-traces",
     counts: "traces and research jobs deleted",
     everyMs: 3_600_000,
     vercelSchedule: "30 3 * * *",
-    work: deleteExpiredTraces,
+    run: lockedStatement("prune-traces", deleteExpiredTraces),
   },
   {
     // Codes, refresh tokens, connected apps and clients that can no longer be used (prune-oauth.ts).
@@ -46,7 +60,7 @@ export const BACKGROUND_JOBS = [
     counts: "OAuth records deleted",
     everyMs: 3_600_000,
     vercelSchedule: "0 4 * * *",
-    work: deleteEndedOAuthRecords,
+    run: lockedStatement("prune-oauth", deleteEndedOAuthRecords),
   },
 ] as const satisfies readonly BackgroundJob[];
 

@@ -63,6 +63,16 @@ export async function claimJob(db: Database, owner: string, leaseMs: number): Pr
   });
 }
 
+/**
+ * Whether nobody runs the job: queued and not yet claimed, or running under a lease that lapsed (its instance
+ * died, or a serverless function was frozen or cut off). By `now` of the reader: a clock ahead of the
+ * database's wakes a worker that then finds nothing to claim, one behind delays the wake by as much.
+ */
+export function isUnattended(row: JobRow, now: Date): boolean {
+  if (row.status === "queued") return true;
+  return row.status === "running" && row.leaseExpiresAt !== null && row.leaseExpiresAt < now;
+}
+
 const held = (id: string, owner: string) =>
   and(eq(researchJobs.id, id), eq(researchJobs.leaseOwner, owner), eq(researchJobs.status, "running"));
 

@@ -1,13 +1,13 @@
 /**
  * The research worker of this instance: claims jobs (job-lease.ts) and runs them (run-research-job.ts),
  * at most `concurrency` at once, renewing each lease on a heartbeat that also notices cancellation. It
- * wakes when this instance queues a job, and (long-running servers) on a timer that picks up jobs queued
- * elsewhere or abandoned by an instance that died; on serverless hosts the request that queued a job keeps
- * its function alive until the worker is idle (lib/api), and the cron route resumes abandoned jobs.
+ * wakes when this instance queues a job, when a status read finds a job nobody runs (get-research.ts), and
+ * for the `resume-research` background job (resume-research.ts): every few seconds on a long-running server,
+ * from Vercel Cron through `/api/cron/resume-research` on serverless hosts, where the requests that wake it
+ * also keep their function alive until it is idle (lib/api/research-work.ts).
  */
 import { randomUUID } from "node:crypto";
 import { log } from "@/lib/observability/logger";
-import type { Env } from "@/lib/pipeline/capabilities";
 import type { Platform } from "@/lib/pipeline/context";
 import { claimJob, type JobRow, renewLease, writeJob } from "./job-lease";
 import { CANCELLED, runResearchJob } from "./run-research-job";
@@ -33,6 +33,11 @@ export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
 export interface ResearchWorker {
   /** Starts claiming jobs, up to the concurrency, until none is left. */
   wake(platform: Platform): void;
+  /**
+   * Claims as many jobs as the concurrency has room for, now, and runs each (and only it) in the background;
+   * resolves to how many it claimed. A bounded batch: the function that asked ends with those jobs.
+   */
+  takeJobs(platform: Platform): Promise<number>;
   /** Resolves when nothing runs (after a wake, once the jobs it found are done). */
   idle(): Promise<void>;
   /** This worker's lease name. */
@@ -46,8 +51,18 @@ function platformOf(ctx: Platform): Platform {
 
 export function createResearchWorker(settings: WorkerSettings = DEFAULT_WORKER_SETTINGS): ResearchWorker {
   const owner = `${process.pid}:${randomUUID()}`;
-  let loops = 0;
+  /** Slots of the concurrency in use: a job running, or a claim on its way. */
+  let busy = 0;
   const waiters: Array<() => void> = [];
+
+  /** Takes a slot; the function returned gives it back. */
+  function takeSlot(): () => void {
+    busy += 1;
+    return () => {
+      busy -= 1;
+      if (busy === 0) for (const resolve of waiters.splice(0)) resolve();
+    };
+  }
 
   async function loop(platform: Platform): Promise<void> {
     for (;;) {
@@ -90,17 +105,34 @@ export function createResearchWorker(settings: WorkerSettings = DEFAULT_WORKER_S
     owner,
     wake(ctx) {
       const platform = platformOf(ctx);
-      while (loops < settings.concurrency) {
-        loops += 1;
+      while (busy < settings.concurrency) {
+        const release = takeSlot();
         void loop(platform)
           .catch((error) => log().error({ err: error }, "research worker failed"))
-          .finally(() => {
-            loops -= 1;
-            if (loops === 0) for (const resolve of waiters.splice(0)) resolve();
-          });
+          .finally(release);
       }
     },
-    idle: () => (loops === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+    async takeJobs(ctx) {
+      const platform = platformOf(ctx);
+      let claimed = 0;
+      while (busy < settings.concurrency) {
+        const release = takeSlot();
+        const row = await claimJob(platform.db, owner, settings.leaseMs).catch((error: unknown) => {
+          release();
+          throw error;
+        });
+        if (!row) {
+          release();
+          break;
+        }
+        claimed += 1;
+        void runClaimed(platform, row)
+          .catch((error) => log().error({ err: error, job: row.id }, "research worker failed"))
+          .finally(release);
+      }
+      return claimed;
+    },
+    idle: () => (busy === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
   };
 }
 
@@ -112,26 +144,7 @@ export function researchWorker(): ResearchWorker {
   return shared.searchmuxResearchWorker;
 }
 
-/** How often a long-running server looks for jobs queued elsewhere or abandoned by a dead instance. */
-const JOB_POLL_MS = 5_000;
-
-/**
- * The long-running server's timer (never on serverless hosts: a function must not hold timers). The wake
- * on start picks up the jobs of an instance that died; the timer, those whose lease lapses later.
- */
-export function pollResearchJobs(platform: () => Promise<Platform>, env: Env): NodeJS.Timeout | undefined {
-  if (env.VERCEL?.trim()) return undefined;
-  const wake = () =>
-    platform()
-      .then((ctx) => researchWorker().wake(ctx))
-      .catch((error: unknown) => log().error(error, "research worker could not start"));
-  void wake();
-  const timer = setInterval(wake, JOB_POLL_MS);
-  timer.unref();
-  return timer;
-}
-
-/** Wakes this instance's worker: a job was queued here. */
+/** Wakes this instance's worker: a job was queued here, or found with nobody running it. */
 export function wakeResearchWorker(ctx: Platform): void {
   researchWorker().wake(ctx);
 }

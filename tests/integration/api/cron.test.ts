@@ -70,7 +70,7 @@ describe("cron routes", () => {
     }
   });
 
-  it("sweep: refunds a reservation whose call never settled, keeps a live one", async () => {
+  it("sweep: refunds a reservation whose call never settled, keeps a live one, refunds it once", async () => {
     const anHourAgo = new Date(Date.now() - 3_600_000);
     const { admit } = await import("@/lib/pipeline/budgets/admission");
     const stale = await admit({ ...ctx, now: () => anHourAgo }, request());
@@ -86,6 +86,11 @@ describe("cron routes", () => {
     expect(Object.fromEntries(rows.map((row) => [row.id, row.status]))).toEqual({
       [stale.reservationId]: "released",
       [live.reservationId]: "reserved",
+    });
+    // Idempotent: a second run (Vercel Cron every 5 minutes) finds nothing more to refund.
+    expect(await (await call(sweep, "/api/cron/sweep-reservations", SECRET)).json()).toMatchObject({
+      ran: true,
+      count: 0,
     });
   });
 

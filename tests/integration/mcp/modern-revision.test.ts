@@ -3,7 +3,8 @@
  * providers faked at the HTTP level: the official v2 client pinned to the revision discovers the server,
  * lists the same tools as a 2025 client with the same token, searches with progress, reads the providers
  * resource and is refused a tool outside its scopes with the step-up challenge; raw requests show that the
- * routing between the eras follows the `_meta` envelope, and that 2025 clients still get tasks.
+ * routing between the eras follows the `_meta` envelope, and that tasks are advertised to the one revision that
+ * has them (2025-11-25), each revision checked with the official client speaking it.
  */
 import {
   Client as ModernClient,
@@ -30,6 +31,18 @@ async function modernClient(): Promise<ModernClient> {
   const client = new ModernClient(
     { name: "modern", version: "1" },
     { versionNegotiation: { mode: { pin: MODERN } } },
+  );
+  await client.connect(
+    new ModernTransport(new URL(MCP_URL), { fetch: appFetch, requestInit: { headers: authorization() } }),
+  );
+  return client;
+}
+
+/** The v2 client speaking a 2025 revision through the initialize handshake (its legacy mode). */
+async function earlierClient(revision: string): Promise<ModernClient> {
+  const client = new ModernClient(
+    { name: "earlier", version: "1" },
+    { supportedProtocolVersions: [revision] },
   );
   await client.connect(
     new ModernTransport(new URL(MCP_URL), { fetch: appFetch, requestInit: { headers: authorization() } }),
@@ -135,6 +148,44 @@ describe("a 2026-07-28 client", () => {
     await expect(client.callTool({ name: "fetch", arguments: { url: "https://a.test/" } })).rejects.toThrow(
       'Insufficient scope: required "mcp search fetch"',
     );
+    await client.close();
+  });
+});
+
+describe("tasks, in the revisions that have them", () => {
+  const researchTool = (tools: Array<{ name: string; execution?: { taskSupport?: string } }>) =>
+    tools.find((tool) => tool.name === "research");
+
+  it.each(["2025-03-26", "2025-06-18"])(
+    "%s: no tasks capability, research a plain call",
+    async (revision) => {
+      const client = await earlierClient(revision);
+      expect(client.getNegotiatedProtocolVersion()).toBe(revision);
+      expect(client.getServerCapabilities()?.tasks).toBeUndefined();
+      const research = researchTool((await client.listTools()).tools);
+      expect(research).toBeDefined();
+      // The v1 SDK lists every plain tool as `forbidden` for tasks.
+      expect(research?.execution?.taskSupport ?? "forbidden").toBe("forbidden");
+      await client.close();
+      // Nor does a tasks request of that revision find the method.
+      const listed = await rpcOf(
+        await postMcp({ jsonrpc: "2.0", id: 9, method: "tasks/list" }, { "mcp-protocol-version": revision }),
+      );
+      expect(listed.error?.code).toBe(-32601);
+    },
+  );
+
+  it("2025-11-25: the tasks capability, research a task tool", async () => {
+    const client = await legacyClient();
+    expect(client.getServerCapabilities()?.tasks).toMatchObject({ list: {}, cancel: {} });
+    expect(researchTool((await client.listTools()).tools)?.execution).toEqual({ taskSupport: "optional" });
+    await client.close();
+  });
+
+  it("2026-07-28: no tasks capability", async () => {
+    const client = await modernClient();
+    expect(client.getServerCapabilities()?.tasks).toBeUndefined();
+    expect(researchTool((await client.listTools()).tools)?.execution?.taskSupport).toBeUndefined();
     await client.close();
   });
 });

@@ -38,7 +38,7 @@ describe("research over MCP", () => {
     const actor = { kind: "token" as const, tokenId, tokenName: "mcp", userId: null };
     const ctx: TenantContext = { ...tenantCtx(platform, tenantId, scopes, actor), surface: "mcp" };
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await buildServer(ctx, revision2025).connect(serverSide);
+    await buildServer(ctx, revision2025, { tasks: true }).connect(serverSide);
     const client = new Client({ name: "tasks", version: "1.0.0" });
     await client.connect(clientSide);
     await client.listTools();

@@ -34,7 +34,7 @@ describe("the MCP server for one tenant", () => {
   async function connect(scopes: readonly Scope[] = DEFAULT_TOKEN_SCOPES): Promise<Client> {
     const ctx: TenantContext = { ...tenantCtx(platform, tenantId, scopes), surface: "mcp" };
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await buildServer(ctx, revision2025).connect(serverSide);
+    await buildServer(ctx, revision2025, { tasks: true }).connect(serverSide);
     const client = new Client({ name: "unit", version: "1.0.0" });
     await client.connect(clientSide);
     await client.listTools(); // caches the output schemas the client validates results against

@@ -157,7 +157,7 @@ describe("crawl over REST and MCP", () => {
 
   it("an agent maps the site over MCP", async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await buildServer({ ...ctx, scopes: ["fetch"] }, revision2025).connect(serverSide);
+    await buildServer({ ...ctx, scopes: ["fetch"] }, revision2025, { tasks: true }).connect(serverSide);
     const client = new Client({ name: "crawler", version: "1.0.0" });
     await client.connect(clientSide);
     try {

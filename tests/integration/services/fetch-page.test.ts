@@ -16,6 +16,7 @@ import { fakeProviderEnv } from "@/tests/support/provider-env";
 import { makePdf } from "@/tests/unit/fetch/pdf-fixture";
 
 const ARTICLE = readFileSync("tests/fakes/pages/blog-post.html", "utf8");
+const NOT_FOUND = `<!DOCTYPE html><html><head><title>404 — Page not found</title></head><body><h1>404 — Page not found</h1><p>${"Nothing lives at this address. ".repeat(12)}</p></body></html>`;
 const CHALLENGE = `<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><h1>Checking your browser before accessing the site.</h1><p>Enable JavaScript and cookies to continue.</p></body></html>`;
 
 describe.each(databaseTargets())("fetch for a tenant on $name", (target) => {
@@ -30,8 +31,8 @@ describe.each(databaseTargets())("fetch for a tenant on $name", (target) => {
     t = await target.create();
     fake = await startFakeProviders(FETCH_WIRES);
     site = http.createServer((req, res) => {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end(req.url === "/challenge" ? CHALLENGE : ARTICLE);
+      res.writeHead(req.url === "/missing" ? 404 : 200, { "content-type": "text/html; charset=utf-8" });
+      res.end(req.url === "/challenge" ? CHALLENGE : req.url === "/missing" ? NOT_FOUND : ARTICLE);
     });
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
     origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -74,6 +75,29 @@ describe.each(databaseTargets())("fetch for a tenant on $name", (target) => {
     const usage = await budgetStatus({ ctx: tenant });
     expect(usage.providers.find((p) => p.provider === "jina")?.requests.lifetime).toBe(1);
     expect(usage.providers.find((p) => p.provider === "direct")).toBeUndefined();
+  });
+
+  it("answers a page its site says does not exist as not_found with the status, paying no provider", async () => {
+    fake.clearRequests();
+    const single = await fetchPage({ ctx: tenant, input: { url: `${origin}/missing` } }).catch(
+      (e: unknown) => e,
+    );
+    expect(single).toMatchObject({
+      code: "not_found",
+      message: expect.stringMatching(/answered HTTP 404: the page does not exist/),
+      details: { status: 404 },
+    });
+    const batch = await fetchPage({ ctx: tenant, input: { urls: [`${origin}/post`, `${origin}/missing`] } });
+    if (!("results" in batch)) throw new Error("expected a batch");
+    expect(batch.results[0]).toMatchObject({ provider: "direct" });
+    expect(batch.results[1]).toEqual({
+      url: `${origin}/missing`,
+      error: { code: "not_found", message: expect.stringContaining("HTTP 404"), status: 404 },
+    });
+    // Jina (the tenant's key) is the next step of the waterfall: never asked, its count still the one call of the test before.
+    expect(fake.requests(fetchWireId("jina"))).toHaveLength(0);
+    const usage = await budgetStatus({ ctx: tenant });
+    expect(usage.providers.find((p) => p.provider === "jina")?.requests.lifetime ?? 0).toBe(1);
   });
 
   it("refuses private addresses unless allowlisted, and a token without the fetch scope", async () => {

@@ -70,8 +70,6 @@ describe("fetch in pages and many URLs at once", () => {
     fake.resetScenarios();
     fake.clearRequests();
   });
-  /** A page gone for every step: the site and Jina Reader answer 404. */
-  const goneEverywhere = () => fake.setScenario(fetchWireId("jina"), { status: 404 });
 
   it("reads a page of more than 300,000 characters in pages that concatenate to the whole, fetched once", async () => {
     const url = `${site.origin}/long`;
@@ -134,28 +132,39 @@ describe("fetch in pages and many URLs at once", () => {
 
   it("answers MCP with a page sized for agents, a note on how to read on, and the next page from cache", async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await buildServer({ ...ctx, surface: "mcp" }, revision2025).connect(serverSide);
+    await buildServer({ ...ctx, surface: "mcp" }, revision2025, { tasks: true }).connect(serverSide);
     client = new Client({ name: "pager", version: "1.0.0" });
     await client.connect(clientSide);
     await client.listTools(); // the client then checks structuredContent against the output schema
     const url = `${site.origin}/long`;
 
     const first = await client.callTool({ name: "fetch", arguments: { url, no_cache: true } });
-    const page = first.structuredContent as { content: string; next_offset: number; total_chars: number };
+    const page = first.structuredContent as {
+      content: string;
+      next_offset: number;
+      total_chars: number;
+      metadata: Record<string, unknown>;
+    };
     expect(first.isError).toBeFalsy();
+    // One length of the document, the same in the structured result and its text.
+    expect(page.metadata).toMatchObject({ truncated: true });
+    expect(page.metadata).not.toHaveProperty("total_chars");
     expect(page.content.length).toBeLessThanOrEqual(MCP_MAX_CHARS);
     expect(page.content.length).toBeGreaterThan(MCP_MAX_CHARS * 0.8);
     const text = (first.content as Array<{ text: string }>)[0]?.text ?? "";
     expect(text).toContain(
       `call fetch with offset=${page.next_offset} to continue; total ${page.total_chars} chars]`,
     );
+    expect(text).toContain(`Characters 0–${page.content.length} of ${page.total_chars}\n`);
+    expect(text.match(/\b\d{6,7}\b/g)?.filter((n) => n !== String(page.total_chars))).toEqual([
+      String(page.total_chars - page.next_offset),
+    ]);
 
     const requests = site.requests("/long");
     const second = await client.callTool({ name: "fetch", arguments: { url, offset: page.next_offset } });
     expect(second.structuredContent).toMatchObject({ offset: page.next_offset, cache_hit: true });
     expect(site.requests("/long")).toBe(requests);
 
-    goneEverywhere();
     const many = await client.callTool({
       name: "fetch",
       arguments: { urls: [`${site.origin}/page/a`, `${site.origin}/missing`] },
@@ -163,7 +172,7 @@ describe("fetch in pages and many URLs at once", () => {
     expect(many.structuredContent).toMatchObject({
       results: [
         { url: `${site.origin}/page/a`, title: "Page a" },
-        { url: `${site.origin}/missing`, error: {} },
+        { url: `${site.origin}/missing`, error: { code: "not_found", status: 404 } },
       ],
     });
     expect((many.content as Array<{ text: string }>)[0]?.text).toMatch(/^2 URLs fetched, 1 failed/);
@@ -176,15 +185,16 @@ describe("fetch in pages and many URLs at once", () => {
       "http://169.254.169.254/latest/meta-data/",
     ];
     urls.splice(5, 0, urls.splice(18, 1)[0] as string); // the 404 among the pages
-    goneEverywhere();
     const result = await fetchPage({ ctx, input: { urls, no_cache: true } });
     if (!("results" in result)) throw new Error("expected one result per URL");
 
     expect(result.results.map((r) => r.url)).toEqual(urls);
     expect(result.results[5]).toMatchObject({
       url: `${site.origin}/missing`,
-      error: { code: "all_providers_failed", message: expect.stringContaining("direct") },
+      error: { code: "not_found", message: expect.stringContaining("HTTP 404"), status: 404 },
     });
+    // The site's own 404: Jina Reader, the next step, was never asked to render it.
+    expect(fake.requests(fetchWireId("jina"))).toHaveLength(0);
     expect(result.results[19]).toMatchObject({
       error: { code: "invalid_input", message: expect.stringMatching(/metadata|private|link-local/i) },
     });

@@ -296,7 +296,7 @@ describe.each(databaseTargets())("operator quotas on $name", (target) => {
   it("tells an MCP client which quota refused the call and what it can do", async () => {
     const ctx = await workspace({ SEARCHMUX_OPERATOR_QUOTA_REQUESTS_DAY: "0" });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await buildServer({ ...ctx, surface: "mcp" }, revision2025).connect(serverSide);
+    await buildServer({ ...ctx, surface: "mcp" }, revision2025, { tasks: true }).connect(serverSide);
     const client = new Client({ name: "quota-test", version: "1.0.0" });
     await client.connect(clientSide);
     mcpClients.push(client);

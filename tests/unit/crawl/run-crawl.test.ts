@@ -9,6 +9,7 @@ import { type CrawlResult, runCrawl } from "@/lib/engine/crawl/run-crawl";
 import type { FetchSpan } from "@/lib/engine/fetch/types";
 import { SsrfBlocked } from "@/lib/http/ssrf";
 import {
+  BROKEN_LINKS,
   type CrawlSite,
   LONG_PAGE_CHARS,
   OFF_SITE_URL,
@@ -98,6 +99,30 @@ describe("crawl engine", () => {
     expect(limited.pages).toHaveLength(3);
     expect(limited.stopped).toBe("page_limit");
     expect(limited.note).toMatch(/max_pages 3/);
+  });
+
+  it("counts pages, not failures, against max_pages: 10 pages past 3 broken links", async () => {
+    const result = await crawl({ url: `${site.origin}/broken-start`, mode: "map", max_pages: 10 });
+    expect(result.pages).toHaveLength(10);
+    expect(result.errors.map((e) => [new URL(e.url).pathname, e.code])).toEqual([
+      ["/broken/1", "http_error"],
+      ["/broken/2", "http_error"],
+      ["/broken/3", "http_error"],
+    ]);
+    expect(result.stopped).toBe("page_limit");
+    expect(result.note).toMatch(/^max_pages 10 reached/);
+  });
+
+  it("ends a crawl of a site of broken links after twice max_pages attempts", async () => {
+    const result = await crawl({ url: `${site.origin}/all-broken`, mode: "map", max_pages: 10 });
+    const broken = newHits().filter((path) => path.startsWith("/broken/"));
+    // The start page and 19 broken links: 20 attempts, of the 40 links.
+    expect(broken).toHaveLength(19);
+    expect(BROKEN_LINKS).toBeGreaterThan(19);
+    expect(result.pages.map((p) => p.title)).toEqual(["Only broken links"]);
+    expect(result.errors).toHaveLength(19);
+    expect(result.stopped).toBe("page_limit");
+    expect(result.note).toMatch(/^20 pages were tried \(2 × max_pages 10\), too many of them failed/);
   });
 
   it("stops at max_depth, and at the result's character budget", async () => {

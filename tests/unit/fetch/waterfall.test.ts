@@ -13,6 +13,9 @@ import { setUpFakeProviders } from "@/tests/fakes/set-up-fake-providers";
 import { directEntry, fakeFetchEntry, LOOPBACK_ONLY, TEST_KEY } from "./entries";
 import { type Site, startSite } from "./site-server";
 
+const NOT_FOUND_PAGE = `<!DOCTYPE html><html><head><title>404 — Page not found</title></head><body><h1>404 — Page not found</h1><p>${"The page you asked for is not here. ".repeat(10)}</p></body></html>`;
+/** A single-page app's shell, as its 404 fallback serves it for the app's own routes. */
+const APP_SHELL = `<!DOCTYPE html><html><head><title>App</title><script src="/bundle.js"></script></head><body><div id="root"></div></body></html>`;
 const CHALLENGE = `<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><h1>Checking your browser before accessing the site.</h1><p>Enable JavaScript and cookies to continue</p></body></html>`;
 const KEYED = [
   "firecrawl",
@@ -43,6 +46,14 @@ beforeAll(async () => {
     "/article": {
       body: `<html><head><title>Direct article</title></head><body><article><p>${"Direct content. ".repeat(40)}</p></article></body></html>`,
     },
+    "/missing": { status: 404, body: NOT_FOUND_PAGE },
+    "/gone": { status: 410, body: "<html><body><h1>Gone</h1></body></html>" },
+    "/forbidden": { status: 403, body: "<html><body><h1>Forbidden</h1></body></html>" },
+    "/app/route": { status: 404, body: APP_SHELL },
+    "/empty": { body: "" },
+    "/blank": { body: "  \n\t\n  " },
+    "/garbage": { body: Buffer.from([0x00, 0xff, 0x3c, 0x3c, 0x01, 0xfe, 0x3e]) },
+    "/text": { body: "just a line of text" },
   });
 });
 afterAll(async () => site.close());
@@ -181,6 +192,82 @@ describe("waterfall", () => {
       ["scrapfly", "budget_exhausted"],
     ]);
     expect(calls("scrapfly")).toBe(0);
+  });
+});
+
+describe("the site's own answer", () => {
+  const paidCalls = () => ["jina", ...KEYED].reduce((sum, id) => sum + calls(id), 0);
+
+  it.each([
+    ["/missing", 404],
+    ["/gone", 410],
+  ])(
+    "%s (HTTP %i) ends the fetch at the direct step: no provider is asked to render it",
+    async (path, status) => {
+      fake.clearRequests();
+      const error = (await runFetch({
+        input: { url: `${site.url}${path}` },
+        providers: all(),
+        ssrf: LOOPBACK_ONLY,
+      }).catch((e: unknown) => e)) as FetchFailed;
+      expect(error).toBeInstanceOf(FetchFailed);
+      expect(error.providersAttempted).toEqual(["direct"]);
+      expect(error.originVerdict).toMatchObject({ provider: "direct", reason: "http_error", status });
+      expect(paidCalls()).toBe(0);
+    },
+  );
+
+  it("goes on past statuses that are no verdict on the page: 403, 500, and a 404 app shell", async () => {
+    for (const path of ["/forbidden", "/broken", "/app/route"]) {
+      fake.clearRequests();
+      const result = await runFetch({
+        input: { url: `${site.url}${path}` },
+        providers: all(),
+        ssrf: LOOPBACK_ONLY,
+      });
+      expect(result.provider).toBe("jina");
+      expect(calls("jina")).toBe(1);
+    }
+    const shell = await runFetch({
+      input: { url: `${site.url}/app/route` },
+      providers: all(),
+      ssrf: LOOPBACK_ONLY,
+    });
+    expect(shell.providers_failed).toEqual([
+      expect.objectContaining({ provider: "direct", reason: "js_shell", status: 404 }),
+    ]);
+  });
+});
+
+describe("empty and garbage pages", () => {
+  it.each(["/empty", "/blank", "/garbage", "/text"])(
+    "%s is a short page (kept as the last resort), never an adapter crash",
+    async (path) => {
+      const result = await runFetch({
+        input: { url: `${site.url}${path}` },
+        providers: [directEntry()],
+        ssrf: LOOPBACK_ONLY,
+      });
+      expect(result.provider).toBe("direct");
+      expect(result.metadata.warning).toMatch(/^only \d+ characters of text/);
+      expect(result.content.length).toBeLessThan(30);
+    },
+  );
+
+  it("an empty page from a provider that answers HTML is a short page too", async () => {
+    for (const html of ["", "   ", "\u0000garbage<<"]) {
+      fake.setScenario(fetchWireId("scrapingbee"), { payload: { html } });
+      const error = (await runFetch({
+        input: { url: `${site.url}/broken`, providers: ["scrapingbee"] },
+        providers: all(),
+        ssrf: LOOPBACK_ONLY,
+      }).catch((e: unknown) => e)) as unknown;
+      const failures = error instanceof FetchFailed ? error.providersFailed : [];
+      const result = error instanceof FetchFailed ? undefined : (error as { provider: string });
+      // Either the short page itself (the last resort) or a named reason: never "unexpected adapter error".
+      expect(result?.provider ?? failures[0]?.reason).toMatch(/^(scrapingbee|too_short)$/);
+      expect(JSON.stringify(failures)).not.toMatch(/unexpected adapter error/);
+    }
   });
 });
 

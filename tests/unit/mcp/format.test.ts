@@ -80,7 +80,7 @@ describe("formatFetch", () => {
     provider: "direct",
     providers_attempted: ["direct"],
     providers_failed: [],
-    metadata: { truncated: false, total_chars: 20 },
+    metadata: { truncated: false },
     cache_hit: false,
     trace_id: null,
   };
@@ -95,19 +95,31 @@ describe("formatFetch", () => {
     expect(text).not.toContain("Truncated");
   });
 
-  it("reports truncation, failed steps and a second opinion", () => {
+  it("reports the window, how to read on, failed steps and a second opinion; one total throughout", () => {
     const text = formatFetch({
       ...page,
       title: "",
-      metadata: { truncated: true, total_chars: 120_000 },
+      metadata: { truncated: true },
+      offset: 0,
+      next_offset: 20,
+      total_chars: 120_000,
       providers_failed: [{ provider: "direct", reason: "bot_challenge" }],
       provider: "jina",
       alternative_results: [{ ...page, provider: "firecrawl", content: "Other rendering." }],
     });
     expect(text.startsWith("# https://example.com/post/")).toBe(true);
-    expect(text).toContain("the page has 120000 characters (raise max_chars to read more)");
+    expect(text).toContain("Characters 0–20 of 120000\n");
+    expect(text).toContain(
+      "[… cut here: 119980 more characters; call fetch with offset=20 to continue; total 120000 chars]",
+    );
+    expect(text).not.toContain("Truncated");
     expect(text).toContain("Providers failed: direct (bot_challenge)");
     expect(text).toContain("Second opinion from firecrawl (https://example.com/post/):\n\nOther rendering.");
+  });
+
+  it("says so when the last window stops at what one fetch keeps", () => {
+    const last = { ...page, metadata: { truncated: true }, offset: 40, next_offset: null, total_chars: 60 };
+    expect(formatFetch(last)).toContain("Truncated: the page is longer than one fetch keeps");
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerStreams, TOOLS, toolsForScopes } from "@/lib/mcp/tools";
+import { answerStreams, TOOLS, toolsForScopes, touchesJobs } from "@/lib/mcp/tools";
 import { DEFAULT_TOKEN_SCOPES, SCOPES } from "@/lib/pipeline/context";
 
 const names = (scopes: Parameters<typeof toolsForScopes>[0]) => toolsForScopes(scopes).map((t) => t.name);
@@ -65,5 +65,28 @@ describe("answerStreams", () => {
         params: { _meta: { progressToken: "p" } },
       }),
     ).toBe(true);
+  });
+});
+
+describe("touchesJobs", () => {
+  const request = (method: string, params?: Record<string, unknown>) => ({
+    jsonrpc: "2.0",
+    id: 1,
+    method,
+    params,
+  });
+
+  it("is a job tool's call or a tasks request: the function then stays for the worker", () => {
+    expect(touchesJobs(request("tools/call", { name: "research", arguments: {} }))).toBe(true);
+    for (const method of ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"])
+      expect(touchesJobs(request(method, { taskId: "x" }))).toBe(true);
+    expect(touchesJobs([request("tools/list"), request("tasks/get")])).toBe(true);
+  });
+
+  it("is nothing else", () => {
+    expect(touchesJobs(request("tools/call", { name: "web_search", arguments: {} }))).toBe(false);
+    expect(touchesJobs(request("tools/list"))).toBe(false);
+    expect(touchesJobs(request("initialize"))).toBe(false);
+    expect(touchesJobs(undefined)).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The background jobs agree everywhere they appear: each has its route file (`cronRoute(name)`) and a
- * `vercel.json` cron entry on the table's schedule, and nothing else is scheduled there.
+ * `vercel.json` cron entry on the table's schedule, and nothing else is scheduled there; a serverless
+ * deployment refunds unsettled reservations and resumes abandoned research within minutes.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -25,7 +26,13 @@ describe("background jobs", () => {
     }
   });
 
-  it("run on Vercel at most daily, so vercel.json deploys on every plan", () => {
-    for (const job of BACKGROUND_JOBS) expect(job.vercelSchedule).toMatch(/^\d+ \d+ \* \* \*$/);
+  it("run on Vercel within minutes where a user waits (a refund, a research job), daily for the pruning", () => {
+    const schedules = Object.fromEntries(BACKGROUND_JOBS.map((job) => [job.name, job.vercelSchedule]));
+    expect(schedules).toEqual({
+      "sweep-reservations": "*/5 * * * *",
+      "resume-research": "* * * * *",
+      "prune-traces": expect.stringMatching(/^\d+ \d+ \* \* \*$/),
+      "prune-oauth": expect.stringMatching(/^\d+ \d+ \* \* \*$/),
+    });
   });
 });

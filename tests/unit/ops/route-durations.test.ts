@@ -17,6 +17,8 @@ const ROUTES = [
   "app/(dashboard)/dashboard/playground/run/route.ts",
   "app/api/cron/sweep-reservations/route.ts",
   "app/api/cron/prune-traces/route.ts",
+  "app/api/cron/resume-research/route.ts",
+  "app/api/v1/research/[id]/route.ts",
 ];
 
 describe("maxDuration of long routes", () => {

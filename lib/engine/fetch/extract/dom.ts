@@ -1,8 +1,17 @@
 /** The server-side DOM for extraction: linkedom (fast, no layout). */
 import { parseHTML } from "linkedom";
 
+/**
+ * `html` as a document that always has a root element. linkedom builds none for markup without an element
+ * (an empty or whitespace body, plain text, a comment, garbage bytes), and Readability refuses such a
+ * document ("First argument to Readability constructor should be a document object"); a browser would put
+ * that text in a body, and so does this.
+ */
 export function parseDocument(html: string): Document {
-  return parseHTML(html).document as unknown as Document;
+  const { document } = parseHTML(html);
+  if (document.documentElement) return document as unknown as Document;
+  return parseHTML(`<!DOCTYPE html><html><head></head><body>${html}</body></html>`)
+    .document as unknown as Document;
 }
 
 /**
