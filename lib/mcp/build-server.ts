@@ -5,11 +5,11 @@
  * research jobs where the request's revision has them); a revision's adapter (revision-2025.ts,
  * revision-2026-07-28.ts) only makes its SDK's registration calls.
  */
-import type { TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { providerStatus } from "@/lib/services/providers/provider-status";
 import { toProviderStatusResponse } from "@/lib/tools/provider-kinds";
-import type { McpTool, OfferedTool } from "./define-tool";
+import type { McpTool } from "./define-tool";
+import type { OfferedResource, OfferedTool, Revision } from "./offered";
 import { researchTaskStore } from "./research-tasks";
 import { toolsForScopes } from "./tools";
 
@@ -22,7 +22,7 @@ const INSTRUCTIONS = [
 ].join(" ");
 
 /** The `searchmux://providers` resource of a tenant. */
-function providersResource(ctx: TenantContext) {
+function providersResource(ctx: TenantContext): OfferedResource {
   return {
     name: "providers",
     uri: "searchmux://providers",
@@ -42,16 +42,6 @@ function providersResource(ctx: TenantContext) {
       ],
     }),
   };
-}
-
-type OfferedResource = ReturnType<typeof providersResource>;
-
-/** One protocol revision's SDK: how its server is made and what it is given registered. */
-export interface Revision<Server> {
-  /** A server with Searchmux's identity and limits (server-options.ts), offering `tasks` when given. */
-  newServer(instructions: string, tasks?: TaskStore): Server;
-  registerTool(server: Server, tool: OfferedTool): void;
-  registerResource(server: Server, resource: OfferedResource): void;
 }
 
 /** A tool as a revision without tasks registers it: a job tool is a plain call that waits for its job. */

@@ -10,7 +10,8 @@ import type { Scope, TenantContext } from "@/lib/pipeline/context";
 import type { ResearchJobView } from "@/lib/services/research/job-view";
 import { UNTRUSTED_NOTE } from "@/lib/tools/format";
 import { isSlowCall, type Tool, type ToolCall } from "@/lib/tools/tool";
-import { type ProgressSink, reportJobProgress, withProgress } from "./progress";
+import type { OfferedTool, ToolConfig } from "./offered";
+import { reportJobProgress, withProgress } from "./progress";
 import { registerTool } from "./revision-2025";
 import { toolErrorFrom } from "./tool-errors";
 
@@ -19,32 +20,6 @@ type ToolRunner<I extends z.ZodObject, O extends z.ZodObject> = (
   input: z.output<I>,
   call: ToolCall,
 ) => Promise<z.output<O>>;
-
-/** What a call needs from the SDK's handler context: v1's `extra` as it is, v2's adapted to it. */
-export type CallExtra = ProgressSink & { signal: AbortSignal };
-
-/** The registration config of a tool, the same in both revisions (widened from the table entry's types). */
-export interface ToolConfig {
-  title: string;
-  description: string;
-  inputSchema: z.ZodObject;
-  outputSchema: z.ZodObject;
-  annotations: { title: string; readOnlyHint: boolean; openWorldHint: boolean };
-}
-
-/** A tool as one server offers it: what a revision's adapter registers. */
-export interface OfferedTool {
-  name: string;
-  /** One object per tool and process, whichever server offers it (the 2026-07-28 adapter caches by it). */
-  config: ToolConfig;
-  call(args: unknown, extra: CallExtra): Promise<CallToolResult>;
-  /**
-   * A job that outlives the request (research): started, with its progress reported while the request
-   * lasts. A revision with tasks registers the tool as a task tool over it; one without registers `call`,
-   * which waits for the job.
-   */
-  startJob?(args: unknown, extra: CallExtra): Promise<ResearchJobView>;
-}
 
 export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;

@@ -12,8 +12,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import type { Revision } from "./build-server";
-import type { OfferedTool } from "./define-tool";
+import type { OfferedTool, Revision } from "./offered";
 import { taskOf } from "./research-tasks";
 import { SERVER_INFO, serverOptions } from "./server-options";
 

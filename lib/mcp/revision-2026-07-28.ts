@@ -14,9 +14,9 @@ import {
 } from "@modelcontextprotocol/server";
 import { MAX_BODY_BYTES } from "@/lib/api/body";
 import type { TenantContext } from "@/lib/pipeline/context";
-import { buildServer, type Revision } from "./build-server";
+import { buildServer } from "./build-server";
 import { withCachedJsonSchema } from "./cached-json-schema";
-import type { CallExtra, ToolConfig } from "./define-tool";
+import type { CallExtra, Revision, ToolConfig } from "./offered";
 import { SERVER_INFO, serverOptions } from "./server-options";
 
 function callExtraOf({ mcpReq }: ServerContext): CallExtra {
