@@ -10,6 +10,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import path from "node:path";
+import { secretKeyVersions } from "@/lib/config";
 import { readOrCreateSecret } from "@/lib/secret-file.mjs";
 
 export interface Keyring {
@@ -30,25 +31,10 @@ export interface KeyBinding {
   rowId: string;
 }
 
+/** The keyring of a SEARCHMUX_SECRET_KEY value (lib/config.ts says what a valid one is). */
 export function parseKeyring(value: string): Keyring {
-  const entries = value
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .map((part) => {
-      const [version, encoded] = part.includes(":") ? part.split(":", 2) : ["1", part];
-      const key = Buffer.from(encoded ?? "", "base64");
-      const n = Number(version);
-      if (!Number.isInteger(n) || n < 1 || n > 32767)
-        throw new Error(`SEARCHMUX_SECRET_KEY: bad version '${version}'`);
-      if (key.length !== 32) throw new Error(`SEARCHMUX_SECRET_KEY: version ${n} must be 32 bytes of base64`);
-      return [n, key] as const;
-    });
-  const [first] = entries;
-  if (!first) throw new Error("SEARCHMUX_SECRET_KEY is empty");
-  const byVersion = new Map(entries);
-  if (byVersion.size !== entries.length) throw new Error("SEARCHMUX_SECRET_KEY: duplicate version");
-  return { current: { version: first[0], key: first[1] }, byVersion };
+  const versions = secretKeyVersions(value);
+  return { current: versions[0], byVersion: new Map(versions.map(({ version, key }) => [version, key])) };
 }
 
 /** The configured keyring, or a generated local one kept in `dataDir/secret-key`. */
