@@ -36,11 +36,11 @@ let writingNow = false;
  * call returns (createLogger), so a crash right after one cannot lose it. Bounded: a reader that stops
  * draining costs log lines (counted), never memory, and never stalls the server (an error line then waits
  * in the buffer like the others). A process killed outright (SIGKILL, out of memory) loses at most the last
- * second.
+ * second. `fd` is stdout but for the benchmark (bench/scenarios/log-cost.ts).
  */
-function stdout(): DestinationStream {
+export function bufferedDestination(fd = 1): DestinationStream {
   const destination = pino.destination({
-    dest: 1,
+    dest: fd,
     sync: false,
     minLength: 4096,
     maxLength: MAX_BUFFERED_LOG_BYTES,
@@ -67,7 +67,10 @@ function writeNow(destination: DestinationStream): void {
   }
 }
 
-export function createLogger(destination: DestinationStream = stdout(), level = config().logLevel): Logger {
+export function createLogger(
+  destination: DestinationStream = bufferedDestination(),
+  level = config().logLevel,
+): Logger {
   return pino(
     {
       level,
