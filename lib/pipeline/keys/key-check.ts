@@ -10,7 +10,7 @@
  * could not be reached then) and logged once when it finds a problem; a failure to reach the database is
  * no verdict and is tried again.
  */
-import { count, desc, eq, notInArray } from "drizzle-orm";
+import { desc, eq, notInArray } from "drizzle-orm";
 import type { Database, Tx } from "@/lib/db";
 import { keyChecks, providerKeys } from "@/lib/db/schema";
 import { log } from "@/lib/observability/logger";
@@ -46,11 +46,11 @@ async function verify(tx: Tx, keyring: Keyring): Promise<KeyringVerdict> {
     if (keyring.byVersion.has(check.keyVersion) && !opensCheckValue(keyring, check))
       wrong.push(check.keyVersion);
   }
+  // Only the versions: a count of stored keys would tell an unauthenticated caller of /api/ready something.
   const lacking = await tx
-    .select({ version: providerKeys.keyVersion, keys: count() })
+    .selectDistinct({ version: providerKeys.keyVersion })
     .from(providerKeys)
     .where(notInArray(providerKeys.keyVersion, [...keyring.byVersion.keys()]))
-    .groupBy(providerKeys.keyVersion)
     .orderBy(desc(providerKeys.keyVersion));
   const problems = [
     ...[...new Set(wrong)].map(
@@ -60,9 +60,9 @@ async function verify(tx: Tx, keyring: Keyring): Promise<KeyringVerdict> {
         "instance and the CLI use",
     ),
     ...lacking.map(
-      ({ version, keys }) =>
-        `SEARCHMUX_SECRET_KEY lacks version ${version}, which ${keys} stored provider ${keys === 1 ? "key was" : "keys were"} ` +
-        "encrypted with: add it back after the newest key (and run `npm run smx -- keys rotate` before dropping it)",
+      ({ version }) =>
+        `SEARCHMUX_SECRET_KEY lacks version ${version}, which stored provider keys were encrypted with: add it ` +
+        "back after the newest key (and run `npm run smx -- keys rotate` before dropping it)",
     ),
   ];
   return problems.length === 0

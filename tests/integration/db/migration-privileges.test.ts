@@ -36,7 +36,12 @@ describe.runIf(adminUrl)("migrating without CREATEROLE", () => {
 
   const migrate = () =>
     run(process.execPath, ["--import", "tsx", path.resolve("scripts/db-migrate.ts")], {
-      env: { PATH: process.env.PATH ?? "", DATABASE_URL: url, SEARCHMUX_DATA_DIR: dataDir },
+      env: {
+        PATH: process.env.PATH ?? "",
+        NODE_ENV: "production",
+        DATABASE_URL: url,
+        SEARCHMUX_DATA_DIR: dataDir,
+      },
     }).then(
       ({ stdout, stderr }) => ({ code: 0, stdout: stdout.trim(), stderr: stderr.trim() }),
       (error: { code: number; stdout: string; stderr: string }) => ({

@@ -124,7 +124,7 @@ describe.each(databaseTargets())("keyringVerdict on $name", (target) => {
     expect(keys.get("tavily")?.apiKey).toBe(stored.apiKey);
   });
 
-  it("names a version stored keys use that the keyring lacks, and how many", async () => {
+  it("names a version stored keys use that the keyring lacks, not how many there are", async () => {
     const v1 = key(1);
     await storeKey(v1);
     await storeKey(v1);
@@ -132,7 +132,7 @@ describe.each(databaseTargets())("keyringVerdict on $name", (target) => {
     expect(verdict).toEqual({
       ok: false,
       problem: expect.stringContaining(
-        "SEARCHMUX_SECRET_KEY lacks version 1, which 2 stored provider keys were encrypted with: add it back",
+        "SEARCHMUX_SECRET_KEY lacks version 1, which stored provider keys were encrypted with: add it back",
       ),
     });
   });
