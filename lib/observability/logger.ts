@@ -67,10 +67,16 @@ function writeNow(destination: DestinationStream): void {
   }
 }
 
-export function createLogger(
-  destination: DestinationStream = bufferedDestination(),
-  level = config().logLevel,
-): Logger {
+/**
+ * stdout as this process should write it: buffered (above) on a server; on a serverless platform, which
+ * freezes the process once a response is sent (no timer runs then, and a frozen instance may never thaw),
+ * each line as it is logged.
+ */
+function stdout(): DestinationStream {
+  return config().serverless ? pino.destination({ dest: 1, sync: true }) : bufferedDestination();
+}
+
+export function createLogger(destination: DestinationStream = stdout(), level = config().logLevel): Logger {
   return pino(
     {
       level,

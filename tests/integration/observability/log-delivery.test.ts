@@ -16,23 +16,33 @@ const [mode, count] = process.argv.slice(-2);
 for (let i = 0; i < Number(count); i++) log().info({ i }, "line");
 const kill = () => process.kill(process.pid, "SIGKILL");
 if (mode === "idle") setTimeout(kill, ${generous(1_000)});
+if (mode === "frozen") kill();
 if (mode === "error") { log().error(new Error("the provider table is gone"), "failed"); kill(); }
 if (mode === "throw") throw new Error("crash");
 if (mode === "reject") Promise.reject(new Error("crash"));
 if (mode === "exit") process.exit(3);
 `;
 
-type Mode = "idle" | "error" | "throw" | "reject" | "exit";
+/** This environment as a server's: without the variables that say serverless (the test sets them itself). */
+const notServerless = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => name !== "VERCEL" && name !== "AWS_LAMBDA_FUNCTION_NAME"),
+);
+
+type Mode = "idle" | "frozen" | "error" | "throw" | "reject" | "exit";
 
 /**
  * Runs the child in `mode` after `count` lines; `killOnLines` kills it once that many lines arrived.
  * Resolves with the messages seen and how the child ended.
  */
-async function runChild(mode: Mode, count: number, killOnLines?: number) {
+async function runChild(mode: Mode, count: number, killOnLines?: number, env: Record<string, string> = {}) {
   const child = spawn(
     process.execPath,
     ["--import", "tsx", "--input-type=module", "-e", CHILD, "--", mode, String(count)],
-    { cwd: process.cwd(), env: { ...process.env, LOG_LEVEL: "info" }, stdio: ["ignore", "pipe", "ignore"] },
+    {
+      cwd: process.cwd(),
+      env: { ...notServerless, NODE_ENV: "test", LOG_LEVEL: "info", ...env },
+      stdio: ["ignore", "pipe", "ignore"],
+    },
   );
   let stdout = "";
   const messages = () =>
@@ -54,6 +64,13 @@ describe("log delivery", () => {
     // The child would kill itself (SIGKILL: nothing flushed) after 10 s; the test kills it as soon as the
     // three lines arrive. Before the fix they waited for 4 KB more, and the child died with them unwritten.
     const { messages, signal } = await runChild("idle", 3, 3);
+    expect(signal).toBe("SIGKILL");
+    expect(messages).toEqual(["line", "line", "line"]);
+  });
+
+  // A function frozen after its response runs no timer and may never thaw: the line must be out already.
+  it("writes each line before the call returns on a serverless platform", async () => {
+    const { messages, signal } = await runChild("frozen", 3, undefined, { VERCEL: "1" });
     expect(signal).toBe("SIGKILL");
     expect(messages).toEqual(["line", "line", "line"]);
   });
