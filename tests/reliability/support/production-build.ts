@@ -18,6 +18,8 @@ export type EnvVars = Record<string, string | undefined>;
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
 const BUILD_ID = path.join(REPO_ROOT, ".next", "BUILD_ID");
 const STANDALONE_BUILD_ID = path.join(REPO_ROOT, ".next", "standalone", ".next", "BUILD_ID");
+/** A build made with SEARCHMUX_EMBEDDED_DATABASE=0 lacks it; the tests run the embedded database too. */
+const STANDALONE_EMBEDDED = path.join(REPO_ROOT, ".next", "standalone", "lib", "db", "embedded-server.mjs");
 /** What `next build` compiles; drizzle/ is read at run time and needs no build. */
 const SOURCES = [
   "app",
@@ -45,9 +47,10 @@ function newestMtime(entry: string): number {
   );
 }
 
-/** True when `.next` holds a standalone build at least as new as every source file. */
+/** True when `.next` holds a standalone build with the embedded database, at least as new as every source file. */
 function buildIsFresh(): boolean {
-  if (!existsSync(BUILD_ID) || !existsSync(STANDALONE_BUILD_ID)) return false;
+  if (!existsSync(BUILD_ID) || !existsSync(STANDALONE_BUILD_ID) || !existsSync(STANDALONE_EMBEDDED))
+    return false;
   if (readFileSync(BUILD_ID, "utf8") !== readFileSync(STANDALONE_BUILD_ID, "utf8")) return false;
   const built = statSync(BUILD_ID).mtimeMs;
   return SOURCES.every((source) => newestMtime(path.join(REPO_ROOT, source)) <= built);
