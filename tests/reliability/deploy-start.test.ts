@@ -140,17 +140,23 @@ describe("starting a deployment with next start", () => {
     }
   });
 
-  it("refuses to start with a shared database but no shared secrets, one line per variable", async () => {
-    const env = zeroConfig({ DATABASE_URL: "postgres://searchmux:hunter2@127.0.0.1:1/searchmux" });
-    const failure = await startNextServer({ env }).then(
+  /** What a start that must fail printed (all of it, and its `searchmux: …` lines); it fails the test if it started. */
+  async function refusal(env: EnvVars): Promise<{ output: string; lines: string[] }> {
+    const output = await startNextServer({ env }).then(
       async (server) => {
         await server.stop();
         return "started";
       },
       (error: Error) => error.message,
     );
-    expect(failure).toContain("next start exited before it was ready");
-    const lines = failure.split("\n").filter((line) => line.startsWith("searchmux: "));
+    expect(output).toContain("next start exited before it was ready");
+    return { output, lines: output.split("\n").filter((line) => line.startsWith("searchmux: ")) };
+  }
+
+  it("refuses to start with a shared database but no shared secrets, one line per variable", async () => {
+    const { output, lines } = await refusal(
+      zeroConfig({ DATABASE_URL: "postgres://searchmux:hunter2@127.0.0.1:1/searchmux" }),
+    );
     expect(lines).toEqual([
       expect.stringMatching(
         /^searchmux: SEARCHMUX_SECRET_KEY is required when DATABASE_URL is set: .*openssl rand -base64 32/,
@@ -159,32 +165,18 @@ describe("starting a deployment with next start", () => {
         /^searchmux: AUTH_SECRET is required when DATABASE_URL is set: .*openssl rand -base64 32/,
       ),
     ]);
-    expect(failure).not.toContain("hunter2");
+    expect(output).not.toContain("hunter2");
   });
 
-  /** The `searchmux: …` lines of a start that must fail, or "started". */
-  async function refusal(env: EnvVars): Promise<string[] | "started"> {
-    const failure = await startNextServer({ env }).then(
-      async (server) => {
-        await server.stop();
-        return "started";
-      },
-      (error: Error) => error.message,
-    );
-    if (failure === "started") return failure;
-    expect(failure).toContain("next start exited before it was ready");
-    return failure.split("\n").filter((line) => line.startsWith("searchmux: "));
-  }
-
   it("refuses to start with a malformed SEARCHMUX_SECRET_KEY, in one line naming it and not its value", async () => {
-    const lines = await refusal(zeroConfig({ SEARCHMUX_SECRET_KEY: "short" }));
+    const { lines } = await refusal(zeroConfig({ SEARCHMUX_SECRET_KEY: "short" }));
     expect(lines).toEqual([
       "searchmux: SEARCHMUX_SECRET_KEY: the key of version 1 must be 32 bytes of base64 (`openssl rand -base64 32`), not 3 bytes",
     ]);
   });
 
   it("refuses the embedded database under VERCEL, in one line saying DATABASE_URL is needed", async () => {
-    expect(await refusal(zeroConfig({ VERCEL: "1" }))).toEqual([
+    expect((await refusal(zeroConfig({ VERCEL: "1" }))).lines).toEqual([
       expect.stringMatching(
         /^searchmux: DATABASE_URL is required on a serverless platform \(VERCEL is set\): /,
       ),
