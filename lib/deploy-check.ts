@@ -96,17 +96,17 @@ const SIGN_IN_PAIRS = [
 ] as const;
 
 /**
- * Why the embedded database cannot serve here, if it cannot: a server on a serverless platform keeps no
- * disk between invocations, and a build made without it (next.config.ts) lacks its server. `root` is the
- * app's directory, where the embedded server script is looked for.
+ * Why a server cannot run the embedded database here, if it cannot: a serverless platform keeps no disk
+ * between invocations, and a build made without it (next.config.ts) lacks its server. `root` is the app's
+ * directory, where the embedded server script is looked for. (The CLI is left alone: its operator commands
+ * need no database, wherever it runs.)
  */
 function embeddedDatabaseProblem(
   env: Readonly<Record<string, string | undefined>>,
-  runner: Runner,
   root: string,
 ): string | undefined {
   const platform = serverlessPlatform(env);
-  if (platform && runner === "server")
+  if (platform)
     return (
       `DATABASE_URL is required on a serverless platform (${platform} is set): the embedded database would ` +
       "keep its data on a disk the platform throws away. Set DATABASE_URL to a PostgreSQL database (Neon on Vercel)."
@@ -134,8 +134,8 @@ export function checkDeployment(
     const half = halfPair(env, names, what);
     if (half) errors.push(half);
   }
-  if (config && !config.database.shared) {
-    const problem = embeddedDatabaseProblem(env, runner, root);
+  if (runner === "server" && config && !config.database.shared) {
+    const problem = embeddedDatabaseProblem(env, root);
     if (problem) errors.push(problem);
   }
   if (config?.database.shared) {
