@@ -1,30 +1,52 @@
 import type { NextConfig } from "next";
 
+/**
+ * `SEARCHMUX_STANDALONE=1 npm run build` also writes .next/standalone, a server (`node server.js`) with only
+ * the node_modules it needs, which scripts/assemble-standalone.mjs completes (the Dockerfile does both). A
+ * plain build is what `npm start` (`next start`) serves: Next.js does not support `next start` on standalone
+ * output and says so at every start.
+ */
+const standalone = process.env.SEARCHMUX_STANDALONE === "1";
+
+/**
+ * Whether the build carries the embedded database (PGlite, ~27 MB, and its server process), which serves
+ * when DATABASE_URL is unset. Left out on Vercel, which refuses the embedded database (lib/deploy-check.ts),
+ * and with SEARCHMUX_EMBEDDED_DATABASE=0 (a PostgreSQL-only image such as compose.yaml's); such a build
+ * refuses to start without DATABASE_URL, saying so.
+ */
+const embeddedDatabase = !process.env.VERCEL && process.env.SEARCHMUX_EMBEDDED_DATABASE !== "0";
+
 const nextConfig: NextConfig = {
-  // Self-hosting: `next build` also writes .next/standalone, a server (`node server.js`) with only the
-  // node_modules it needs; scripts/assemble-standalone.mjs adds the static files (Dockerfile).
-  output: "standalone",
+  ...(standalone && { output: "standalone" as const }),
   // Native drivers and the embedded database stay outside the server bundle.
   serverExternalPackages: ["@electric-sql/pglite", "pg", "ioredis", "ws"],
   // Files read at run time by path, which the build cannot see imported, so that deployments have them:
   // the document parsers' worker scripts and the pdf.js they load (every route that may fetch). And for
   // the standalone output, which holds every route's files (so one route names them): the SQL migrations
-  // (the embedded database applies them at start; dist/db-migrate.mjs reads them) and the embedded
-  // database's server process (lib/db/embedded.ts starts it when DATABASE_URL is unset) with PGlite (its
-  // WebAssembly and data files) and drizzle's PGlite driver.
+  // (the embedded database applies them at start; dist/db-migrate.mjs reads them) and, unless left out, the
+  // embedded database's server process (lib/db/embedded.ts starts it when DATABASE_URL is unset) with
+  // PGlite (its WebAssembly and data files) and drizzle's PGlite driver.
   outputFileTracingIncludes: {
     "/**": ["./lib/engine/fetch/extract/*.mjs", "./node_modules/unpdf/**/*"],
     "/api/health": [
       "./drizzle/**/*",
-      "./lib/db/embedded-server.mjs",
-      "./lib/db/embedded-auth.mjs",
-      "./lib/secret-file.mjs",
-      "./node_modules/@electric-sql/pglite/dist/**/*",
-      "./node_modules/@electric-sql/pglite/package.json",
-      "./node_modules/drizzle-orm/**/*.js",
-      "./node_modules/drizzle-orm/package.json",
+      ...(embeddedDatabase
+        ? [
+            "./lib/db/embedded-server.mjs",
+            "./lib/db/embedded-auth.mjs",
+            "./lib/secret-file.mjs",
+            "./node_modules/@electric-sql/pglite/dist/**/*",
+            "./node_modules/@electric-sql/pglite/package.json",
+            "./node_modules/drizzle-orm/**/*.js",
+            "./node_modules/drizzle-orm/package.json",
+          ]
+        : []),
     ],
   },
+  // Next's image optimizer serves next/image, which nothing here uses: off, and sharp (~20 MB of native
+  // code the server's own trace would copy into the standalone output) left out.
+  images: { unoptimized: true },
+  outputFileTracingExcludes: { "next-server": ["**/node_modules/sharp/**/*", "**/node_modules/@img/**/*"] },
   poweredByHeader: false,
   // Security headers (docs/decisions.md, "Security headers"). Pages get their Content-Security-Policy, with
   // a nonce per request, from proxy.ts; route handlers, which render no document, the static ones below.

@@ -33,6 +33,7 @@ import { fetchEngineOnly, fetchThroughApi } from "./scenarios/fetch-page";
 import { fusion } from "./scenarios/fusion";
 import { throughput } from "./scenarios/http-throughput";
 import { hungProvider } from "./scenarios/hung-provider";
+import { logCost } from "./scenarios/log-cost";
 import type { ScenarioId, ScenarioResult } from "./scenarios/scenario";
 import { soak } from "./scenarios/soak";
 import { attachedServerEnv, attachTo, type BenchTarget, ownServer } from "./support/bench-target";
@@ -47,6 +48,7 @@ const config = {
   hungCalls: 10,
   fetchRuns: numberFlag("fetch-runs", 60),
   fusionRuns: 2_000,
+  logTurns: numberFlag("log-turns", 5_000),
   admissions: { attempts: 1_000, cap: 900, concurrency: 50 },
   soakSeconds: numberFlag("soak", 600),
 };
@@ -155,7 +157,7 @@ async function run(target: BenchTarget): Promise<ScenarioResult[]> {
       http,
     ),
   );
-  await step("cached-rest", () =>
+  const cachedRest = await step("cached-rest", () =>
     throughput(target, { id: "cached-rest", title: "cached REST search", call: cached.rest }, http, health),
   );
   await step("cached-rest-single", () =>
@@ -190,6 +192,8 @@ async function run(target: BenchTarget): Promise<ScenarioResult[]> {
   const fetched = await step("fetch", () => fetchThroughApi(target, token, config.fetchRuns));
   await step("fetch-engine", () => fetchEngineOnly(target, config.fetchRuns, fetched));
   await step("fusion", () => fusion(config.fusionRuns));
+  // Each request writes one line: its cost as a share of a core at the cached REST rate of this run.
+  await step("log-cost", () => logCost(config.logTurns, Math.round(cachedRest?.requestsPerSecond ?? 600)));
   await step("admissions", () => admissions(target, config.admissions));
   await step("failing-provider", () => failingProvider(target, 20));
   await step("soak", () => soak(target, token, config.soakSeconds));

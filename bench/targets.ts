@@ -59,6 +59,13 @@ export const TARGETS: readonly Target[] = [
     limit: 1,
     kind: "max",
   },
+  {
+    scenario: "log-cost",
+    label: "≥ 0.9× the lines/s of before",
+    value: (r) => r.throughputVsBaseline,
+    limit: 0.9,
+    kind: "min",
+  },
   { scenario: "soak", label: "RSS flat (≤ +5 % after warm-up)", value: rssGrowth, limit: 5, kind: "max" },
   ...(
     [

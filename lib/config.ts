@@ -34,6 +34,9 @@ const envSchema = z.object({
   LOG_LEVEL: optional,
 });
 
+/** node-postgres' and Neon's pool size when DATABASE_POOL_MAX is unset. */
+const DEFAULT_DATABASE_POOL_MAX = 10;
+
 export type DatabaseDriver = "embedded" | "pg" | "neon";
 
 export interface Config {
@@ -47,6 +50,8 @@ export interface Config {
      * the secrets the embedded setup generates per data directory (lib/deploy-check.ts).
      */
     shared: boolean;
+    /** Connections this process opens at most (DATABASE_POOL_MAX). */
+    poolSize: number;
   };
   dataDir: string;
   auth: {
@@ -192,6 +197,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       url: e.DATABASE_URL,
       neonWsProxy: e.SEARCHMUX_NEON_WS_PROXY,
       shared: driver !== "embedded",
+      poolSize: numberVar(env, "DATABASE_POOL_MAX", { min: 1, whole: true }) ?? DEFAULT_DATABASE_POOL_MAX,
     },
     dataDir: path.resolve(/*turbopackIgnore: true*/ e.SEARCHMUX_DATA_DIR ?? ".data"),
     auth: {
@@ -214,8 +220,56 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     limits: tenantLimits(env),
     allowedHosts: allowedHosts(env),
     trustedProxies: trustedProxies(env),
-    serverless: Boolean(env.VERCEL?.trim() || env.AWS_LAMBDA_FUNCTION_NAME?.trim()),
+    serverless: Boolean(serverlessPlatform(env)),
   };
+}
+
+/**
+ * The variable that says this runs on a serverless platform (VERCEL, AWS_LAMBDA_FUNCTION_NAME), which may
+ * freeze the process once a response is sent and keeps nothing on its disk; undefined elsewhere.
+ */
+export function serverlessPlatform(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  return ["VERCEL", "AWS_LAMBDA_FUNCTION_NAME"].find((name) => env[name]?.trim());
+}
+
+/** One key-encryption key of SEARCHMUX_SECRET_KEY. */
+export interface SecretKeyVersion {
+  version: number;
+  key: Buffer;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * SEARCHMUX_SECRET_KEY's key-encryption keys, newest first: `2:<base64>,1:<base64>` (a bare `<base64>` is
+ * version 1), each 32 bytes. Anything else throws one line naming the variable and what is wrong, never
+ * the value: a malformed key stops the start (lib/deploy-check.ts) instead of failing every key use.
+ */
+export function secretKeyVersions(value: string): [SecretKeyVersion, ...SecretKeyVersion[]] {
+  const name = "SEARCHMUX_SECRET_KEY";
+  const entries = value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part, index): SecretKeyVersion => {
+      const [version, encoded = ""] = part.includes(":") ? part.split(":", 2) : ["1", part];
+      const n = Number(version);
+      const which = `entry ${index + 1} of ${name}`;
+      if (!/^\d+$/.test(version ?? "") || n < 1 || n > 32767)
+        throw new Error(`${which} must be <version>:<base64 key> with a version from 1 to 32767`);
+      const key = Buffer.from(encoded, "base64");
+      if (!BASE64.test(encoded) || key.length !== 32)
+        throw new Error(
+          `${name}: the key of version ${n} must be 32 bytes of base64 (\`openssl rand -base64 32\`), ` +
+            `not ${BASE64.test(encoded) ? `${key.length} bytes` : "something else"}`,
+        );
+      return { version: n, key };
+    });
+  const [newest, ...older] = entries;
+  if (!newest) throw new Error(`${name} holds no key`);
+  if (new Set(entries.map(({ version }) => version)).size !== entries.length)
+    throw new Error(`${name} names a version twice`);
+  return [newest, ...older];
 }
 
 /**

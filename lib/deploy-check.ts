@@ -7,7 +7,15 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { ZodError } from "zod";
-import { type Config, halfPair, kvStore, loadConfig } from "@/lib/config";
+import {
+  type Config,
+  halfPair,
+  kvStore,
+  loadConfig,
+  secretKeyVersions,
+  serverlessPlatform,
+} from "@/lib/config";
+import { embeddedServerScript } from "@/lib/db/embedded";
 
 export type Runner = "server" | "cli";
 
@@ -87,17 +95,48 @@ const SIGN_IN_PAIRS = [
   { names: ["GOOGLE_ID", "GOOGLE_SECRET"], what: "Google sign-in" },
 ] as const;
 
+/**
+ * Why a server cannot run the embedded database here, if it cannot: a serverless platform keeps no disk
+ * between invocations, and a build made without it (next.config.ts) lacks its server. `root` is the app's
+ * directory, where the embedded server script is looked for. (The CLI is left alone: its operator commands
+ * need no database, wherever it runs.)
+ */
+function embeddedDatabaseProblem(
+  env: Readonly<Record<string, string | undefined>>,
+  root: string,
+): string | undefined {
+  const platform = serverlessPlatform(env);
+  if (platform)
+    return (
+      `DATABASE_URL is required on a serverless platform (${platform} is set): the embedded database would ` +
+      "keep its data on a disk the platform throws away. Set DATABASE_URL to a PostgreSQL database (Neon on Vercel)."
+    );
+  if (!existsSync(embeddedServerScript(root)))
+    return (
+      "DATABASE_URL is required: this build leaves the embedded database out (built with " +
+      "SEARCHMUX_EMBEDDED_DATABASE=0). Set DATABASE_URL to a PostgreSQL database, or build without that variable."
+    );
+  return undefined;
+}
+
 export function checkDeployment(
   env: Readonly<Record<string, string | undefined>>,
   runner: Runner,
+  root: string = process.cwd(),
 ): DeployCheck {
   const errors: string[] = [];
   const warnings: string[] = [];
   const config: Config | undefined = attempt(() => loadConfig(env), errors);
   const kv = attempt(() => kvStore(env), errors);
+  const secretKey = env.SEARCHMUX_SECRET_KEY?.trim();
+  if (secretKey) attempt(() => secretKeyVersions(secretKey), errors);
   for (const { names, what } of SIGN_IN_PAIRS) {
     const half = halfPair(env, names, what);
     if (half) errors.push(half);
+  }
+  if (runner === "server" && config && !config.database.shared) {
+    const problem = embeddedDatabaseProblem(env, root);
+    if (problem) errors.push(problem);
   }
   if (config?.database.shared) {
     for (const name of NEEDED[runner]) {

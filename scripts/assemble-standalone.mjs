@@ -26,7 +26,9 @@ if (
   !buildId(built("BUILD_ID")) ||
   buildId(built("standalone", ".next", "BUILD_ID")) !== buildId(built("BUILD_ID"))
 ) {
-  console.error(".next/standalone is missing or older than .next: run `npm run build` first");
+  console.error(
+    ".next/standalone is missing or older than .next: run `SEARCHMUX_STANDALONE=1 npm run build` first",
+  );
   process.exit(1);
 }
 

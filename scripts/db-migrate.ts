@@ -19,10 +19,26 @@ async function migrate(): Promise<string> {
   }
 }
 
+/**
+ * What went wrong, in one line when it is a privilege the migrating user lacks: the first migration
+ * creates the cluster-wide roles the app switches to (docs/deployment.md, "Database privileges").
+ */
+function failure(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause instanceof Error && (cause as { code?: string }).code === "42501") {
+    return (
+      `${cause.message}. The migrating user needs CREATEROLE, or an administrator creates the roles ` +
+      "searchmux_app and searchmux_system and grants them to it WITH ADMIN OPTION first " +
+      '(docs/deployment.md, "Database privileges")'
+    );
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 announceDatabase();
 try {
   console.log(await migrate());
 } catch (error) {
-  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`error: ${failure(error)}`);
   process.exitCode = 1;
 }

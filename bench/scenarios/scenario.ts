@@ -21,7 +21,10 @@ export interface ScenarioResult {
   ratio?: string;
   /** Soak: RSS growth from the second quarter of the run to the last, in percent. */
   rssGrowthPercent?: number;
-  /** Requests per second as a multiple of the baseline's (GET /api/health) in the same run. */
+  /**
+   * Requests per second as a multiple of the baseline's in the same run: GET /api/health for the HTTP rows,
+   * the logger as it was before #29 for log-cost.
+   */
   throughputVsBaseline?: number;
   notes?: string;
   /**
@@ -52,4 +55,5 @@ export type ScenarioId =
   | "fusion"
   | "admissions"
   | "failing-provider"
+  | "log-cost"
   | "soak";

@@ -34,6 +34,7 @@ import {
   openWebUiSearchBody,
   openWebUiSearchResponse,
   providerStatusResponse,
+  readyResponse,
   researcherBody,
   researcherQuery,
   researcherResponse,
@@ -268,6 +269,16 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     scope: null,
     response: healthResponse,
     failures: { "503": healthResponse },
+  },
+  {
+    method: "get",
+    path: "/api/ready",
+    operationId: "ready",
+    summary:
+      "Readiness: whether to send this instance traffic (database, KV, key-encryption keys; no authentication)",
+    scope: null,
+    response: readyResponse,
+    failures: { "503": readyResponse },
   },
   {
     method: "get",

@@ -187,6 +187,16 @@ export const healthResponse = z.object({
   reason: z.string().optional().describe("What is wrong, whenever status is not ok"),
 });
 
+export const readyResponse = z.object({
+  status: z.enum(["ok", "error"]).describe("error (503): send this instance no traffic until it is ok again"),
+  db: partStatus.describe("The database answered a query within 2 s"),
+  kv: partStatus.describe("The KV store answered a round trip within 2 s"),
+  secret_key: z
+    .enum(["ok", "error", "unknown"])
+    .describe("Whether SEARCHMUX_SECRET_KEY reads the stored data; unknown while the database cannot tell"),
+  reason: z.string().optional().describe("Every failed part and why, whenever status is error"),
+});
+
 /** Open WebUI's external web search. */
 export const openWebUiSearchBody = z.object({
   query: z.string(),

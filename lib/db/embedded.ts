@@ -38,16 +38,23 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * The embedded database server's script under the app's directory `root`: the project root, which is the
+ * working directory of `next`, `npm run` and the standalone server. A build may leave it out (next.config.ts).
+ */
+export function embeddedServerScript(root: string = process.cwd()): string {
+  return path.join(/*turbopackIgnore: true*/ root, "lib/db/embedded-server.mjs");
+}
+
 function startServer(dataDir: string): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const log = openSync(path.join(dataDir, "server.log"), "a", 0o600);
-  // Paths are relative to the project root, which is the working directory of `next` and `npm run`.
   const root = process.cwd();
-  const child = spawn(
-    process.execPath,
-    [path.join(root, "lib/db/embedded-server.mjs"), dataDir, path.join(root, "drizzle")],
-    { detached: true, stdio: ["ignore", log, log], cwd: root },
-  );
+  const child = spawn(process.execPath, [embeddedServerScript(root), dataDir, path.join(root, "drizzle")], {
+    detached: true,
+    stdio: ["ignore", log, log],
+    cwd: root,
+  });
   child.unref();
 }
 

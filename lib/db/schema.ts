@@ -606,3 +606,21 @@ export const auditLog = pgTable(
   },
   (t) => [index("audit_log_tenant_created_idx").on(t.tenantId, t.createdAt), ...tenantPolicies(t.tenantId)],
 );
+
+/**
+ * A check value per key-encryption key version (SEARCHMUX_SECRET_KEY), sealed under that key by the first
+ * instance that ran with it after verifying it against the provider keys stored under it. An instance with
+ * another key under the same version cannot open it: it says so at start and is not ready
+ * (lib/pipeline/keys/key-check.ts), instead of reading every stored provider key as missing. Not a tenant's.
+ */
+export const keyChecks = pgTable(
+  "key_checks",
+  {
+    keyVersion: smallint("key_version").primaryKey(),
+    ciphertext: text("ciphertext").notNull(),
+    iv: text("iv").notNull(),
+    tag: text("tag").notNull(),
+    createdAt: createdAt(),
+  },
+  () => [systemAccess],
+);

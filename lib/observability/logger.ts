@@ -23,20 +23,57 @@ function redactArgument(arg: unknown): unknown {
 
 /** What the stdout buffer may hold while stdout does not drain (a blocked pipe); beyond it lines are dropped. */
 const MAX_BUFFERED_LOG_BYTES = 8 * 1024 * 1024;
+/** A line waits at most this long in the buffer: a quiet server's lines must not wait minutes for 4 KB more. */
+const FLUSH_EVERY_MS = 1_000;
+
+/** True while writeNow writes: a full pipe then ends the attempt instead of being waited for. */
+let writingNow = false;
 
 /**
- * Buffered, asynchronous stdout: a log line must not cost a request a write syscall. pino flushes it on
- * exit. The buffer is bounded: a reader that stops draining costs log lines (counted), never memory.
+ * Buffered, asynchronous stdout: a log line must not cost a request a write syscall. The buffer is written
+ * once it holds 4 KB, or a second after its first line, whichever comes first, and on exit (pino flushes
+ * it on `exit`, which a thrown exception and process.exit() emit too); error lines are written before the
+ * call returns (createLogger), so a crash right after one cannot lose it. Bounded: a reader that stops
+ * draining costs log lines (counted), never memory, and never stalls the server (an error line then waits
+ * in the buffer like the others). A process killed outright (SIGKILL, out of memory) loses at most the last
+ * second. `fd` is stdout but for the benchmark (bench/scenarios/log-cost.ts).
  */
-function stdout(): DestinationStream {
+export function bufferedDestination(fd = 1): DestinationStream {
   const destination = pino.destination({
-    dest: 1,
+    dest: fd,
     sync: false,
     minLength: 4096,
     maxLength: MAX_BUFFERED_LOG_BYTES,
+    periodicFlush: FLUSH_EVERY_MS,
+    // A full pipe: asynchronous writes retry later; writeNow gives up, the rest stays buffered.
+    retryEAGAIN: () => !writingNow,
   });
   destination.on("drop", () => metrics().dropped.inc({ queue: "logs" }));
   return destination;
+}
+
+const ERROR_LEVEL = pino.levels.values.error ?? 50;
+
+/** Writes what `destination` buffers now, when it buffers (a SonicBoom) and stdout takes it. */
+function writeNow(destination: DestinationStream): void {
+  if (!("flushSync" in destination) || typeof destination.flushSync !== "function") return;
+  writingNow = true;
+  try {
+    destination.flushSync();
+  } catch {
+    // stdout is full, closed or not open yet: a log call must not stall or throw at its caller.
+  } finally {
+    writingNow = false;
+  }
+}
+
+/**
+ * stdout as this process should write it: buffered (above) on a server; on a serverless platform, which
+ * freezes the process once a response is sent (no timer runs then, and a frozen instance may never thaw),
+ * each line as it is logged.
+ */
+function stdout(): DestinationStream {
+  return config().serverless ? pino.destination({ dest: 1, sync: true }) : bufferedDestination();
 }
 
 export function createLogger(destination: DestinationStream = stdout(), level = config().logLevel): Logger {
@@ -53,8 +90,10 @@ export function createLogger(destination: DestinationStream = stdout(), level = 
         return scope ? { request_id: scope.requestId, tenant_id: scope.tenantId } : {};
       },
       hooks: {
-        logMethod(args, method) {
+        logMethod(args, method, level) {
           method.apply(this, args.map(redactArgument) as typeof args);
+          // An error is what an operator reads after a crash: it is written before the call returns.
+          if (level >= ERROR_LEVEL) writeNow(destination);
         },
       },
     },

@@ -32,9 +32,15 @@ const shared = globalThis as typeof globalThis & {
 shared.searchmuxPlatform ??= { breakers: createCircuitBreakers(), pending: createPendingWork() };
 const singletons = shared.searchmuxPlatform;
 
+/** This process's key-encryption keys: SEARCHMUX_SECRET_KEY, or the one generated under the data directory. */
+export function processKeyring(): Keyring {
+  singletons.keyring ??= loadKeyring(process.env, config().dataDir);
+  return singletons.keyring;
+}
+
 /** The process-wide platform: database, KV, keyring (SEARCHMUX_SECRET_KEY), trace sink, breakers and env. */
 export async function platform(): Promise<Platform> {
-  singletons.keyring ??= loadKeyring(process.env, config().dataDir);
+  const keyring = processKeyring();
   const db = await getDatabase();
   singletons.traces ??= createTraceSink(db);
   singletons.usage ??= createUsageSink(db, singletons.pending);
@@ -43,7 +49,7 @@ export async function platform(): Promise<Platform> {
     kv: getKv(),
     records: databaseRecords,
     admissions: databaseAdmissions,
-    keyring: singletons.keyring,
+    keyring,
     traces: singletons.traces,
     usage: singletons.usage,
     pending: singletons.pending,

@@ -2,7 +2,9 @@
  * Deploying #16 against `next start`: with zero configuration the sign-in page says exactly what to set
  * for each way in, and following it for the development sign-in signs in; a shared database without its
  * shared secrets refuses to start with one line per variable; an in-memory KV store beside a shared
- * database starts, warns once and reports `degraded` in /api/health.
+ * database starts, warns once and reports `degraded` in /api/health. And #29: a malformed
+ * SEARCHMUX_SECRET_KEY and the embedded database under VERCEL refuse to start with one line naming the
+ * variable; a key that cannot read what another key stored starts live but not ready, saying why once.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -138,17 +140,23 @@ describe("starting a deployment with next start", () => {
     }
   });
 
-  it("refuses to start with a shared database but no shared secrets, one line per variable", async () => {
-    const env = zeroConfig({ DATABASE_URL: "postgres://searchmux:hunter2@127.0.0.1:1/searchmux" });
-    const failure = await startNextServer({ env }).then(
+  /** What a start that must fail printed (all of it, and its `searchmux: …` lines); it fails the test if it started. */
+  async function refusal(env: EnvVars): Promise<{ output: string; lines: string[] }> {
+    const output = await startNextServer({ env }).then(
       async (server) => {
         await server.stop();
         return "started";
       },
       (error: Error) => error.message,
     );
-    expect(failure).toContain("next start exited before it was ready");
-    const lines = failure.split("\n").filter((line) => line.startsWith("searchmux: "));
+    expect(output).toContain("next start exited before it was ready");
+    return { output, lines: output.split("\n").filter((line) => line.startsWith("searchmux: ")) };
+  }
+
+  it("refuses to start with a shared database but no shared secrets, one line per variable", async () => {
+    const { output, lines } = await refusal(
+      zeroConfig({ DATABASE_URL: "postgres://searchmux:hunter2@127.0.0.1:1/searchmux" }),
+    );
     expect(lines).toEqual([
       expect.stringMatching(
         /^searchmux: SEARCHMUX_SECRET_KEY is required when DATABASE_URL is set: .*openssl rand -base64 32/,
@@ -157,7 +165,57 @@ describe("starting a deployment with next start", () => {
         /^searchmux: AUTH_SECRET is required when DATABASE_URL is set: .*openssl rand -base64 32/,
       ),
     ]);
-    expect(failure).not.toContain("hunter2");
+    expect(output).not.toContain("hunter2");
+  });
+
+  it("refuses to start with a malformed SEARCHMUX_SECRET_KEY, in one line naming it and not its value", async () => {
+    const { lines } = await refusal(zeroConfig({ SEARCHMUX_SECRET_KEY: "short" }));
+    expect(lines).toEqual([
+      "searchmux: SEARCHMUX_SECRET_KEY: the key of version 1 must be 32 bytes of base64 (`openssl rand -base64 32`), not 3 bytes",
+    ]);
+  });
+
+  it("refuses the embedded database under VERCEL, in one line saying DATABASE_URL is needed", async () => {
+    expect((await refusal(zeroConfig({ VERCEL: "1" }))).lines).toEqual([
+      expect.stringMatching(
+        /^searchmux: DATABASE_URL is required on a serverless platform \(VERCEL is set\): /,
+      ),
+    ]);
+  });
+
+  it("starts live but not ready with a key that cannot read what another key stored, saying why once", async () => {
+    const first = zeroConfig({ SEARCHMUX_SECRET_KEY: `1:${randomBytes(32).toString("base64")}` });
+    const original = await startNextServer({ env: first });
+    try {
+      expect((await fetch(`${original.url}/api/ready`)).status).toBe(200);
+    } finally {
+      await original.stop();
+    }
+    // The same data, another key of the same version: what an instance with a copy-paste slip runs.
+    const other = await startNextServer({
+      env: { ...first, SEARCHMUX_SECRET_KEY: `1:${randomBytes(32).toString("base64")}` },
+    });
+    try {
+      expect((await fetch(`${other.url}/api/health`)).status).toBe(200);
+      for (let asked = 0; asked < 2; asked++) {
+        const ready = await fetch(`${other.url}/api/ready`);
+        expect(ready.status).toBe(503);
+        expect(await ready.json()).toMatchObject({
+          status: "error",
+          db: "ok",
+          secret_key: "error",
+          reason: expect.stringMatching(/^SEARCHMUX_SECRET_KEY's key of version 1 is not the key that data/),
+        });
+      }
+    } finally {
+      await other.stop();
+    }
+    const problems = other
+      .output()
+      .split("\n")
+      .filter((line) => line.includes("is not the key that data stored under version 1"));
+    expect(problems).toHaveLength(1);
+    expect(JSON.parse(problems[0] ?? "{}")).toMatchObject({ level: 50 });
   });
 
   // Beside a shared database: PostgreSQL, where the test has one (DATABASE_URL).

@@ -95,12 +95,16 @@ afterAll(async () => {
 describe(`the standalone server (node server.js) on ${adminUrl ? "PostgreSQL" : "the embedded database"}`, () => {
   it("is what the Dockerfile assembles and runs", () => {
     const dockerfile = readFileSync(path.join(REPO_ROOT, "Dockerfile"), "utf8");
-    expect(dockerfile).toContain("RUN npm run build && node scripts/assemble-standalone.mjs /app");
-    expect(dockerfile).toContain('CMD ["node", "server.js"]');
-    expect(dockerfile).toMatch(/HEALTHCHECK [^\n]*\n[^\n]*\/api\/health/);
-    expect(readFileSync(path.join(REPO_ROOT, "compose.yaml"), "utf8")).toContain(
-      'command: ["node", "dist/db-migrate.mjs"]',
+    expect(dockerfile).toContain(
+      "RUN SEARCHMUX_STANDALONE=1 npm run build && node scripts/assemble-standalone.mjs /app",
     );
+    expect(dockerfile).toContain('CMD ["node", "server.js"]');
+    // The health check is readiness: a proxy following it sends an instance whose Redis is down no traffic.
+    expect(dockerfile).toMatch(/HEALTHCHECK [^\n]*\n[^\n]*\/api\/ready/);
+    const compose = readFileSync(path.join(REPO_ROOT, "compose.yaml"), "utf8");
+    expect(compose).toContain('command: ["node", "dist/db-migrate.mjs"]');
+    expect(compose).toContain("/api/ready");
+    expect(compose).not.toMatch(/image: [^\n]*:latest/);
   });
 
   it("carries what it reads by path at run time", () => {
@@ -117,16 +121,21 @@ describe(`the standalone server (node server.js) on ${adminUrl ? "PostgreSQL" : 
     }
     const pglite = readdirSync(path.join(app, "node_modules/@electric-sql/pglite/dist"));
     expect(pglite.some((file) => file.endsWith(".wasm"))).toBe(true);
-    // Sources and tests stay out of the image.
+    // Sources and tests stay out of the image, and so does sharp (no next/image, no optimizer).
     expect(existsSync(path.join(app, "tests"))).toBe(false);
+    expect(existsSync(path.join(app, "node_modules/sharp"))).toBe(false);
+    expect(existsSync(path.join(app, "node_modules/@img"))).toBe(false);
     expect(existsSync(path.join(app, "lib/pipeline/platform.ts"))).toBe(false);
   });
 
-  it("answers /api/health and serves the static files", async () => {
+  it("answers /api/health and /api/ready, and serves the static files", async () => {
     const url = (server as NextServer).url;
     const health = await fetch(`${url}/api/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ db: "ok", kv: "ok" });
+    const ready = await fetch(`${url}/api/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "ok", db: "ok", kv: "ok", secret_key: "ok" });
     const page = await (await fetch(`${url}/signin`)).text();
     const asset = /\/_next\/static\/[^"]+\.(?:js|css)/.exec(page)?.[0];
     expect(asset).toBeDefined();

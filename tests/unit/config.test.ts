@@ -16,6 +16,16 @@ describe("loadConfig", () => {
     expect(loadConfig(env).database.driver).toBe(driver);
   });
 
+  it("opens at most 10 database connections, or DATABASE_POOL_MAX", () => {
+    expect(loadConfig({}).database.poolSize).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_MAX: " 3 " }).database.poolSize).toBe(3);
+    for (const bad of ["0", "2.5", "many"]) {
+      expect(() => loadConfig({ DATABASE_POOL_MAX: bad })).toThrow(
+        `DATABASE_POOL_MAX must be a whole number`,
+      );
+    }
+  });
+
   it("keeps the embedded database under .data by default, or SEARCHMUX_DATA_DIR", () => {
     expect(loadConfig({}).dataDir).toBe(`${process.cwd()}/.data`);
     expect(loadConfig({ SEARCHMUX_DATA_DIR: "/var/lib/searchmux" }).dataDir).toBe("/var/lib/searchmux");

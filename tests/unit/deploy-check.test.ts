@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -9,7 +10,8 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "smx-deploy-check-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const SHARED = { DATABASE_URL: "postgres://app:pw@db.internal:5432/searchmux", SEARCHMUX_DATA_DIR: dataDir };
-const SECRETS = { SEARCHMUX_SECRET_KEY: "1:c2VjcmV0", AUTH_SECRET: "s3cret" };
+const KEY = `1:${randomBytes(32).toString("base64")}`;
+const SECRETS = { SEARCHMUX_SECRET_KEY: KEY, AUTH_SECRET: "s3cret" };
 
 describe("checkDeployment", () => {
   it("accepts zero configuration: the embedded database generates its own secrets", () => {
@@ -32,7 +34,7 @@ describe("checkDeployment", () => {
   it("asks the CLI only for the key-encryption key (it signs no sessions)", () => {
     const { errors } = checkDeployment(SHARED, "cli");
     expect(errors).toEqual([expect.stringMatching(/^SEARCHMUX_SECRET_KEY is required/)]);
-    expect(checkDeployment({ ...SHARED, SEARCHMUX_SECRET_KEY: "1:c2VjcmV0" }, "cli").errors).toEqual([]);
+    expect(checkDeployment({ ...SHARED, SEARCHMUX_SECRET_KEY: KEY }, "cli").errors).toEqual([]);
   });
 
   it("counts a blank secret as missing", () => {
@@ -42,7 +44,7 @@ describe("checkDeployment", () => {
 
   it("points at the key this machine generated before, so what it stored stays readable", () => {
     const generated = path.join(dataDir, "secret-key");
-    writeFileSync(generated, "1:c2VjcmV0");
+    writeFileSync(generated, KEY);
     try {
       const [key] = checkDeployment(SHARED, "cli").errors;
       expect(key).toContain(`use the value generated in ${generated}`);
@@ -100,6 +102,80 @@ describe("checkDeployment", () => {
     expect(errors).toEqual([expect.stringMatching(/^AUTH_URL must be an absolute URL/)]);
     expect(checkDeployment({ SEARCHMUX_DB_DRIVER: "mysql" }, "cli").errors).toEqual([
       expect.stringMatching(/^SEARCHMUX_DB_DRIVER: /),
+    ]);
+  });
+});
+
+describe("checkDeployment: the key-encryption key", () => {
+  const key = (bytes: number) => randomBytes(bytes).toString("base64");
+  const refusal = (value: string, runner: "server" | "cli" = "server") =>
+    checkDeployment({ SEARCHMUX_DATA_DIR: dataDir, SEARCHMUX_SECRET_KEY: value }, runner).errors;
+
+  it("accepts one key, a bare one as version 1, and several versions newest first", () => {
+    expect(refusal(key(32))).toEqual([]);
+    expect(refusal(`3:${key(32)}, 2:${key(32)},1:${key(32)}`)).toEqual([]);
+  });
+
+  // The issue's case: SEARCHMUX_SECRET_KEY=short started healthy and every key use answered 500.
+  it.each([
+    ["short", /^SEARCHMUX_SECRET_KEY: the key of version 1 must be 32 bytes of base64 .*not 3 bytes$/],
+    ["not-a-key!", /^SEARCHMUX_SECRET_KEY: the key of version 1 must be 32 bytes .*not something else$/],
+    [key(16), /^SEARCHMUX_SECRET_KEY: the key of version 1 must be 32 bytes of base64 .*not 16 bytes$/],
+    [`2:${key(32)},1:${key(31)}`, /^SEARCHMUX_SECRET_KEY: the key of version 1 must be 32 bytes/],
+    [`v2:${key(32)}`, /^entry 1 of SEARCHMUX_SECRET_KEY must be <version>:<base64 key> with a version/],
+    [`0:${key(32)}`, /^entry 1 of SEARCHMUX_SECRET_KEY must be <version>:<base64 key>/],
+    [`1:${key(32)},1:${key(32)}`, /^SEARCHMUX_SECRET_KEY names a version twice$/],
+    [" , ", /^SEARCHMUX_SECRET_KEY holds no key$/],
+    [randomBytes(32).toString("hex"), /^SEARCHMUX_SECRET_KEY: the key of version 1 must be 32 bytes/],
+  ])("refuses %j with one line naming the variable, never its value", (value, message) => {
+    for (const runner of ["server", "cli"] as const) {
+      const errors = refusal(value, runner);
+      expect(errors).toEqual([expect.stringMatching(message)]);
+      expect(errors[0]).not.toContain("\n");
+      for (const part of value.split(/[,:]/).filter((p) => p.trim().length > 3)) {
+        expect(errors[0]).not.toContain(part.trim());
+      }
+    }
+  });
+});
+
+describe("checkDeployment: where the embedded database cannot run", () => {
+  it("refuses it on Vercel (or Lambda) without DATABASE_URL, naming the variable that says so", () => {
+    expect(checkDeployment({ SEARCHMUX_DATA_DIR: dataDir, VERCEL: "1" }, "server").errors).toEqual([
+      expect.stringMatching(/^DATABASE_URL is required on a serverless platform \(VERCEL is set\): /),
+    ]);
+    expect(
+      checkDeployment({ SEARCHMUX_DATA_DIR: dataDir, AWS_LAMBDA_FUNCTION_NAME: "f" }, "server").errors,
+    ).toEqual([expect.stringMatching(/\(AWS_LAMBDA_FUNCTION_NAME is set\)/)]);
+    expect(checkDeployment({ ...SHARED, ...SECRETS, VERCEL: "1" }, "server").errors).toEqual([]);
+    // A CLI on a workstation with Vercel's pulled variables still runs the embedded database.
+    expect(checkDeployment({ SEARCHMUX_DATA_DIR: dataDir, VERCEL: "1" }, "cli").errors).toEqual([]);
+  });
+
+  it("refuses it in a server build that leaves it out, and serves PostgreSQL there", () => {
+    const without = mkdtempSync(path.join(tmpdir(), "smx-no-embedded-"));
+    const withIt = mkdtempSync(path.join(tmpdir(), "smx-embedded-"));
+    try {
+      mkdirSync(path.join(withIt, "lib/db"), { recursive: true });
+      writeFileSync(path.join(withIt, "lib/db/embedded-server.mjs"), "");
+      expect(checkDeployment({ SEARCHMUX_DATA_DIR: dataDir }, "server", without).errors).toEqual([
+        expect.stringMatching(
+          /^DATABASE_URL is required: this build leaves the embedded database out \(built with SEARCHMUX_EMBEDDED_DATABASE=0\)/,
+        ),
+      ]);
+      expect(checkDeployment({ SEARCHMUX_DATA_DIR: dataDir }, "server", withIt).errors).toEqual([]);
+      expect(checkDeployment({ ...SHARED, ...SECRETS }, "server", without).errors).toEqual([]);
+      // The CLI's operator commands need no database: it runs anywhere, with the embedded one or not.
+      expect(checkDeployment({ SEARCHMUX_DATA_DIR: dataDir }, "cli", without).errors).toEqual([]);
+    } finally {
+      rmSync(without, { recursive: true, force: true });
+      rmSync(withIt, { recursive: true, force: true });
+    }
+  });
+
+  it("names an invalid pool size", () => {
+    expect(checkDeployment({ ...SHARED, ...SECRETS, DATABASE_POOL_MAX: "0" }, "server").errors).toEqual([
+      'DATABASE_POOL_MAX must be a whole number of at least 1, not "0"',
     ]);
   });
 });

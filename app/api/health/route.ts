@@ -10,11 +10,12 @@ export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   /**
-   * GET /api/health (no auth): 503 only when this instance cannot serve (the database does not answer or
-   * is not migrated). "degraded" (KV unreachable or in memory beside a shared database, no keyless search
-   * provider) stays 200 on purpose: load balancers and orchestrators take a non-2xx as "replace this
-   * instance", and every instance of the deployment shares the cause, so they would all be pulled or
-   * restarted in a loop for something a restart does not fix. Monitoring reads `status` and `reason`.
+   * GET /api/health (no auth): liveness, cheap, and a report for monitoring. 503 only when this instance
+   * cannot serve (the database does not answer or is not migrated). "degraded" (KV unreachable or in memory
+   * beside a shared database, no keyless search provider) stays 200 on purpose: orchestrators take a failed
+   * liveness check as "restart this instance", and every instance shares the cause, so they would all be
+   * restarted in a loop for something a restart does not fix. Whether to send an instance traffic is
+   * /api/ready, which does answer 503 while the KV store is down.
    */
   async GET() {
     const health = await checkHealth({

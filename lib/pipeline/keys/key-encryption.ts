@@ -10,6 +10,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import path from "node:path";
+import { secretKeyVersions } from "@/lib/config";
 import type { Keyring } from "@/lib/pipeline/capabilities";
 import { readOrCreateSecret } from "@/lib/secret-file.mjs";
 
@@ -26,25 +27,10 @@ export interface KeyBinding {
   rowId: string;
 }
 
+/** The keyring of a SEARCHMUX_SECRET_KEY value (lib/config.ts says what a valid one is). */
 export function parseKeyring(value: string): Keyring {
-  const entries = value
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .map((part) => {
-      const [version, encoded] = part.includes(":") ? part.split(":", 2) : ["1", part];
-      const key = Buffer.from(encoded ?? "", "base64");
-      const n = Number(version);
-      if (!Number.isInteger(n) || n < 1 || n > 32767)
-        throw new Error(`SEARCHMUX_SECRET_KEY: bad version '${version}'`);
-      if (key.length !== 32) throw new Error(`SEARCHMUX_SECRET_KEY: version ${n} must be 32 bytes of base64`);
-      return [n, key] as const;
-    });
-  const [first] = entries;
-  if (!first) throw new Error("SEARCHMUX_SECRET_KEY is empty");
-  const byVersion = new Map(entries);
-  if (byVersion.size !== entries.length) throw new Error("SEARCHMUX_SECRET_KEY: duplicate version");
-  return { current: { version: first[0], key: first[1] }, byVersion };
+  const versions = secretKeyVersions(value);
+  return { current: versions[0], byVersion: new Map(versions.map(({ version, key }) => [version, key])) };
 }
 
 /** The configured keyring, or a generated local one kept in `dataDir/secret-key`. */
@@ -60,24 +46,27 @@ export function loadKeyring(env: Readonly<Record<string, string | undefined>>, d
 // decryption, and a 4-byte tag can be forged by trying 2^32 candidates.
 const TAG_BYTES = 16;
 
-const aad = (b: KeyBinding) =>
+const providerKeyAad = (b: KeyBinding) =>
   Buffer.from(`searchmux/provider-key/v1|${b.tenantId}|${b.provider}|${b.rowId}`);
+/** A check value is bound to its version, and can never pass for a provider key (nor one for it). */
+const checkValueAad = (version: number) => Buffer.from(`searchmux/key-check/v1|${version}`);
+const CHECK_PLAINTEXT = "searchmux key check";
 
-export function seal(keyring: Keyring, plaintext: string, binding: KeyBinding): Sealed {
+function sealUnder(key: Buffer, version: number, plaintext: string, aad: Buffer): Sealed {
   const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", keyring.current.key, iv, { authTagLength: TAG_BYTES });
-  cipher.setAAD(aad(binding));
+  const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(aad);
   const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
   return {
     ciphertext: ciphertext.toString("base64"),
     iv: iv.toString("base64"),
     tag: cipher.getAuthTag().toString("base64"),
-    keyVersion: keyring.current.version,
+    keyVersion: version,
   };
 }
 
-/** Throws when the KEK version is unknown or the ciphertext, tag or binding do not match. */
-export function open(keyring: Keyring, sealed: Sealed, binding: KeyBinding): string {
+/** Throws when the KEK version is unknown or the ciphertext, tag or AAD do not match. */
+function openWith(keyring: Keyring, sealed: Sealed, aad: Buffer): string {
   const key = keyring.byVersion.get(sealed.keyVersion);
   if (!key) throw new Error(`no key-encryption key of version ${sealed.keyVersion} is configured`);
   const tag = Buffer.from(sealed.tag, "base64");
@@ -86,10 +75,36 @@ export function open(keyring: Keyring, sealed: Sealed, binding: KeyBinding): str
   const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(sealed.iv, "base64"), {
     authTagLength: TAG_BYTES,
   });
-  decipher.setAAD(aad(binding));
+  decipher.setAAD(aad);
   decipher.setAuthTag(tag);
   return Buffer.concat([
     decipher.update(Buffer.from(sealed.ciphertext, "base64")),
     decipher.final(),
   ]).toString("utf8");
+}
+
+export function seal(keyring: Keyring, plaintext: string, binding: KeyBinding): Sealed {
+  const { key, version } = keyring.current;
+  return sealUnder(key, version, plaintext, providerKeyAad(binding));
+}
+
+/** Throws when the KEK version is unknown or the ciphertext, tag or binding do not match. */
+export function open(keyring: Keyring, sealed: Sealed, binding: KeyBinding): string {
+  return openWith(keyring, sealed, providerKeyAad(binding));
+}
+
+/** The check value of the keyring's key of `version` (key-check.ts): a known text sealed under it. */
+export function sealCheckValue(keyring: Keyring, version: number): Sealed {
+  const key = keyring.byVersion.get(version);
+  if (!key) throw new Error(`no key-encryption key of version ${version} is configured`);
+  return sealUnder(key, version, CHECK_PLAINTEXT, checkValueAad(version));
+}
+
+/** Whether the keyring's key of the check value's version is the one that sealed it. */
+export function opensCheckValue(keyring: Keyring, sealed: Sealed): boolean {
+  try {
+    return openWith(keyring, sealed, checkValueAad(sealed.keyVersion)) === CHECK_PLAINTEXT;
+  } catch {
+    return false;
+  }
 }

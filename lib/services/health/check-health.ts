@@ -1,38 +1,15 @@
-import { type Database, DatabaseNotMigratedError } from "@/lib/db";
+import type { Database } from "@/lib/db";
 import type { Kv } from "@/lib/kv";
 import { operatorProviderIds } from "@/lib/pipeline/providers/operator-providers";
 import { searchProviders } from "@/lib/providers/search";
+import { bounded, databaseProblem, type PartStatus } from "./probe";
 
-const CHECK_TIMEOUT_MS = 2_000;
-type PartStatus = "ok" | "error";
-
-async function check(probe: () => Promise<unknown>): Promise<PartStatus> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error("timeout")), CHECK_TIMEOUT_MS);
-  });
-  try {
-    await Promise.race([probe(), timeout]);
-    return "ok";
-  } catch {
-    return "error";
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const check = async (probe: () => Promise<unknown>): Promise<PartStatus> =>
+  (await bounded(probe)).ok ? "ok" : "error";
 
 /**
- * Why the database cannot serve, in words for an unauthenticated caller: no host, name or driver error
- * (the server's log has those).
- */
-function databaseProblem(error: unknown): string {
-  return error instanceof DatabaseNotMigratedError
-    ? `the database is not migrated (missing ${error.pending.join(", ")}): run \`npm run db:migrate\``
-    : "the database does not answer";
-}
-
-/**
- * Liveness of each part. The database is required (status "error" → 503); the KV store only degrades
+ * Liveness, and a report for monitoring of each part (whether to send this instance traffic is
+ * readiness: check-readiness.ts). The database is required (status "error" → 503); the KV store only degrades
  * caching and rate limits, and so does an in-memory one next to a shared database (each instance then
  * counts on its own); providers are "ok" while at least one search provider is usable without a tenant
  * key (the keyless ones always are). `reason` says what is wrong whenever status is not "ok".

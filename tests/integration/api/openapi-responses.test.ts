@@ -177,7 +177,7 @@ describe("every documented operation answers what the document says", () => {
     expect((await call("GET", "/api/v1/providers")).status).toBe(200);
   });
 
-  it("the compatibility endpoints, health and the document itself", async () => {
+  it("the compatibility endpoints, health, readiness and the document itself", async () => {
     expect(
       (await call("GET", "/api/researcher", { path: "/api/researcher?query=compat&max_results=2" })).status,
     ).toBe(200);
@@ -186,6 +186,7 @@ describe("every documented operation answers what the document says", () => {
     ).toBe(200);
     expect((await call("POST", "/api/search", { body: { query: "open webui", count: 3 } })).status).toBe(200);
     expect((await call("GET", "/api/health", { token: null })).status).toBe(200);
+    expect((await call("GET", "/api/ready", { token: null })).status).toBe(200);
     expect((await call("GET", "/api/openapi.json", { token: null })).status).toBe(200);
   });
 

@@ -28,6 +28,7 @@ const TABLES = [
   "oauth_codes",
   "oauth_refresh_tokens",
   "research_jobs",
+  "key_checks",
 ];
 /** Every migration of drizzle/ (its journal lists them), so a new one needs no edit here. */
 const MIGRATIONS = (

@@ -1,11 +1,13 @@
 /**
- * One `next build` shared by every reliability file and the benchmark: `.next` is rebuilt only when it
- * is missing or older than the sources, and a lock directory makes concurrent callers (vitest forks,
- * a bench run) wait for the one build instead of starting their own.
+ * One `next build` shared by every reliability file and the benchmark, with the standalone output the
+ * Docker image runs (SEARCHMUX_STANDALONE=1; `next start` serves the same build): `.next` is rebuilt only
+ * when it is missing, older than the sources or has no standalone output of its own (`npm run build` and
+ * the end-to-end tests make none), and a lock directory makes concurrent callers (vitest forks, a bench run)
+ * wait for the one build instead of starting their own.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -15,6 +17,9 @@ export type EnvVars = Record<string, string | undefined>;
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
 const BUILD_ID = path.join(REPO_ROOT, ".next", "BUILD_ID");
+const STANDALONE_BUILD_ID = path.join(REPO_ROOT, ".next", "standalone", ".next", "BUILD_ID");
+/** A build made with SEARCHMUX_EMBEDDED_DATABASE=0 lacks it; the tests run the embedded database too. */
+const STANDALONE_EMBEDDED = path.join(REPO_ROOT, ".next", "standalone", "lib", "db", "embedded-server.mjs");
 /** What `next build` compiles; drizzle/ is read at run time and needs no build. */
 const SOURCES = [
   "app",
@@ -42,9 +47,11 @@ function newestMtime(entry: string): number {
   );
 }
 
-/** True when `.next` holds a build at least as new as every source file. */
+/** True when `.next` holds a standalone build with the embedded database, at least as new as every source file. */
 function buildIsFresh(): boolean {
-  if (!existsSync(BUILD_ID)) return false;
+  if (!existsSync(BUILD_ID) || !existsSync(STANDALONE_BUILD_ID) || !existsSync(STANDALONE_EMBEDDED))
+    return false;
+  if (readFileSync(BUILD_ID, "utf8") !== readFileSync(STANDALONE_BUILD_ID, "utf8")) return false;
   const built = statSync(BUILD_ID).mtimeMs;
   return SOURCES.every((source) => newestMtime(path.join(REPO_ROOT, source)) <= built);
 }
@@ -78,7 +85,13 @@ function runNextBuild(): { ok: true } | { ok: false; busy: boolean; output: stri
   try {
     execFileSync(process.execPath, [path.join(REPO_ROOT, "node_modules/next/dist/bin/next"), "build"], {
       cwd: REPO_ROOT,
-      env: { ...withoutTestEnv(process.env), NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+      env: {
+        ...withoutTestEnv(process.env),
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        SEARCHMUX_STANDALONE: "1",
+        SEARCHMUX_EMBEDDED_DATABASE: "1",
+      },
       stdio: ["ignore", "pipe", "pipe"],
       timeout: BUILD_TIMEOUT_MS,
       maxBuffer: 64 * 1024 * 1024,
