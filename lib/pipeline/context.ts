@@ -9,6 +9,7 @@ import type { Database } from "@/lib/db";
 import type { Kv } from "@/lib/kv";
 import type { Admissions } from "./budgets/admission";
 import type { UsageSink } from "./budgets/usage-sink";
+import type { ContributionLearner } from "./contribution/learner";
 import { ServiceError } from "./errors";
 import type { CircuitBreakers } from "./health/circuit-breaker";
 import type { Keyring } from "./keys/key-encryption";
@@ -43,8 +44,8 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * What every verb may use: storage, the key-encryption keyring, operator configuration, a clock. A tool
- * call reaches the tenant's rows, budgets, traces, usage and cache only through `records`, `admissions`,
- * `traces`, `usage` and `kv`, never `db`: the operator's context (operator-context.ts) runs the same verbs
+ * call reaches the tenant's rows, budgets, traces, usage, learned contributions and cache only through
+ * `records`, `admissions`, `traces`, `usage`, `learner` and `kv`, never `db`: the operator's context (operator-context.ts) runs the same verbs
  * with implementations of those that need no database.
  */
 export interface Platform {
@@ -63,6 +64,8 @@ export interface Platform {
   usage: UsageSink;
   /** Per (key, provider) circuit breakers of this process, counted per tenant. */
   breakers: CircuitBreakers;
+  /** What each provider adds to a workspace's fused results, learned from its full fan-outs (auto mode). */
+  learner: ContributionLearner;
   now(): Date;
 }
 

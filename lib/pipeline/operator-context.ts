@@ -3,7 +3,7 @@
  * without SEARCHMUX_URL) run the tenants' own verbs with, through the tool table. The same code path as a
  * tenant's call, with the capabilities that need a database replaced: no stored keys, settings or lenses
  * (the operator's keys come from the environment, operator-providers.ts), budgets that admit everything
- * and settle nothing, no traces, no usage. Its KV lives in the process: the result cache and the fetched
+ * and settle nothing, no traces, no usage, nothing learned (auto asks every provider, as fanout does). Its KV lives in the process: the result cache and the fetched
  * documents later windows are paged from.
  */
 import { randomUUID } from "node:crypto";
@@ -13,6 +13,7 @@ import { log } from "@/lib/observability/logger";
 import type { Admissions } from "./budgets/admission";
 import type { UsageSink } from "./budgets/usage-sink";
 import { type Env, SCOPES, type TenantContext } from "./context";
+import { noLearner } from "./contribution/learner";
 import { ServiceError } from "./errors";
 import { createCircuitBreakers } from "./health/circuit-breaker";
 import type { Keyring } from "./keys/key-encryption";
@@ -93,6 +94,7 @@ export function operatorContext(env: Env, surface: Surface): TenantContext {
     traces: noTraces,
     usage: noUsage,
     breakers: createCircuitBreakers(),
+    learner: noLearner,
     now: () => new Date(),
     actor: { kind: "operator" },
     tenantId: "operator",

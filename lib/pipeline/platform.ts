@@ -4,20 +4,27 @@ import { getKv } from "@/lib/kv";
 import { databaseAdmissions } from "./budgets/admission";
 import { createUsageSink, type UsageSink } from "./budgets/usage-sink";
 import type { Actor, Platform, Scope, SystemContext, TenantContext } from "./context";
+import { type ContributionLearner, kvLearner } from "./contribution/learner";
 import { type CircuitBreakers, createCircuitBreakers } from "./health/circuit-breaker";
 import { type Keyring, loadKeyring } from "./keys/key-encryption";
 import { databaseRecords } from "./tenant-records";
 import { createTraceSink, type Surface, type TraceSink } from "./traces/trace-sink";
 
 // On globalThis: Next.js bundles routes (and instrumentation) separately, and a process must have one
-// trace queue and usage queue (flushed on shutdown), one keyring and one set of breakers.
+// trace queue and usage queue (flushed on shutdown), one keyring, one set of breakers and one learner.
 const shared = globalThis as typeof globalThis & {
-  searchmuxPlatform?: { keyring?: Keyring; traces?: TraceSink; usage?: UsageSink; breakers: CircuitBreakers };
+  searchmuxPlatform?: {
+    keyring?: Keyring;
+    traces?: TraceSink;
+    usage?: UsageSink;
+    breakers: CircuitBreakers;
+    learner: ContributionLearner;
+  };
 };
-shared.searchmuxPlatform ??= { breakers: createCircuitBreakers() };
+shared.searchmuxPlatform ??= { breakers: createCircuitBreakers(), learner: kvLearner() };
 const singletons = shared.searchmuxPlatform;
 
-/** The process-wide platform: database, KV, keyring (SEARCHMUX_SECRET_KEY), trace sink, breakers and env. */
+/** The process-wide platform: database, KV, keyring (SEARCHMUX_SECRET_KEY), trace sink, breakers, learner and env. */
 export async function platform(): Promise<Platform> {
   singletons.keyring ??= loadKeyring(process.env, config().dataDir);
   const db = await getDatabase();
@@ -32,6 +39,7 @@ export async function platform(): Promise<Platform> {
     traces: singletons.traces,
     usage: singletons.usage,
     breakers: singletons.breakers,
+    learner: singletons.learner,
     env: process.env,
     now: () => new Date(),
   };

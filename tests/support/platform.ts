@@ -12,6 +12,7 @@ import {
   type SystemContext,
   type TenantContext,
 } from "@/lib/pipeline/context";
+import { kvLearner } from "@/lib/pipeline/contribution/learner";
 import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
 import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
 import { databaseRecords } from "@/lib/pipeline/tenant-records";
@@ -29,6 +30,7 @@ export function testPlatform(db: Database, overrides: Partial<Platform> = {}): P
     traces: overrides.traces ?? createTraceSink(db),
     usage: createUsageSink(db),
     breakers: createCircuitBreakers(),
+    learner: kvLearner(),
     env: {},
     now: () => new Date(),
     ...overrides,

@@ -9,6 +9,7 @@ import { createDatabase } from "@/lib/db/client";
 import { createMemoryKv } from "@/lib/kv/memory";
 import { databaseAdmissions } from "@/lib/pipeline/budgets/admission";
 import { createUsageSink } from "@/lib/pipeline/budgets/usage-sink";
+import { kvLearner } from "@/lib/pipeline/contribution/learner";
 import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
 import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
 import { databaseRecords } from "@/lib/pipeline/tenant-records";
@@ -32,6 +33,7 @@ const platform = {
   traces: createTraceSink(db),
   usage: createUsageSink(db),
   breakers: createCircuitBreakers(),
+  learner: kvLearner(),
   env: process.env,
   now: () => new Date(),
 };

@@ -91,7 +91,8 @@ export async function runSearch(args: RunSearchArgs): Promise<SearchResult> {
 
   let attempts: Attempted[];
   try {
-    if (input.mode === "fanout") {
+    // auto: the caller handed in the providers its planner chose; they are asked as a fan-out.
+    if (input.mode === "fanout" || input.mode === "auto") {
       attempts = await callAll(entries, attempt);
     } else {
       const [order, wanted] =
