@@ -34,6 +34,15 @@ export interface ScenarioResult {
    * and the share of calls answered from the cache.
    */
   cost?: { paidCallsPerCall: number; callsPerPaidProvider: number; cacheHitRatio: number };
+  /** Search quality against paid calls: nDCG@10 and paid provider calls per search, of two modes. */
+  quality?: {
+    ndcgFanout: number;
+    ndcgAuto: number;
+    ndcgRatio: number;
+    paidCallsFanout: number;
+    paidCallsAuto: number;
+    paidCallsRatio: number;
+  };
 }
 
 export type ScenarioId =
@@ -52,4 +61,5 @@ export type ScenarioId =
   | "fusion"
   | "admissions"
   | "failing-provider"
+  | "auto-fanout"
   | "soak";

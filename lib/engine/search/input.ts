@@ -38,7 +38,7 @@ const domainList = z
  * How a search picks whom to ask. `auto` calls the providers the caller chose as the ones expected to keep
  * the fused quality (lib/pipeline/contribution); the engine calls the given ones all at once, as in fanout.
  */
-export const SEARCH_MODES = ["fanout", "auto", "budget", "single"] as const;
+const SEARCH_MODES = ["fanout", "auto", "budget", "single"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 export const searchModeField = z

@@ -8,7 +8,7 @@
  * (INCR, so two writers never share a slot) and writes its observation to slot number % WINDOW, both keys
  * expiring after a month without searches: at most WINDOW + 1 keys per workspace. Reads get the whole ring
  * in one round trip, and only on a search that missed the cache; an instance keeps what it read for a few
- * seconds (with its own writes added), so a burst of uncached searches reads it once.
+ * seconds, or until it writes an observation itself, so a burst of uncached searches reads it once.
  */
 import type { Kv } from "@/lib/kv";
 import { log } from "@/lib/observability/logger";
@@ -27,7 +27,7 @@ export interface ContributionLearner {
 /** Full fan-outs kept per workspace: four half-lives (contribution.ts), past which weights are below 1/16. */
 export const WINDOW = 64;
 /** The share of auto searches that ask every provider. */
-export const EXPLORE_SHARE = 0.1;
+export const EXPLORE_SHARE = 0.05;
 const TTL_SECONDS = 30 * 24 * 3600;
 /** How long an instance uses the observations it read before reading them again. */
 const FRESH_MS = 5_000;
@@ -68,14 +68,8 @@ export function kvLearner({
       return observations;
     },
     record(ctx, observation) {
-      const written = writeToRing(ctx.kv, ctx.tenantId, observation).then((seq) => {
-        const current = held.get(ctx.tenantId);
-        if (current && seq !== null) {
-          current.observations = current.observations.then((list) =>
-            withNewest(list, { seq, ...observation }),
-          );
-        }
-      });
+      // Once written, the next search reads the ring again: this observation and other instances' too.
+      const written = writeToRing(ctx.kv, ctx.tenantId, observation).then(() => held.delete(ctx.tenantId));
       ctx.usage.track(written);
     },
     explores: () => random() < EXPLORE_SHARE,
@@ -94,15 +88,11 @@ async function readRing(kv: Kv, tenantId: string): Promise<FanoutObservation[]> 
     const observation = typeof reply === "string" ? parseObservation(reply) : null;
     return observation ? [observation] : [];
   });
-  return withNewest(observations);
+  return windowOf(observations);
 }
 
-/** Writes one observation to the next slot; resolves with its number, or null when KV failed. */
-async function writeToRing(
-  kv: Kv,
-  tenantId: string,
-  observation: Omit<FanoutObservation, "seq">,
-): Promise<number | null> {
+/** Writes one observation to the next slot (a KV failure is logged: that observation is lost, nothing else). */
+async function writeToRing(kv: Kv, tenantId: string, observation: Omit<FanoutObservation, "seq">) {
   try {
     const seq = await kv.incr(counterKey(tenantId));
     await kv
@@ -110,16 +100,13 @@ async function writeToRing(
       .set(slotKey(tenantId, seq), JSON.stringify({ seq, ...observation }), { ttlSeconds: TTL_SECONDS })
       .expire(counterKey(tenantId), TTL_SECONDS)
       .exec();
-    return seq;
   } catch (error) {
     log().warn(error, "contribution learner: recording an observation failed");
-    return null;
   }
 }
 
-/** The newest WINDOW observations, oldest first (a slot overwritten meanwhile may hold an older one). */
-function withNewest(list: readonly FanoutObservation[], added?: FanoutObservation): FanoutObservation[] {
-  const all = added ? [...list.filter((o) => o.seq !== added.seq), added] : [...list];
-  const newest = Math.max(0, ...all.map((o) => o.seq));
-  return all.filter((o) => o.seq > newest - WINDOW).sort((a, b) => a.seq - b.seq);
+/** The newest WINDOW observations, oldest first (a slot being overwritten may still hold an older one). */
+function windowOf(list: readonly FanoutObservation[]): FanoutObservation[] {
+  const newest = Math.max(0, ...list.map((o) => o.seq));
+  return list.filter((o) => o.seq > newest - WINDOW).sort((a, b) => a.seq - b.seq);
 }

@@ -1,12 +1,13 @@
 /**
  * What the learner keeps of one full fan-out of a workspace (every provider it could call was asked): who
- * was asked, who was refused at admission, and which providers found each of the fused top results. That is
- * all the auto planner and the contribution figures read; queries, URLs and snippets are never kept.
+ * was asked, who was refused at admission, and each answering provider's ranked list, its pages written as
+ * numbers that are equal where two providers listed the same page. That is enough to fuse the search again
+ * over any subset of its providers (contribution.ts, auto-plan.ts); queries, URLs and snippets are never kept.
  */
 import type { ProviderFailure } from "@/lib/engine/shared/types";
 
-/** The fused results an observation keeps: the ten that nDCG@10, and most readers, look at. */
-export const OBSERVED_TOP = 10;
+/** Results kept of each provider's list: the fused top ten can only draw on its first ten. */
+const OBSERVED_RANKS = 10;
 
 export interface FanoutObservation {
   /** Order of arrival in the workspace's store: a newer observation has a larger one. */
@@ -15,8 +16,8 @@ export interface FanoutObservation {
   asked: string[];
   /** Providers the search meant to call that admission refused (breaker open, budget spent). */
   refused: string[];
-  /** The fused top results in rank order, each as the providers that found it. */
-  top: string[][];
+  /** Each answering provider's pages by rank (the first is rank 1), as page numbers. */
+  lists: Record<string, number[]>;
 }
 
 /** Failures that mean the provider was never called: admission refused it. */
@@ -26,24 +27,36 @@ const REFUSALS: ReadonlySet<string> = new Set([
   "operator_quota_exhausted",
 ]);
 
-export const isRefusal = (reason: string): boolean => REFUSALS.has(reason);
-
 /** One full fan-out over `providers` as an observation (without its `seq`, which the store gives). */
 export function observeFanout(
   providers: readonly string[],
   failures: readonly Pick<ProviderFailure, "provider" | "reason">[],
-  results: ReadonlyArray<{ sources: ReadonlyArray<{ provider: string }> }>,
+  rankings: ReadonlyArray<{ provider: string; keys: readonly string[] }>,
 ): Omit<FanoutObservation, "seq"> {
-  const refused = new Set(failures.filter((f) => isRefusal(f.reason)).map((f) => f.provider));
+  const refused = new Set(failures.filter((f) => REFUSALS.has(f.reason)).map((f) => f.provider));
+  const pages = new Map<string, number>();
+  const pageOf = (key: string) => {
+    let page = pages.get(key);
+    if (page === undefined) {
+      page = pages.size;
+      pages.set(key, page);
+    }
+    return page;
+  };
   return {
     asked: providers.filter((id) => !refused.has(id)),
     refused: [...refused],
-    top: results.slice(0, OBSERVED_TOP).map((r) => [...new Set(r.sources.map((s) => s.provider))]),
+    lists: Object.fromEntries(
+      rankings.map(({ provider, keys }) => [provider, keys.slice(0, OBSERVED_RANKS).map(pageOf)]),
+    ),
   };
 }
 
 const isStringList = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((item) => typeof item === "string");
+
+const isPageList = (value: unknown): value is number[] =>
+  Array.isArray(value) && value.every((item) => Number.isInteger(item) && item >= 0);
 
 /** A stored observation read back defensively (it is JSON in a shared store); null when malformed. */
 export function parseObservation(raw: string): FanoutObservation | null {
@@ -54,9 +67,9 @@ export function parseObservation(raw: string): FanoutObservation | null {
     return null;
   }
   if (typeof value !== "object" || value === null) return null;
-  const { seq, asked, refused, top } = value as Record<string, unknown>;
+  const { seq, asked, refused, lists } = value as Record<string, unknown>;
   if (typeof seq !== "number" || !Number.isInteger(seq)) return null;
   if (!isStringList(asked) || !isStringList(refused)) return null;
-  if (!Array.isArray(top) || !top.every(isStringList)) return null;
-  return { seq, asked, refused, top };
+  if (typeof lists !== "object" || lists === null || !Object.values(lists).every(isPageList)) return null;
+  return { seq, asked, refused, lists: lists as Record<string, number[]> };
 }

@@ -6,7 +6,7 @@
 import type { ProviderFailure } from "@/lib/engine/shared/types";
 
 export const SKIP_REASONS = ["low_contribution", "rate_limited", "budget", "breaker_open"] as const;
-export type SkipReason = (typeof SKIP_REASONS)[number];
+type SkipReason = (typeof SKIP_REASONS)[number];
 
 export interface SkippedProvider {
   provider: string;

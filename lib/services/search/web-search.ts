@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { searchInputSchema, searchModeField } from "@/lib/engine/search/input";
-import { type ProviderAnswer, runSearch } from "@/lib/engine/search/run-search";
+import { type ProviderAnswer, type ProviderRanking, runSearch } from "@/lib/engine/search/run-search";
 import { clampedInteger, resultCountField } from "@/lib/engine/shared/input-fields";
 import { keepAnswer, keptAnswers } from "@/lib/pipeline/cache/provider-answers";
 import { assertScope, type TenantContext } from "@/lib/pipeline/context";
@@ -120,6 +120,7 @@ export async function webSearch({
       const plan = await planSearch(ctx, { mode, entries, answered: new Set(answered.keys()) });
       const onAnswer = (providerId: string, answer: ProviderAnswer) =>
         keepAnswer(ctx, "web_search", providerId, answerInput, answer);
+      let rankings: ProviderRanking[] = [];
       const search = await runSearch({
         input: engineInput,
         providers: plan.call,
@@ -127,12 +128,15 @@ export async function webSearch({
         signal,
         answered,
         onAnswer,
+        onRankings: (fused) => {
+          rankings = fused;
+        },
       });
       learnFromSearch(ctx, plan, {
         subset: providers !== undefined,
         keptAnswers: answered.size,
         failures: search.providers_failed,
-        results: search.results,
+        rankings,
       });
       const staged = await stages.run(search, {
         origin,
