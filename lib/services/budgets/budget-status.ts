@@ -22,7 +22,7 @@ const leftOf = ({ id: _id, soft: _soft, ...left }: BudgetRecord): BudgetLeft => 
  * budget's id and soft limit, the alert history — needs the admin scope, as GET /api/v1/budgets does.
  */
 export async function budgetStatus({ ctx }: { ctx: TenantContext }): Promise<BudgetStatus> {
-  const [report, contributions] = await Promise.all([budgetReport(ctx), searchContributions(ctx)]);
+  const [report, contributions] = await Promise.all([budgetReport(ctx), searchContributions({ ctx })]);
   const status = { ...report, search_contributions: contributions };
   if (ctx.scopes.includes("admin")) return status;
   return { ...status, budgets: report.budgets.map(leftOf), alerts: [] };

@@ -1,7 +1,8 @@
 /**
  * What each search provider adds to this workspace's fused results, as the auto mode measures it
  * (lib/pipeline/contribution): over its recent full fan-outs, how many of the fused top ten each provider
- * found per search, how many only it found, and so what one useful result of it costs.
+ * found per search, how many only it found, and so what one useful result of it costs. Any member or token
+ * may read them (budget_status, the Budgets page): they are counts and prices, no query or page.
  */
 
 import type { TenantContext } from "@/lib/pipeline/context";
@@ -11,7 +12,7 @@ import { getSearchProvider } from "@/lib/providers/search";
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
-export async function searchContributions(ctx: TenantContext) {
+export async function searchContributions({ ctx }: { ctx: TenantContext }) {
   const observations = await ctx.learner.observations(ctx);
   return {
     observations: observations.length,
