@@ -6,6 +6,8 @@
  * learner measures), then both run every query again, one in `fanout`, the other in `auto`, without the
  * cache. Reports each mode's nDCG@10 over the corpus's judgments and paid provider calls per search.
  */
+
+import { Redis } from "ioredis";
 import { type Corpus, corpusProviders, ndcgAt } from "@/bench/support/relevance-corpus";
 import { ownPeakRss } from "@/bench/support/timed-calls";
 import type { Database } from "@/lib/db";
@@ -63,11 +65,13 @@ export async function autoFanout(db: Database, corpus: Corpus): Promise<Scenario
   const paid = searchProviders.filter((p) => providers.includes(p.id) && p.costPerRequestUsd > 0);
   const paidCalls = () => paid.reduce((sum, p) => sum + fake.requests(p.id).length, 0);
   const paidIds = new Set(paid.map((p) => p.id));
+  const tenants: string[] = [];
   try {
     const [fanoutTenant, autoTenant] = await Promise.all([
       seedTenant(instances[0], { name: "bench-fanout" }),
       seedTenant(instances[0], { name: "bench-auto" }),
     ]);
+    tenants.push(fanoutTenant.tenantId, autoTenant.tenantId);
     // Alternate instances: what one learns, the other reads from the shared KV.
     const ctxOf = (tenantId: string, i: number) => tenantCtx(instances[i % 2 === 0 ? 0 : 1], tenantId);
     const pass = async (tenantId: string, mode: "auto" | "fanout"): Promise<Pass> => {
@@ -126,7 +130,8 @@ export async function autoFanout(db: Database, corpus: Corpus): Promise<Scenario
       },
     };
   } finally {
-    await Promise.all(instances.map((p) => p.usage.flush()));
+    await Promise.all(instances.flatMap((p) => [p.usage.flush(), p.traces.flush()]));
+    if (redisUrl) await deleteKeysOf(redisUrl, tenants);
     await Promise.all([fake.close(), kv.close()]);
   }
 }
@@ -137,3 +142,17 @@ const planSummary = (plans: ReadonlyMap<string, number>): string =>
     .sort((a, b) => b[1] - a[1])
     .map(([plan, count]) => `${plan} ×${count}`)
     .join(", ");
+
+/** Leaves nothing of the run in Redis: every key of the scenario's workspaces (cache, kept answers, learner). */
+async function deleteKeysOf(redisUrl: string, tenantIds: readonly string[]): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true });
+  try {
+    for (const tenantId of tenantIds) {
+      for await (const keys of redis.scanStream({ match: `smx:*${tenantId}*`, count: 1_000 })) {
+        if ((keys as string[]).length > 0) await redis.del(...(keys as string[]));
+      }
+    }
+  } finally {
+    redis.disconnect();
+  }
+}
