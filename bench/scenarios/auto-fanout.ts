@@ -8,7 +8,7 @@
  */
 
 import { Redis } from "ioredis";
-import { type Corpus, corpusProviders, ndcgAt } from "@/bench/support/relevance-corpus";
+import { type Corpus, corpusProviders, judgedNdcg } from "@/bench/support/relevance-corpus";
 import { ownPeakRss } from "@/bench/support/timed-calls";
 import type { Database } from "@/lib/db";
 import { createMemoryKv } from "@/lib/kv/memory";
@@ -89,7 +89,7 @@ export async function autoFanout(db: Database, corpus: Corpus): Promise<Scenario
         done.plans.set(plan, (done.plans.get(plan) ?? 0) + 1);
         done.paidCalls += paidCalls() - before;
         done.ndcg.push(
-          ndcgAt(
+          judgedNdcg(
             NDCG_AT,
             result.results.map((r) => r.url),
             q.judgments,

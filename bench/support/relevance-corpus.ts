@@ -12,6 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import { normalizeUrl } from "@/lib/engine/search/url";
+import { ndcgAt, seededRandom } from "@/tests/support/relevance";
 import { numberFlag, stringFlag } from "./flags";
 
 interface CorpusQuery {
@@ -33,35 +34,18 @@ function loadCorpus(file: string): Corpus {
   return { name: corpus.name ?? file, queries: corpus.queries };
 }
 
+/** nDCG@k of ranked URLs against a query's judgments. */
+export const judgedNdcg = (k: number, urls: readonly string[], judgments: Record<string, number>): number =>
+  ndcgAt(
+    k,
+    urls,
+    new Map(Object.entries(judgments).map(([url, grade]) => [normalizeUrl(url) ?? url, grade])),
+  );
+
 /** The providers a corpus has results for. */
 export const corpusProviders = (corpus: Corpus): string[] => [
   ...new Set(corpus.queries.flatMap((q) => Object.keys(q.results))),
 ];
-
-/** nDCG@k with gains 2^grade − 1 against the ideal order of the query's judged pages. */
-export function ndcgAt(k: number, rankedUrls: readonly string[], judgments: Record<string, number>): number {
-  const grades = new Map(
-    Object.entries(judgments).map(([url, grade]) => [normalizeUrl(url) ?? url, grade] as const),
-  );
-  const gain = (grade: number) => 2 ** grade - 1;
-  const dcg = (list: readonly number[]) =>
-    list.slice(0, k).reduce((sum, grade, i) => sum + gain(grade) / Math.log2(i + 2), 0);
-  const found = rankedUrls.map((url) => grades.get(normalizeUrl(url) ?? url) ?? 0);
-  const ideal = dcg([...grades.values()].sort((a, b) => b - a));
-  return ideal === 0 ? 0 : dcg(found) / ideal;
-}
-
-/** Mulberry32: a small seeded generator, so a corpus is the same for the same seed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Standard normal draws (Box–Muller) from a uniform generator. */
 const normal = (random: () => number) => () =>
