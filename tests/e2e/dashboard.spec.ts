@@ -227,6 +227,9 @@ test("the default search mode is chosen on Settings; Budgets shows what each pro
   const contributions = page.getByTestId("search-contributions");
   const tavily = contributions.getByTestId("search-contribution-row").filter({ hasText: "tavily" });
   await expect(tavily).toContainText("measuring");
+  await expect(
+    contributions.getByTestId("search-contribution-row").filter({ hasText: "duckduckgo" }),
+  ).toContainText("always asked (free)");
   await expect(tavily.getByRole("cell").nth(1)).toHaveText("1");
   await screenshot(page, "budgets-contributions");
 });

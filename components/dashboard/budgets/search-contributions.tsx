@@ -5,6 +5,7 @@ import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatUsd } from "@/lib/dashboard/format";
 import type { searchContributions } from "@/lib/services/budgets/search-contributions";
+import { plural } from "@/lib/wording";
 
 type Contributions = Awaited<ReturnType<typeof searchContributions>>;
 type Contribution = Contributions["providers"][number];
@@ -15,7 +16,7 @@ export function SearchContributions({ contributions }: { contributions: Contribu
     <SectionCard
       data-testid="search-contributions"
       title="What each search provider adds"
-      description={`From the last ${contributions.observations} searches that asked every provider (the newest count most): how many of the top ten results each found, how many only it found, and what one such result costs. Auto mode leaves out paid providers the rest can do without, once each is measured.`}
+      description={`From the last ${plural(contributions.observations, "search", "searches")} that asked every provider (the newest count most): how many of the top ten results each found, how many only it found, and what one such result costs. Auto mode always asks the free ones, and leaves out paid providers the rest can do without once each is measured.`}
     >
       {contributions.providers.length === 0 ? (
         <EmptyState icon={Gauge} title="Nothing measured yet">
@@ -44,8 +45,15 @@ export function SearchContributions({ contributions }: { contributions: Contribu
             },
             {
               header: "Auto mode",
+              // A free provider (no price) is always asked; a paid one may be left out once measured.
               cell: (c) =>
-                c.measured ? <Badge tone="success">measured</Badge> : <Badge tone="warning">measuring</Badge>,
+                c.cost_per_useful_result_usd === 0 ? (
+                  <Badge tone="outline">always asked (free)</Badge>
+                ) : c.measured ? (
+                  <Badge tone="success">measured</Badge>
+                ) : (
+                  <Badge tone="warning">measuring</Badge>
+                ),
             },
           ]}
         />
