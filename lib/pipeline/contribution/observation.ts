@@ -5,6 +5,7 @@
  * over any subset of its providers (contribution.ts, auto-plan.ts); queries, URLs and snippets are never kept.
  */
 import type { ProviderFailure } from "@/lib/engine/shared/types";
+import { isRefusal } from "@/lib/pipeline/providers/skipped";
 
 /** Results kept of each provider's list: the fused top ten can only draw on its first ten. */
 const OBSERVED_RANKS = 10;
@@ -20,20 +21,13 @@ export interface FanoutObservation {
   lists: Record<string, number[]>;
 }
 
-/** Failures that mean the provider was never called: admission refused it. */
-const REFUSALS: ReadonlySet<string> = new Set([
-  "breaker_open",
-  "budget_exhausted",
-  "operator_quota_exhausted",
-]);
-
 /** One full fan-out over `providers` as an observation (without its `seq`, which the store gives). */
 export function observeFanout(
   providers: readonly string[],
   failures: readonly Pick<ProviderFailure, "provider" | "reason">[],
   rankings: ReadonlyArray<{ provider: string; keys: readonly string[] }>,
 ): Omit<FanoutObservation, "seq"> {
-  const refused = new Set(failures.filter((f) => REFUSALS.has(f.reason)).map((f) => f.provider));
+  const refused = new Set(failures.filter((f) => isRefusal(f.reason)).map((f) => f.provider));
   const pages = new Map<string, number>();
   const pageOf = (key: string) => {
     let page = pages.get(key);

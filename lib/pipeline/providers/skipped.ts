@@ -13,12 +13,15 @@ export interface SkippedProvider {
   reason: SkipReason;
 }
 
-/** The skip reason of each admission refusal: the provider was never called. */
+/** The skip reason of each admission refusal (a failure reason meaning the provider was never called). */
 const SKIP_OF_REFUSAL: Readonly<Record<string, SkipReason>> = {
   breaker_open: "breaker_open",
   budget_exhausted: "budget",
   operator_quota_exhausted: "budget",
 };
+
+/** Whether a failure with `reason` was a refusal at admission: the provider was not called. */
+export const isRefusal = (reason: string): boolean => reason in SKIP_OF_REFUSAL;
 
 /** The call's skips: those decided before the call (`planned`), then the refusals among its failures. */
 export function skippedProviders(
