@@ -5,6 +5,7 @@
  *   npm run bench -- --duration=10 --connections=50 --only=cached-rest,fanout
  *   DATABASE_URL=… REDIS_URL=… npm run bench -- --rtt=2   2 ms of network distance to PostgreSQL and Redis
  *   npm run bench -- --label=embedded              results in bench/results/<date>-embedded.json
+ *   npm run bench -- --only=auto-fanout --corpus=FILE   auto vs fanout on another corpus (bench/README.md)
  *   npm run bench -- --print-env --fake-port=3398   environment for a server to benchmark in place …
  *   npm run bench -- --server=http://127.0.0.1:3000 --fake-port=3398   … and the run against it
  *
@@ -26,6 +27,7 @@ import {
 import { seedTenant } from "@/tests/reliability/support/tenant";
 import { testPlatform } from "@/tests/support/platform";
 import { admissions } from "./scenarios/admissions";
+import { autoFanout } from "./scenarios/auto-fanout";
 import { engineFanout } from "./scenarios/engine-fanout";
 import { failingProvider } from "./scenarios/failing-provider";
 import { uncachedFanout } from "./scenarios/fanout";
@@ -38,6 +40,7 @@ import type { ScenarioId, ScenarioResult } from "./scenarios/scenario";
 import { soak } from "./scenarios/soak";
 import { attachedServerEnv, attachTo, type BenchTarget, ownServer } from "./support/bench-target";
 import { booleanFlag, numberFlag, stringFlag } from "./support/flags";
+import { corpusOfFlags } from "./support/relevance-corpus";
 import { machine, printTable, writeResults } from "./support/report";
 
 const config = {
@@ -196,6 +199,7 @@ async function run(target: BenchTarget): Promise<ScenarioResult[]> {
   await step("log-cost", () => logCost(config.logTurns, Math.round(cachedRest?.requestsPerSecond ?? 600)));
   await step("admissions", () => admissions(target, config.admissions));
   await step("failing-provider", () => failingProvider(target, 20));
+  await step("auto-fanout", () => autoFanout(target.db, corpusOfFlags()));
   await step("soak", () => soak(target, token, config.soakSeconds));
   return results;
 }

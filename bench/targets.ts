@@ -66,6 +66,20 @@ export const TARGETS: readonly Target[] = [
     limit: 0.9,
     kind: "min",
   },
+  {
+    scenario: "auto-fanout",
+    label: "auto nDCG@10 ≥ 98 % of fanout's",
+    value: (r) => r.quality && r.quality.ndcgRatio * 100,
+    limit: 98,
+    kind: "min",
+  },
+  {
+    scenario: "auto-fanout",
+    label: "auto paid calls ≤ 50 % of fanout's",
+    value: (r) => r.quality && r.quality.paidCallsRatio * 100,
+    limit: 50,
+    kind: "max",
+  },
   { scenario: "soak", label: "RSS flat (≤ +5 % after warm-up)", value: rssGrowth, limit: 5, kind: "max" },
   ...(
     [

@@ -37,6 +37,15 @@ export interface ScenarioResult {
    * and the share of calls answered from the cache.
    */
   cost?: { paidCallsPerCall: number; callsPerPaidProvider: number; cacheHitRatio: number };
+  /** Search quality against paid calls: nDCG@10 and paid provider calls per search, of two modes. */
+  quality?: {
+    ndcgFanout: number;
+    ndcgAuto: number;
+    ndcgRatio: number;
+    paidCallsFanout: number;
+    paidCallsAuto: number;
+    paidCallsRatio: number;
+  };
 }
 
 export type ScenarioId =
@@ -56,4 +65,5 @@ export type ScenarioId =
   | "admissions"
   | "failing-provider"
   | "log-cost"
+  | "auto-fanout"
   | "soak";

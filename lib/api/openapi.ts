@@ -12,6 +12,7 @@ import { deleteKeyInput } from "@/lib/services/keys/delete-key";
 import { setKeyInput } from "@/lib/services/keys/set-key";
 import { deleteLensInput } from "@/lib/services/lenses/delete-lens";
 import { setLensInput } from "@/lib/services/lenses/set-lens";
+import { workspaceSettingsInput } from "@/lib/services/tenants/workspace-settings";
 import { createTokenInput } from "@/lib/services/tokens/create-token";
 import { revokeTokenInput } from "@/lib/services/tokens/revoke-token";
 import { listTracesInput } from "@/lib/services/traces/list-traces";
@@ -38,6 +39,7 @@ import {
   researcherBody,
   researcherQuery,
   researcherResponse,
+  settingsResponse,
   tokenCreatedResponse,
   tokenListResponse,
   tokenRevokeResponse,
@@ -46,7 +48,7 @@ import {
   usageHistoryResponse,
 } from "./route-schemas";
 
-type Method = "get" | "post" | "put" | "delete";
+type Method = "get" | "post" | "put" | "patch" | "delete";
 
 export interface Operation {
   method: Method;
@@ -128,6 +130,23 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     scope: "admin",
     query: deleteBudgetInput,
     response: budgetDeleteResponse,
+  },
+  {
+    method: "get",
+    path: "/api/v1/settings",
+    operationId: "getSettings",
+    summary: "The workspace's settings",
+    scope: "admin",
+    response: settingsResponse,
+  },
+  {
+    method: "patch",
+    path: "/api/v1/settings",
+    operationId: "updateSettings",
+    summary: "Change workspace settings (the fields given), e.g. the default web_search mode",
+    scope: "admin",
+    body: workspaceSettingsInput,
+    response: settingsResponse,
   },
   {
     method: "get",

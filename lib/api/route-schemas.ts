@@ -26,6 +26,16 @@ export const budgetSetResponse = z.object({
 
 export const budgetDeleteResponse = z.object({ id: z.uuid(), deleted: z.literal(true) });
 
+export const settingsResponse = z.object({
+  name: z.string(),
+  rate_limit_rpm: z.number().nullable().describe("null: the operator's default"),
+  trace_retention_days: z.number(),
+  grounded_snippets: z.boolean(),
+  default_search_mode: z
+    .enum(["fanout", "auto", "budget"])
+    .describe("The mode of a web_search that names neither mode nor providers"),
+});
+
 const keyStatus = z
   .enum(["ok", "invalid", "unknown"])
   .describe("The provider's verdict on the key at its last test (unknown until tested)");

@@ -46,6 +46,10 @@ export function describeSummary(summary: unknown): string {
   if (typeof s.chars === "number") parts.push(`${plural(s.chars, "character")} via ${String(s.provider)}`);
   if (Array.isArray(s.failed) && s.failed.length > 0)
     parts.push(`${plural(s.failed.length, "provider")} failed`);
+  // web_search: the providers it did not ask (auto mode, budgets, breakers), and why auto asked whom it asked.
+  if (Array.isArray(s.skipped) && s.skipped.length > 0)
+    parts.push(`${plural(s.skipped.length, "provider")} skipped`);
+  if (typeof s.auto === "string") parts.push(`auto: ${s.auto}`);
   if (Array.isArray(s.queries)) parts.push(plural(s.queries.length, "search", "searches"));
   if (Array.isArray(s.pages)) parts.push(plural(s.pages.length, "page"));
   if (Array.isArray(s.sub_calls)) parts.push(plural(s.sub_calls.length, "sub-call"));

@@ -122,6 +122,9 @@ export const verificationTokens = pgTable(
 // ---------------------------------------------------------------------------------------------
 // Tenancy
 
+/** What a web_search that names neither `mode` nor `providers` runs as (lib/engine/search/input.ts). */
+export const defaultSearchMode = pgEnum("default_search_mode", ["fanout", "auto", "budget"]);
+
 export const tenants = pgTable(
   "tenants",
   {
@@ -134,6 +137,8 @@ export const tenants = pgTable(
     rateLimitRpm: integer("rate_limit_rpm"),
     /** web_search writes grounded snippets unless a call says otherwise. */
     groundedSnippets: boolean("grounded_snippets").notNull().default(false),
+    /** New workspaces search in auto mode; those from before it (migration 0012) keep fanout. */
+    defaultSearchMode: defaultSearchMode("default_search_mode").notNull().default("auto"),
     createdAt: createdAt(),
   },
   (t) => [

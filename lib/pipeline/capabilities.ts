@@ -8,6 +8,8 @@
 import type { Database, Tx } from "@/lib/db";
 import type { Charge } from "@/lib/db/schema";
 import type { ProviderSpan } from "@/lib/engine/shared/types";
+import type { Kv } from "@/lib/kv";
+import type { FanoutObservation } from "./contribution/observation";
 
 /** Operator configuration (provider keys and base URLs), normally process.env. */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -152,4 +154,24 @@ export interface Admissions {
 export interface TenantRecords {
   read<T>(ctx: TenantScope, query: (tx: Tx) => Promise<T[]>): Promise<T[]>;
   write(ctx: TenantScope, change: (tx: Tx) => Promise<unknown>): Promise<void>;
+}
+
+/** What the contribution learner needs of the call it serves. */
+interface LearnerScope {
+  tenantId: string;
+  kv: Kv;
+  pending: PendingWork;
+}
+
+/**
+ * What web_search's auto mode learns from (contribution/learner.ts): a workspace's recent full fan-outs.
+ * The operator's context keeps none, so auto asks every provider there.
+ */
+export interface ContributionLearner {
+  /** The workspace's recent full fan-outs, oldest first. */
+  observations(ctx: LearnerScope): Promise<FanoutObservation[]>;
+  /** Keeps one full fan-out; the write happens after the response (PendingWork), never failing the call. */
+  record(ctx: LearnerScope, observation: Omit<FanoutObservation, "seq">): void;
+  /** Whether this search asks every provider, to keep the estimates fresh. */
+  explores(): boolean;
 }

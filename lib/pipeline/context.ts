@@ -10,6 +10,7 @@ import type { Kv } from "@/lib/kv";
 import type {
   Admissions,
   CircuitBreakers,
+  ContributionLearner,
   Env,
   Keyring,
   PendingWork,
@@ -46,8 +47,8 @@ export function actingUserId(actor: Actor): string | null {
 
 /**
  * What every verb may use: storage, the key-encryption keyring, operator configuration, a clock. A tool
- * call reaches the tenant's rows, budgets, traces, usage and cache only through `records`, `admissions`,
- * `traces`, `usage` and `kv`, never `db`: the operator's context (operator-context.ts) runs the same verbs
+ * call reaches the tenant's rows, budgets, traces, usage, learned contributions and cache only through
+ * `records`, `admissions`, `traces`, `usage`, `learner` and `kv`, never `db`: the operator's context (operator-context.ts) runs the same verbs
  * with implementations of those that need no database.
  */
 export interface Platform {
@@ -68,6 +69,8 @@ export interface Platform {
   pending: PendingWork;
   /** Per (key, provider) circuit breakers of this process, counted per tenant. */
   breakers: CircuitBreakers;
+  /** What each provider adds to a workspace's fused results, learned from its full fan-outs (auto mode). */
+  learner: ContributionLearner;
   now(): Date;
 }
 

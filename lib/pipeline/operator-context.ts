@@ -3,7 +3,7 @@
  * without SEARCHMUX_URL) run the tenants' own verbs with, through the tool table. The same code path as a
  * tenant's call, with the capabilities that need a database replaced: no stored keys, settings or lenses
  * (the operator's keys come from the environment, operator-providers.ts), budgets that admit everything
- * and settle nothing, no traces, no usage. Its KV lives in the process: the result cache and the fetched
+ * and settle nothing, no traces, no usage, nothing learned (auto asks every provider, as fanout does). Its KV lives in the process: the result cache and the fetched
  * documents later windows are paged from.
  */
 import { randomUUID } from "node:crypto";
@@ -19,6 +19,7 @@ import type {
   UsageSink,
 } from "@/lib/pipeline/capabilities";
 import { SCOPES, type TenantContext } from "./context";
+import { noLearner } from "./contribution/learner";
 import { ServiceError } from "./errors";
 import { createCircuitBreakers } from "./health/circuit-breaker";
 import { createPendingWork } from "./pending-work";
@@ -95,6 +96,7 @@ export function operatorContext(env: Env, surface: Surface): TenantContext {
     usage: noUsage,
     pending: createPendingWork(),
     breakers: createCircuitBreakers(),
+    learner: noLearner,
     now: () => new Date(),
     actor: { kind: "operator" },
     tenantId: "operator",

@@ -3,6 +3,7 @@ import { getDatabase } from "@/lib/db";
 import { getKv } from "@/lib/kv";
 import type {
   CircuitBreakers,
+  ContributionLearner,
   Keyring,
   PendingWork,
   Surface,
@@ -12,6 +13,7 @@ import type {
 import { databaseAdmissions } from "./budgets/admission";
 import { createUsageSink } from "./budgets/usage-sink";
 import type { Actor, Platform, Scope, SystemContext, TenantContext } from "./context";
+import { kvLearner } from "./contribution/learner";
 import { createCircuitBreakers } from "./health/circuit-breaker";
 import { loadKeyring } from "./keys/key-encryption";
 import { createPendingWork } from "./pending-work";
@@ -19,7 +21,7 @@ import { databaseRecords } from "./tenant-records";
 import { createTraceSink } from "./traces/trace-sink";
 
 // On globalThis: Next.js bundles routes (and instrumentation) separately, and a process must have one
-// trace queue and usage queue (flushed on shutdown), one keyring and one set of breakers.
+// trace queue and usage queue (flushed on shutdown), one keyring, one set of breakers and one learner.
 const shared = globalThis as typeof globalThis & {
   searchmuxPlatform?: {
     keyring?: Keyring;
@@ -27,9 +29,14 @@ const shared = globalThis as typeof globalThis & {
     usage?: UsageSink;
     pending: PendingWork;
     breakers: CircuitBreakers;
+    learner: ContributionLearner;
   };
 };
-shared.searchmuxPlatform ??= { breakers: createCircuitBreakers(), pending: createPendingWork() };
+shared.searchmuxPlatform ??= {
+  breakers: createCircuitBreakers(),
+  pending: createPendingWork(),
+  learner: kvLearner(),
+};
 const singletons = shared.searchmuxPlatform;
 
 /** This process's key-encryption keys: SEARCHMUX_SECRET_KEY, or the one generated under the data directory. */
@@ -38,7 +45,7 @@ export function processKeyring(): Keyring {
   return singletons.keyring;
 }
 
-/** The process-wide platform: database, KV, keyring (SEARCHMUX_SECRET_KEY), trace sink, breakers and env. */
+/** The process-wide platform: database, KV, keyring (SEARCHMUX_SECRET_KEY), trace sink, breakers, learner and env. */
 export async function platform(): Promise<Platform> {
   const keyring = processKeyring();
   const db = await getDatabase();
@@ -54,6 +61,7 @@ export async function platform(): Promise<Platform> {
     usage: singletons.usage,
     pending: singletons.pending,
     breakers: singletons.breakers,
+    learner: singletons.learner,
     env: process.env,
     now: () => new Date(),
   };

@@ -24,9 +24,17 @@ const AUTHORS_SHOWN = 5;
 
 type Failure = { provider: string; reason: string };
 
-function providerLine(ok: ReadonlyArray<{ provider: string; count: number }>, failed: readonly Failure[]) {
+/** Who answered, who failed and, for a search, who was not asked (a refusal is named once, as a skip). */
+function providerLine(
+  ok: ReadonlyArray<{ provider: string; count: number }>,
+  failed: readonly Failure[],
+  skipped: readonly Failure[] = [],
+) {
   const lines = [`Providers ok: ${ok.map((p) => `${p.provider} (${p.count})`).join(", ") || "none"}`];
-  if (failed.length > 0) lines.push(failedLine(failed));
+  const notSkipped = failed.filter((f) => !skipped.some((s) => s.provider === f.provider));
+  if (notSkipped.length > 0) lines.push(failedLine(notSkipped));
+  if (skipped.length > 0)
+    lines.push(`Providers skipped: ${skipped.map((s) => `${s.provider} (${s.reason})`).join(", ")}`);
   return lines;
 }
 
@@ -51,7 +59,7 @@ export function formatSearch(response: SearchResponse): string {
     "",
     ...(results.length > 0 ? results : ["No results."]),
     "",
-    ...providerLine(response.providers_succeeded, response.providers_failed),
+    ...providerLine(response.providers_succeeded, response.providers_failed, response.providers_skipped),
   ].join("\n");
 }
 
@@ -186,6 +194,14 @@ export function formatBudgetStatus(status: BudgetStatusResponse): string {
       `- ${q.metric} per ${q.period}: ${amount(q.metric, q.remaining)} left of ${amount(q.metric, q.limit)}; resets ${q.resets_at}`,
   );
   const alerts = status.alerts.map((a) => `- ${a.kind} on ${a.budget} (${a.period}) at ${a.at}`);
+  const contributions = (status.search_contributions?.providers ?? []).map((c) => {
+    const cost =
+      c.cost_per_useful_result_usd === null
+        ? "no useful result yet"
+        : `$${c.cost_per_useful_result_usd} per useful result`;
+    const state = c.measured ? "" : " (still measuring: auto mode calls it)";
+    return `- ${c.provider}: ${c.top_results_per_search} of the top 10 per search, ${c.only_source_per_search} found by it alone; ${cost}; ${plural(c.searches, "search", "searches")}${state}`;
+  });
   return [
     "Budgets:",
     ...(budgets.length > 0
@@ -197,6 +213,13 @@ export function formatBudgetStatus(status: BudgetStatusResponse): string {
     "",
     "Usage by provider:",
     ...(usage.length > 0 ? usage : ["- no calls yet"]),
+    ...(contributions.length > 0
+      ? [
+          "",
+          `What each search provider adds (${plural(status.search_contributions?.observations ?? 0, "recent search", "recent searches")} that asked every provider):`,
+          ...contributions,
+        ]
+      : []),
     ...(alerts.length > 0 ? ["", "Recent alerts:", ...alerts] : []),
   ].join("\n");
 }

@@ -5,6 +5,7 @@
  * validate against the published JSON Schema (additionalProperties: false) always accept the result.
  */
 import { z } from "zod";
+import { SKIP_REASONS } from "@/lib/pipeline/providers/skipped";
 import type { answer } from "@/lib/services/answer/answer";
 import type { crawlSite } from "@/lib/services/crawl/crawl-site";
 import type { fetchPage } from "@/lib/services/fetch/fetch-page";
@@ -24,6 +25,14 @@ const traceId = z.string().nullable().describe("Trace of this call (dashboard, G
 const source = z.object({ provider: z.string(), rank: z.number() });
 const providerSucceeded = z.object({ provider: z.string(), duration_ms: z.number(), count: z.number() });
 const providerFailed = z.object({ provider: z.string(), reason: z.string(), duration_ms: z.number() });
+const providerSkipped = z.object({
+  provider: z.string(),
+  reason: z
+    .enum(SKIP_REASONS)
+    .describe(
+      "low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested",
+    ),
+});
 
 export const searchResponse = z.object({
   query: z.string(),
@@ -45,6 +54,11 @@ export const searchResponse = z.object({
   ),
   providers_succeeded: z.array(providerSucceeded),
   providers_failed: z.array(providerFailed),
+  providers_skipped: z
+    .array(providerSkipped)
+    .describe(
+      "Providers this search did not call, with why (refusals by budget or breaker are also in providers_failed)",
+    ),
   cache_hit: z.boolean(),
   trace_id: traceId,
   duration_ms: z.number(),
@@ -233,6 +247,33 @@ export const budgetStatusResponse = z.object({
         .nullable(),
     }),
   ),
+  search_contributions: z
+    .object({
+      observations: z
+        .number()
+        .describe(
+          "Recent searches that asked every provider, newest weighing most, that these figures come from",
+        ),
+      providers: z.array(
+        z.object({
+          provider: z.string(),
+          searches: z.number().describe("Of those searches, the ones that called it"),
+          top_results_per_search: z.number().describe("Fused top-10 results it found, per search"),
+          only_source_per_search: z.number().describe("Fused top-10 results only it found, per search"),
+          cost_per_useful_result_usd: z
+            .number()
+            .nullable()
+            .describe("Its price per call over the top results it finds per call; null when it found none"),
+          measured: z
+            .boolean()
+            .describe("Observed often enough for auto mode to leave it out; until then auto calls it"),
+        }),
+      ),
+    })
+    .optional()
+    .describe(
+      "What each search provider adds to this workspace's fused results (what auto mode decides by); absent on the local bridge",
+    ),
   alerts: z
     .array(
       z.object({
@@ -271,6 +312,7 @@ export function toSearchResponse(result: WebSearchResult): SearchResponse {
     })),
     providers_succeeded: succeeded(result.providers_succeeded),
     providers_failed: failedWithDuration(result.providers_failed),
+    providers_skipped: result.providers_skipped.map(({ provider, reason }) => ({ provider, reason })),
     cache_hit: result.cache_hit,
     trace_id: result.trace_id,
     duration_ms: result.duration_ms,

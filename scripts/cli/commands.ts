@@ -117,7 +117,7 @@ export const commands: Record<string, CliCommand> = {
     },
   },
   search: shortToolCommand(tools.web_search, {
-    usage: 'search "query" [--providers a,b] [--max N] [--mode fanout|budget|single] [--timeout MS]',
+    usage: 'search "query" [--providers a,b] [--max N] [--mode auto|fanout|budget|single] [--timeout MS]',
     flags: ["providers", "max", "mode", "timeout"],
     input: (flags, positionals) => ({
       query: positionals.join(" "),

@@ -206,6 +206,34 @@ test("lenses: the built-in ones are listed, a workspace lens is validated, saved
   await expect(lenses).not.toContainText("e2e-wiki");
 });
 
+test("the default search mode is chosen on Settings; Budgets shows what each provider adds", async ({
+  page,
+}) => {
+  await page.goto("/dashboard/settings");
+  await expect(page.getByLabel("Default search mode")).toContainText("Auto");
+  await choose(page, "Default search mode", "Fan out (every provider, every time)");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText(/searches run in fanout mode/)).toBeVisible();
+
+  // A search that names neither a mode nor providers runs in the workspace's mode: every provider,
+  // which the learner measures.
+  await page.goto("/dashboard/playground");
+  await page.getByLabel("Query", { exact: true }).fill("what each provider adds");
+  await page.getByRole("button", { name: "Run" }).click();
+  await expect(page.getByText("Providers · done")).toBeVisible();
+  await expect(page.getByTestId("span-row").filter({ hasText: "tavily" })).toContainText("ok");
+
+  await page.goto("/dashboard/budgets");
+  const contributions = page.getByTestId("search-contributions");
+  const tavily = contributions.getByTestId("search-contribution-row").filter({ hasText: "tavily" });
+  await expect(tavily).toContainText("measuring");
+  await expect(
+    contributions.getByTestId("search-contribution-row").filter({ hasText: "duckduckgo" }),
+  ).toContainText("always asked (free)");
+  await expect(tavily.getByRole("cell").nth(1)).toHaveText("1");
+  await screenshot(page, "budgets-contributions");
+});
+
 const PAGES = [
   ["overview", "/dashboard"],
   ["playground-empty", "/dashboard/playground"],

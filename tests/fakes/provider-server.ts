@@ -17,6 +17,8 @@
  *   results        results to return, in rank order (default: DEFAULT_RESULTS, shared URLs across providers
  *                  so fusion has overlaps). Wikipedia has no URLs on the wire: its adapter derives them from
  *                  titles. Titles/snippets are emitted verbatim, so tests can embed markup and entities.
+ *   resultsFor     results by the query text of the request (each wire knows where its provider sends it),
+ *                  for corpora where each query has its own results (bench/scenarios/auto-fanout.ts).
  *   latencyMs      delay before the response starts (applies to every mode).
  *   status         answer with this non-2xx status and a JSON error body (401, 403, 429, 500, 502, 503, …).
  *   retryAfter     Retry-After header sent with status 429 (default "7").
@@ -80,6 +82,8 @@ type FakeFault = "hang" | "garbage" | "html" | "huge" | "slowDrip" | "reset" | "
 export interface FakeScenario {
   /** Search results (search wires). */
   results?: readonly FakeResult[];
+  /** Search results by the query the request carries (search wires); `results` when absent. */
+  resultsFor?: (query: string) => readonly FakeResult[];
   /** What a non-search wire renders (answers, papers, pages); each wire module documents its shape. */
   payload?: unknown;
   latencyMs?: number;
@@ -160,6 +164,8 @@ export interface FakeWire {
   path: string;
   /** The credential as the provider expects it (header or query), for `expectedApiKey`. */
   credential(request: RecordedRequest): string | undefined;
+  /** A search wire's query text, where its provider sends it (for `resultsFor`). */
+  searchedFor?(request: RecordedRequest): string | undefined;
   render(scenario: FakeScenario, request: RecordedRequest): FakeResponse;
 }
 
@@ -170,6 +176,11 @@ export const json = (value: unknown): FakeResponse => ({
 export const bearer = (request: RecordedRequest) => request.headers.authorization?.replace(/^Bearer\s+/i, "");
 export const header = (name: string) => (request: RecordedRequest) => request.headers[name];
 export const keyless = () => undefined;
+const param = (name: string) => (request: RecordedRequest) => request.query[name];
+const body = (name: string) => (request: RecordedRequest) => {
+  const value = (request.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === "string" ? value : undefined;
+};
 
 /** Each provider's endpoint and response shape, as documented by the provider (see the adapters' headers). */
 const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
@@ -177,6 +188,7 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     method: "POST",
     path: "/search",
     credential: bearer,
+    searchedFor: body("query"),
     render: ({ results = DEFAULT_RESULTS }) =>
       json({
         query: "fake",
@@ -197,6 +209,7 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     method: "GET",
     path: "/res/v1/web/search",
     credential: header("x-subscription-token"),
+    searchedFor: param("q"),
     render: ({ results = DEFAULT_RESULTS }) =>
       json({
         type: "search",
@@ -218,6 +231,7 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     method: "POST",
     path: "/search",
     credential: (request) => request.headers["x-api-key"] ?? bearer(request),
+    searchedFor: body("query"),
     render: ({ results = DEFAULT_RESULTS }) =>
       json({
         requestId: "fake-request",
@@ -237,6 +251,7 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     method: "POST",
     path: "/search",
     credential: header("x-api-key"),
+    searchedFor: body("q"),
     render: ({ results = DEFAULT_RESULTS }) =>
       json({
         searchParameters: { q: "fake", type: "search", engine: "google" },
@@ -254,6 +269,7 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     method: "GET",
     path: "/search.json",
     credential: (request) => request.query.api_key,
+    searchedFor: param("q"),
     render: ({ results = DEFAULT_RESULTS }) =>
       json({
         search_metadata: { id: "fake", status: "Success" },
@@ -271,6 +287,7 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     method: "GET",
     path: "/search",
     credential: (request) => request.headers.authorization?.replace(/^Bot\s+/i, ""),
+    searchedFor: param("q"),
     render: ({ results = DEFAULT_RESULTS }) =>
       json({
         meta: { id: "fake", node: "local", ms: 1, api_balance: 10 },
@@ -291,6 +308,7 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     method: "POST",
     path: "/",
     credential: bearer,
+    searchedFor: body("q"),
     render: ({ results = DEFAULT_RESULTS }) =>
       json({
         code: 200,
@@ -308,6 +326,7 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     method: "GET",
     path: "/v1/search",
     credential: header("x-api-key"),
+    searchedFor: param("query"),
     render: ({ results = DEFAULT_RESULTS }) =>
       json({
         results: {
@@ -327,6 +346,7 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     method: "POST",
     path: "/search",
     credential: bearer,
+    searchedFor: body("q"),
     render: ({ results = DEFAULT_RESULTS }) =>
       json({
         results: [
@@ -339,6 +359,7 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     method: "POST",
     path: "/v2/search",
     credential: bearer,
+    searchedFor: body("query"),
     render: ({ results = DEFAULT_RESULTS }) =>
       json({
         success: true,
@@ -357,6 +378,7 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     method: "POST",
     path: "/search",
     credential: bearer,
+    searchedFor: body("query"),
     render: ({ results = DEFAULT_RESULTS }) =>
       json({
         id: "fake",
@@ -373,6 +395,7 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     method: "GET",
     path: "/search",
     credential: keyless,
+    searchedFor: param("q"),
     render: ({ results = DEFAULT_RESULTS }) =>
       json({
         query: "fake",
@@ -397,6 +420,7 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     method: "GET",
     path: "/w/api.php",
     credential: keyless,
+    searchedFor: param("srsearch"),
     render: ({ results = DEFAULT_RESULTS }) =>
       json({
         batchcomplete: "",
@@ -419,6 +443,7 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     method: "POST",
     path: "/html/",
     credential: keyless,
+    searchedFor: body("q"),
     render: ({ results = DEFAULT_RESULTS }) => ({
       contentType: "text/html; charset=UTF-8",
       body: duckDuckGoPage(results),
@@ -550,7 +575,10 @@ export async function startFakeProviders(
         headers,
       );
     }
-    const rendered = wire.render(scenario, request);
+    const searched = scenario.resultsFor && {
+      results: scenario.resultsFor(wire.searchedFor?.(request) ?? ""),
+    };
+    const rendered = wire.render({ ...scenario, ...searched }, request);
     switch (scenario.fault) {
       case "hang":
         return;

@@ -13,6 +13,7 @@ import { createRedisKv } from "@/lib/kv/redis";
 import { admit, databaseAdmissions } from "@/lib/pipeline/budgets/admission";
 import { createUsageSink } from "@/lib/pipeline/budgets/usage-sink";
 import { SCOPES } from "@/lib/pipeline/context";
+import { kvLearner } from "@/lib/pipeline/contribution/learner";
 import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
 import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
 import { createPendingWork } from "@/lib/pipeline/pending-work";
@@ -40,6 +41,7 @@ const platform = {
   usage: createUsageSink(db, pending),
   pending,
   breakers: createCircuitBreakers(),
+  learner: kvLearner(),
   env: {},
   now: () => new Date(),
 };

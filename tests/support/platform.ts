@@ -13,6 +13,7 @@ import {
   type SystemContext,
   type TenantContext,
 } from "@/lib/pipeline/context";
+import { kvLearner } from "@/lib/pipeline/contribution/learner";
 import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
 import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
 import { createPendingWork } from "@/lib/pipeline/pending-work";
@@ -33,6 +34,7 @@ export function testPlatform(db: Database, overrides: Partial<Platform> = {}): P
     usage: createUsageSink(db, pending),
     pending,
     breakers: createCircuitBreakers(),
+    learner: kvLearner(),
     env: {},
     now: () => new Date(),
     ...overrides,

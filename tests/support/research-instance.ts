@@ -9,6 +9,7 @@ import { createDatabase } from "@/lib/db/client";
 import { createMemoryKv } from "@/lib/kv/memory";
 import { databaseAdmissions } from "@/lib/pipeline/budgets/admission";
 import { createUsageSink } from "@/lib/pipeline/budgets/usage-sink";
+import { kvLearner } from "@/lib/pipeline/contribution/learner";
 import { createCircuitBreakers } from "@/lib/pipeline/health/circuit-breaker";
 import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
 import { createPendingWork } from "@/lib/pipeline/pending-work";
@@ -35,6 +36,7 @@ const platform = {
   usage: createUsageSink(db, pending),
   pending,
   breakers: createCircuitBreakers(),
+  learner: kvLearner(),
   env: process.env,
   now: () => new Date(),
 };

@@ -45,7 +45,7 @@ describe("validation messages", () => {
     [
       "a value outside the enum",
       { query: "x", mode: "everything" },
-      "mode: must be one of fanout, budget, single",
+      "mode: must be one of fanout, auto, budget, single",
     ],
     ["an empty list entry", { query: "x", providers: [""] }, "providers[0]: must not be empty"],
     ["too long a string", { query: "x".repeat(2_001) }, "query: must be at most 2000 characters long"],

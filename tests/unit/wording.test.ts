@@ -14,5 +14,12 @@ describe("plural", () => {
   it("is what a trace's one-line summary counts with", () => {
     expect(describeSummary({ results: 1, failed: ["exa"] })).toBe("1 result · 1 provider failed");
     expect(describeSummary({ answers: [{}] })).toBe("1 answer");
+    expect(
+      describeSummary({
+        results: 10,
+        skipped: [{ provider: "exa", reason: "low_contribution" }],
+        auto: "planned",
+      }),
+    ).toBe("10 results · 1 provider skipped · auto: planned");
   });
 });

@@ -5,13 +5,19 @@ import { formatDuration } from "@/lib/dashboard/format";
 import type { PlaygroundResult } from "@/lib/dashboard/playground-events";
 import { resultView } from "./tool-views";
 
-/** One line above the results: how many, how fast, from cache or not, who failed, and the trace (one's own). */
+/**
+ * One line above the results: how many, how fast, from cache or not, who failed, who was not asked (a
+ * refusal shows once, as a skip) and the trace (one's own).
+ */
 export function RunSummary({ result }: { result: PlaygroundResult }) {
   const { response } = result;
   // A tool without a summary of its own may lack any of these.
   const duration = "duration_ms" in response ? response.duration_ms : undefined;
   const cacheHit = "cache_hit" in response && response.cache_hit;
-  const failed = ("providers_failed" in response ? response.providers_failed : undefined) ?? [];
+  const skipped = ("providers_skipped" in response ? response.providers_skipped : undefined) ?? [];
+  const failed = (("providers_failed" in response ? response.providers_failed : undefined) ?? []).filter(
+    (f) => !skipped.some((s) => s.provider === f.provider),
+  );
   const traceId = "trace_id" in response ? response.trace_id : null;
   return (
     <div className="flex flex-wrap items-center gap-2 text-sm">
@@ -28,6 +34,11 @@ export function RunSummary({ result }: { result: PlaygroundResult }) {
       {failed.map((f) => (
         <Badge key={f.provider} tone="danger">
           {f.provider}: {f.reason}
+        </Badge>
+      ))}
+      {skipped.map((s) => (
+        <Badge key={s.provider} tone="outline" data-testid="provider-skipped">
+          {s.provider} skipped: {s.reason.replace(/_/g, " ")}
         </Badge>
       ))}
       {traceId ? (

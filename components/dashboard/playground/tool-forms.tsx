@@ -165,6 +165,8 @@ function QueryToolForm({
 }
 
 const MODES = [
+  { value: "any", label: "The workspace's default" },
+  { value: "auto", label: "Auto (the providers that add something)" },
   { value: "fanout", label: "Fan out (all at once)" },
   { value: "budget", label: "Budget (cheapest first)" },
   { value: "single", label: "Single (first that answers)" },
@@ -185,7 +187,7 @@ export function WebSearchForm(props: ToolFormProps) {
   return (
     <QueryToolForm {...props} build={readSearch} placeholder="e.g. rust async runtimes">
       <div className="grid gap-4 sm:grid-cols-3">
-        <SelectField label="Mode" name="mode" defaultValue="fanout" options={MODES} />
+        <SelectField label="Mode" name="mode" defaultValue="any" options={MODES} />
         <TimeRangeField label="Time range" />
         <TextField label="Results" name="max_results" inputMode="numeric" defaultValue="10" />
       </div>

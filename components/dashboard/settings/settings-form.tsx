@@ -4,21 +4,30 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { FormFields } from "@/components/ui/form-fields";
 import { FormFooter } from "@/components/ui/form-footer";
 import { Label } from "@/components/ui/label";
+import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { useFormAction } from "@/components/ui/use-form-action";
 import { updateSettingsAction } from "@/lib/dashboard/actions/settings";
 
+const SEARCH_MODES = [
+  { value: "auto", label: "Auto (the providers that add something, learned from this workspace's searches)" },
+  { value: "fanout", label: "Fan out (every provider, every time)" },
+  { value: "budget", label: "Budget (cheapest first until enough results)" },
+];
+
 /**
- * `maxRpm`: the highest per-token rate the operator lets a workspace set; `groundedSnippets`: the
- * workspace's current web_search default.
+ * `maxRpm`: the highest per-token rate the operator lets a workspace set; `groundedSnippets` and
+ * `defaultSearchMode`: the workspace's current web_search defaults.
  */
 export function SettingsForm({
   name,
   groundedSnippets,
+  defaultSearchMode,
   maxRpm,
 }: {
   name: string;
   groundedSnippets: boolean;
+  defaultSearchMode: string;
   maxRpm: number;
 }) {
   const { state, pending, form } = useFormAction(updateSettingsAction);
@@ -40,6 +49,13 @@ export function SettingsForm({
             inputMode="numeric"
           />
         </div>
+        <SelectField
+          label="Default search mode"
+          hint="For searches that name neither a mode nor providers. Auto calls every provider until it has measured each, then leaves out paid ones whose results rarely reach the top (Budgets shows what each adds)."
+          name="defaultSearchMode"
+          defaultValue={defaultSearchMode}
+          options={SEARCH_MODES}
+        />
       </FormFields>
       <div className="flex items-start gap-2">
         <Checkbox

@@ -22,6 +22,8 @@ export async function updateSettingsAction(_previous: ActionState, form: FormDat
         rateLimitRpm: formNumber(form, "rateLimitRpm"),
         // The form always shows the current value, so the box's state is the setting.
         groundedSnippets: formFlag(form, "groundedSnippets"),
+        // Checked against the modes by the verb.
+        defaultSearchMode: formText(form, "defaultSearchMode") as "fanout" | "auto" | "budget" | undefined,
       },
     });
     refresh();
@@ -31,7 +33,7 @@ export async function updateSettingsAction(_previous: ActionState, form: FormDat
         : `${saved.rateLimitRpm} requests per minute per token`;
     return {
       status: "success",
-      message: `Saved. Traces are kept ${saved.traceRetentionDays} days; tokens get ${limit}; searches ${saved.groundedSnippets ? "write" : "do not write"} grounded snippets unless a call says otherwise.`,
+      message: `Saved. Traces are kept ${saved.traceRetentionDays} days; tokens get ${limit}; searches run in ${saved.defaultSearchMode} mode and ${saved.groundedSnippets ? "write" : "do not write"} grounded snippets unless a call says otherwise.`,
     };
   } catch (error) {
     return toActionError(error, "name");

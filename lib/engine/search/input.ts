@@ -34,18 +34,26 @@ const domainList = z
   .default([])
   .transform((domains) => [...new Set(domains)]);
 
+/**
+ * How a search picks whom to ask. `auto` calls the providers the caller chose as the ones expected to keep
+ * the fused quality (lib/pipeline/contribution); the engine calls the given ones all at once, as in fanout.
+ */
+const SEARCH_MODES = ["fanout", "auto", "budget", "single"] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+export const searchModeField = z
+  .enum(SEARCH_MODES)
+  .describe(
+    "fanout: all providers in parallel; auto: the free providers plus the paid ones this workspace's recent searches show are needed to keep the fused results (some searches still ask all, to keep measuring); budget: cheapest first until enough results; single: first provider that answers",
+  );
+
 export const searchInputSchema = z.object({
   query: queryField(
     MAX_QUERY_CHARS,
     'Search query; supports site:, -site:, filetype:, intitle:, "phrase", before:, after:',
   ),
   max_results: resultCountField({ defaultCount: DEFAULT_MAX_RESULTS, cap: MAX_RESULTS_CAP }, "fused results"),
-  mode: z
-    .enum(["fanout", "budget", "single"])
-    .default("fanout")
-    .describe(
-      "fanout: all providers in parallel; budget: cheapest first until enough results; single: first provider that answers",
-    ),
+  mode: searchModeField.default("fanout"),
   timeout_ms: deadlineField({ defaultMs: DEFAULT_TIMEOUT_MS, minMs: MIN_TIMEOUT_MS, maxMs: MAX_TIMEOUT_MS }),
   time_range: z
     .enum(["day", "week", "month", "year"])

@@ -34,6 +34,14 @@ export interface RunSearchArgs {
   answered?: ReadonlyMap<string, ProviderAnswer>;
   /** Told of each provider's fresh answer (not of kept ones), for the caller to keep. */
   onAnswer?: (providerId: string, answer: ProviderAnswer) => void;
+  /** Told, once fused, of the lists fusion ranked: each answering provider's pages (normalised URLs) in order. */
+  onRankings?: (rankings: ProviderRanking[]) => void;
+}
+
+/** One provider's answer as fusion saw it: its pages' normalised URLs, best first. */
+export interface ProviderRanking {
+  provider: string;
+  keys: string[];
 }
 
 /** What is kept of one provider's answer: its results as the adapter returned them. */
@@ -91,7 +99,8 @@ export async function runSearch(args: RunSearchArgs): Promise<SearchResult> {
 
   let attempts: Attempted[];
   try {
-    if (input.mode === "fanout") {
+    // auto: the caller handed in the providers its planner chose; they are asked as a fan-out.
+    if (input.mode === "fanout" || input.mode === "auto") {
       attempts = await callAll(entries, attempt);
     } else {
       const [order, wanted] =
@@ -108,6 +117,11 @@ export async function runSearch(args: RunSearchArgs): Promise<SearchResult> {
   const results = fuseResults(
     attempts.map((a) => a.ranked),
     { maxResults: input.max_results, queryTerms },
+  );
+  args.onRankings?.(
+    attempts.flatMap(({ outcome, ranked }) =>
+      outcome.ok ? [{ provider: outcome.entry.provider.id, keys: ranked.map((r) => r.key) }] : [],
+    ),
   );
   const providersFailed = attempts.flatMap(({ outcome }) => (outcome.ok ? [] : [outcome.failure]));
   const answeredFresh = attempts.some(({ outcome }) => outcome.ok && outcome.span.outcome !== "cache_hit");

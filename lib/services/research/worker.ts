@@ -45,8 +45,8 @@ export interface ResearchWorker {
 }
 
 function platformOf(ctx: Platform): Platform {
-  const { db, kv, records, admissions, keyring, env, traces, usage, pending, breakers, now } = ctx;
-  return { db, kv, records, admissions, keyring, env, traces, usage, pending, breakers, now };
+  const { db, kv, records, admissions, keyring, env, traces, usage, pending, breakers, learner, now } = ctx;
+  return { db, kv, records, admissions, keyring, env, traces, usage, pending, breakers, learner, now };
 }
 
 export function createResearchWorker(settings: WorkerSettings = DEFAULT_WORKER_SETTINGS): ResearchWorker {

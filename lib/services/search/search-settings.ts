@@ -1,8 +1,9 @@
 /**
- * A tenant's web_search defaults (today: grounded snippets on or off). Read on every search, so they are
+ * A tenant's web_search defaults: grounded snippets on or off, and the mode of a call that names neither
+ * `mode` nor `providers`. Read on every search, so they are
  * kept in process for a few seconds like decrypted keys: a cache hit stays free of database round
  * trips. updateTenant drops the entry at once; other instances see a change within the TTL. The operator
- * has no settings row: it gets the defaults.
+ * has no settings row: it gets the defaults (no grounding, fanout).
  */
 import { eq } from "drizzle-orm";
 import { tenants } from "@/lib/db/schema";
@@ -10,6 +11,7 @@ import type { TenantContext } from "@/lib/pipeline/context";
 
 export interface SearchSettings {
   groundedSnippets: boolean;
+  defaultSearchMode: "fanout" | "auto" | "budget";
 }
 
 const SETTINGS_TTL_MS = 10_000;
@@ -22,11 +24,14 @@ const cache = holder.searchmuxSearchSettings;
 async function loadSettings(ctx: TenantContext): Promise<SearchSettings> {
   const [row] = await ctx.records.read(ctx, (tx) =>
     tx
-      .select({ groundedSnippets: tenants.groundedSnippets })
+      .select({ groundedSnippets: tenants.groundedSnippets, defaultSearchMode: tenants.defaultSearchMode })
       .from(tenants)
       .where(eq(tenants.id, ctx.tenantId)),
   );
-  return { groundedSnippets: row?.groundedSnippets ?? false };
+  return {
+    groundedSnippets: row?.groundedSnippets ?? false,
+    defaultSearchMode: row?.defaultSearchMode ?? "fanout",
+  };
 }
 
 export function tenantSearchSettings(ctx: TenantContext): Promise<SearchSettings> {

@@ -1,10 +1,12 @@
 import { z } from "zod";
-import { searchInputSchema } from "@/lib/engine/search/input";
-import { type ProviderAnswer, runSearch } from "@/lib/engine/search/run-search";
+import { searchInputSchema, searchModeField } from "@/lib/engine/search/input";
+import { type ProviderAnswer, type ProviderRanking, runSearch } from "@/lib/engine/search/run-search";
 import { clampedInteger, resultCountField } from "@/lib/engine/shared/input-fields";
 import { keepAnswer, keptAnswers } from "@/lib/pipeline/cache/provider-answers";
 import { assertScope, type TenantContext } from "@/lib/pipeline/context";
+import { autoBasis, learnFromSearch, planSearch } from "@/lib/pipeline/contribution/search-plan";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
+import { skippedProviders } from "@/lib/pipeline/providers/skipped";
 import { runCall } from "@/lib/pipeline/run-call";
 import { noCacheField, parseInput } from "@/lib/pipeline/validate";
 import { searchProviders } from "@/lib/providers/search";
@@ -13,6 +15,7 @@ import { lensName } from "@/lib/services/lenses/lens";
 import { resolveLens } from "@/lib/services/lenses/resolve-lens";
 import { applyLens } from "./apply-lens";
 import { depthStageSummary, planDepthStages, withoutDepthStageOptions } from "./depth-stages";
+import { tenantSearchSettings } from "./search-settings";
 import { withStageTrace } from "./stage-trace";
 
 const DEFAULT_GROUNDED_TIMEOUT_MS = 15_000;
@@ -20,6 +23,11 @@ const DEFAULT_CONTENT_CHARS = 10_000;
 
 export const webSearchInput = searchInputSchema
   .extend({
+    mode: searchModeField
+      .optional()
+      .describe(
+        `${searchModeField.description}. Default: the workspace's setting (auto for new workspaces), fanout when \`providers\` is given`,
+      ),
     providers: z
       .array(z.string().trim().toLowerCase().min(1).max(40))
       .min(1)
@@ -65,7 +73,9 @@ export const webSearchInput = searchInputSchema
  * web_search for a tenant: fan-out over its providers with budgets, cache and refunds
  * (lib/pipeline/run-call.ts; each provider's answer kept apart, provider-answers.ts), optionally scoped by a
  * lens, then the depth stages (grounded snippets, include_content, depth-stages.ts) inside the same call,
- * trace and cache entry.
+ * trace and cache entry. A call that names neither `mode` nor `providers` runs in the workspace's default
+ * mode; in auto mode, after a cache miss, the learner's plan decides which paid providers are asked
+ * (lib/pipeline/contribution), and a fresh full fan-out is recorded for it after the response.
  */
 export async function webSearch({
   ctx,
@@ -81,8 +91,9 @@ export async function webSearch({
   signal?: AbortSignal;
 }) {
   assertScope(ctx, "search");
-  const { providers, no_cache, lens, ...options } = parseInput(webSearchInput, input);
-  const searchInput = withoutDepthStageOptions(options);
+  const { providers, no_cache, lens, mode: named, ...options } = parseInput(webSearchInput, input);
+  const mode = named ?? (providers ? "fanout" : (await tenantSearchSettings(ctx)).defaultSearchMode);
+  const searchInput = withoutDepthStageOptions({ ...options, mode });
   const engineInput = lens ? applyLens(searchInput, await resolveLens(ctx, lens)) : searchInput;
   const stages = await planDepthStages(ctx, options);
   // What shapes each provider's answer: not the deadline or the mode, which only decide whom to ask.
@@ -106,23 +117,46 @@ export async function webSearch({
             entries.map((e) => e.provider.id),
             answerInput,
           );
+      const plan = await planSearch(ctx, { mode, entries, answered: new Set(answered.keys()) });
       const onAnswer = (providerId: string, answer: ProviderAnswer) =>
         keepAnswer(ctx, "web_search", providerId, answerInput, answer);
+      let rankings: ProviderRanking[] = [];
       const search = await runSearch({
         input: engineInput,
-        providers: entries,
+        providers: plan.call,
         admit,
         signal,
         answered,
         onAnswer,
+        onRankings: (fused) => {
+          rankings = fused;
+        },
       });
-      return stages.run(search, { origin, timeoutMs: engineInput.timeout_ms, onProgress, trace });
+      learnFromSearch(ctx, plan, {
+        subset: providers !== undefined,
+        keptAnswers: answered.size,
+        failures: search.providers_failed,
+        rankings,
+      });
+      const staged = await stages.run(search, {
+        origin,
+        timeoutMs: engineInput.timeout_ms,
+        onProgress,
+        trace,
+      });
+      return {
+        ...staged,
+        providers_skipped: skippedProviders(plan.skipped, search.providers_failed),
+        auto: autoBasis(plan),
+      };
     },
     succeeded: (result) => result.providers_succeeded.length,
     summarize: (result) => ({
       results: result.results.length,
       top_urls: result.results.slice(0, 5).map((r) => r.url),
       ...depthStageSummary(result),
+      ...(result.providers_skipped.length > 0 && { skipped: result.providers_skipped }),
+      ...(result.auto && { auto: result.auto }),
     }),
   });
 }

@@ -13,6 +13,7 @@ export async function getTenant({ ctx }: { ctx: TenantContext }) {
         rateLimitRpm: tenants.rateLimitRpm,
         traceRetentionDays: tenants.traceRetentionDays,
         groundedSnippets: tenants.groundedSnippets,
+        defaultSearchMode: tenants.defaultSearchMode,
       })
       .from(tenants),
   );

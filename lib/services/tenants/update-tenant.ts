@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { tenants } from "@/lib/db/schema";
+import { defaultSearchMode, tenants } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/pipeline/audit";
 import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
@@ -16,6 +16,8 @@ export const updateTenantInput = z
     traceRetentionDays: z.number().int().min(1).max(3650).optional(),
     /** web_search writes grounded snippets unless a call sets grounded_snippets itself. */
     groundedSnippets: z.boolean().optional(),
+    /** The mode of a web_search that names neither `mode` nor `providers`. */
+    defaultSearchMode: z.enum(defaultSearchMode.enumValues).optional(),
   })
   .refine((v) => Object.values(v).some((value) => value !== undefined), { message: "nothing to change" });
 
@@ -34,6 +36,7 @@ export async function updateTenant({ ctx, input }: VerbArgs<TenantContext, typeo
       rateLimitRpm: tenants.rateLimitRpm,
       traceRetentionDays: tenants.traceRetentionDays,
       groundedSnippets: tenants.groundedSnippets,
+      defaultSearchMode: tenants.defaultSearchMode,
     });
     if (!row) throw new Error("tenant disappeared during update");
     await writeAudit(tx, {

@@ -136,6 +136,12 @@ describe("every documented operation answers what the document says", () => {
     fake.resetScenarios();
   });
 
+  it("workspace settings", async () => {
+    expect((await call("GET", "/api/v1/settings")).body.default_search_mode).toBe("auto");
+    const changed = await call("PATCH", "/api/v1/settings", { body: { default_search_mode: "fanout" } });
+    expect(changed.body.default_search_mode).toBe("fanout");
+  });
+
   it("budgets, keys, lenses and tokens", async () => {
     const budget = await call("PUT", "/api/v1/budgets", {
       body: { provider: "brave", metric: "requests", period: "month", limit: 100, soft: 50, anchorDay: 5 },

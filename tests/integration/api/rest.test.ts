@@ -92,6 +92,7 @@ describe("POST /api/v1/search", () => {
         "cache_hit",
         "duration_ms",
         "providers_failed",
+        "providers_skipped",
         "providers_succeeded",
         "query",
         "results",
@@ -130,6 +131,30 @@ describe("POST /api/v1/search", () => {
       body: { query: "rest contract", max_results: 5, providers: SEARCH_PROVIDERS },
     });
     expect(again.body.cache_hit).toBe(true);
+  });
+
+  it("says which providers it did not ask and why: left out by auto mode once measured", async () => {
+    const ctx = await operatorWorkspace("auto-rest");
+    const token = await newToken(ctx, { name: "auto" });
+    const search = (query: string) => call("search", "POST", { token, body: { query } });
+    // A new workspace runs in auto mode; it asks everyone until the paid providers are measured.
+    const { MIN_OBSERVATIONS } = await import("@/lib/pipeline/contribution/auto-plan");
+    for (let i = 0; i < MIN_OBSERVATIONS; i++) {
+      const measuring = await search(`auto rest ${i}`);
+      expect(measuring.body.providers_skipped).toEqual([]);
+    }
+    const { flushPendingWrites } = await import("@/lib/pipeline/platform");
+    await flushPendingWrites();
+    // brave and perplexity (paid) answer the same pages as duckduckgo (free); wikipedia's are its own. One
+    // paid provider agreeing with duckduckgo puts their pages above wikipedia's as the full fan-out does;
+    // the second adds nothing. A search may explore (asks everyone, 1 in 20): twenty in a row all
+    // exploring would be a 1-in-10²⁶ chance.
+    let skipped: unknown[] = [];
+    for (let i = 0; i < 20 && skipped.length === 0; i++)
+      skipped = (await search(`planned ${i}`)).body.providers_skipped;
+    expect(skipped).toEqual([{ provider: "perplexity", reason: "low_contribution" }]);
+    const named = await call("search", "POST", { token, body: { query: "named", mode: "fanout" } });
+    expect(named.body.providers_skipped).toEqual([]);
   });
 
   it("401s without, with a wrong, and with a malformed token; 403s without the scope", async () => {
@@ -182,10 +207,10 @@ describe("POST /api/v1/search", () => {
       status: 400,
       body: {
         error: {
-          message: "query: must not be empty; mode: must be one of fanout, budget, single",
+          message: "query: must not be empty; mode: must be one of fanout, auto, budget, single",
           details: [
             { path: "query", message: "must not be empty" },
-            { path: "mode", message: "must be one of fanout, budget, single" },
+            { path: "mode", message: "must be one of fanout, auto, budget, single" },
           ],
         },
       },
@@ -256,6 +281,29 @@ describe("management routes", () => {
     expect(usage.status).toBe(200);
     expect(usage.body.providers.length).toBeGreaterThan(0);
     expect((await call("keys", "GET", { token: searchOnly })).status).toBe(403);
+  });
+
+  it("reads and changes workspace settings for admins only, with clear errors", async () => {
+    const read = await call("settings", "GET", { token: admin });
+    expect(read).toMatchObject({
+      status: 200,
+      body: { default_search_mode: "auto", grounded_snippets: false },
+    });
+    expect((await call("settings", "GET", { token: searchOnly })).status).toBe(403);
+    const patch = (body: unknown, token = admin) => call("settings", "PATCH", { token, body });
+    expect(await patch({ default_search_mode: "fanout" })).toMatchObject({
+      status: 200,
+      body: { default_search_mode: "fanout" },
+    });
+    expect((await patch({ default_search_mode: "fanout" }, searchOnly)).status).toBe(403);
+    const bad = await patch({ default_search_mode: "single" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/default_search_mode/);
+    expect((await patch({ defaultSearchMode: "auto" })).status).toBe(400);
+    expect((await patch({})).status).toBe(400);
+    expect((await call("settings", "PUT", { token: admin, body: {} })).status).toBe(405);
+    expect((await call("settings", "GET", { token: admin })).body.default_search_mode).toBe("fanout");
+    expect((await patch({ default_search_mode: "auto" })).status).toBe(200);
   });
 
   it("creates (201), lists and revokes tokens; another tenant's id is 404", async () => {

@@ -11,7 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildServer } from "@/lib/mcp/build-server";
 import { revision2025 } from "@/lib/mcp/revision-2025";
 import { DEFAULT_TOKEN_SCOPES, type Platform, type Scope, type TenantContext } from "@/lib/pipeline/context";
+import { MIN_OBSERVATIONS } from "@/lib/pipeline/contribution/auto-plan";
+import { kvLearner } from "@/lib/pipeline/contribution/learner";
 import { setKey } from "@/lib/services/keys/set-key";
+import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { ANSWER_PREFIX, ANSWER_WIRES } from "@/tests/fakes/answer-wires";
 import { PAPER_WIRES } from "@/tests/fakes/paper-wires";
@@ -31,8 +34,11 @@ describe("the MCP server for one tenant", () => {
   let tenantId: string;
   const clients: Client[] = [];
 
-  async function connect(scopes: readonly Scope[] = DEFAULT_TOKEN_SCOPES): Promise<Client> {
-    const ctx: TenantContext = { ...tenantCtx(platform, tenantId, scopes), surface: "mcp" };
+  async function connect(
+    scopes: readonly Scope[] = DEFAULT_TOKEN_SCOPES,
+    tenant = tenantId,
+  ): Promise<Client> {
+    const ctx: TenantContext = { ...tenantCtx(platform, tenant, scopes), surface: "mcp" };
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await buildServer(ctx, revision2025, { tasks: true }).connect(serverSide);
     const client = new Client({ name: "unit", version: "1.0.0" });
@@ -58,6 +64,8 @@ describe("the MCP server for one tenant", () => {
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
     siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     platform = testPlatform(t.db, {
+      // Never explores: once measured, auto's plan is the same every time.
+      learner: kvLearner({ random: () => 0.99 }),
       env: {
         SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1",
         ...fakeProviderEnv(fake.url),
@@ -95,6 +103,37 @@ describe("the MCP server for one tenant", () => {
       /^Web results for "rust async runtime": \d+ in \d+ ms\n\n1\. .+\n {3}https?:\/\//,
     );
     expect(text(result)).toContain("Providers ok: ");
+  });
+
+  it("web_search in auto mode names the providers it left out, as structured content and as text", async () => {
+    const workspace = (await createTenant({ ctx: systemCtx(platform), input: { name: "mcp-auto" } })).id;
+    const ctx = tenantCtx(platform, workspace);
+    await setKey({ ctx, input: { provider: "tavily", key: "tvly-mcp-auto" } });
+    for (let i = 0; i < MIN_OBSERVATIONS; i++) await webSearch({ ctx, input: { query: `measure ${i}` } });
+    await ctx.usage.flush();
+    const client = await connect(DEFAULT_TOKEN_SCOPES, workspace);
+    const result = await client.callTool({ name: "web_search", arguments: { query: "left out" } });
+    expect(result.isError).toBeFalsy();
+    // brave and tavily (paid) answer the same pages as duckduckgo (free), wikipedia its own: one of them
+    // agreeing with duckduckgo orders the pages as the full fan-out does, the dearer one adds nothing.
+    const { providers_skipped: skipped } = result.structuredContent as {
+      providers_skipped: Array<{ provider: string; reason: string }>;
+    };
+    expect(skipped).toEqual([{ provider: "tavily", reason: "low_contribution" }]);
+    expect(text(result)).toContain("\nProviders skipped: tavily (low_contribution)");
+
+    const status = await client.callTool({ name: "budget_status", arguments: {} });
+    const { search_contributions: contributions } = status.structuredContent as {
+      search_contributions: {
+        observations: number;
+        providers: Array<{ provider: string; measured: boolean }>;
+      };
+    };
+    expect(contributions.observations).toBe(MIN_OBSERVATIONS);
+    expect(contributions.providers).toContainEqual(
+      expect.objectContaining({ provider: "brave", measured: true }),
+    );
+    expect(text(status)).toContain("What each search provider adds");
   });
 
   it("fetch returns the page as Markdown", async () => {

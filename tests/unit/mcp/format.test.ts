@@ -43,6 +43,7 @@ const search: SearchResponse = {
     { provider: "duckduckgo", duration_ms: 340, count: 1 },
   ],
   providers_failed: [{ provider: "exa", reason: "timeout", duration_ms: 10_000 }],
+  providers_skipped: [],
   cache_hit: false,
   trace_id: null,
   duration_ms: 512,
@@ -67,6 +68,23 @@ describe("formatSearch", () => {
     expect(text).toContain("0 in 512 ms, from cache");
     expect(text).toContain("No results.");
     expect(text).not.toContain("Providers failed");
+    expect(text).not.toContain("Providers skipped");
+  });
+
+  it("names the providers it did not ask and why, a refused one once", () => {
+    const text = formatSearch({
+      ...search,
+      providers_failed: [
+        { provider: "exa", reason: "timeout", duration_ms: 10_000 },
+        { provider: "kagi", reason: "budget_exhausted", duration_ms: 0 },
+      ],
+      providers_skipped: [
+        { provider: "tavily", reason: "low_contribution" },
+        { provider: "kagi", reason: "budget" },
+      ],
+    });
+    expect(text).toContain("Providers failed: exa (timeout)\n");
+    expect(text).toContain("Providers skipped: tavily (low_contribution), kagi (budget)");
   });
 });
 

@@ -17,6 +17,7 @@ import {
   type FakeResult,
   startFakeProviders,
 } from "@/tests/fakes/provider-server";
+import { ndcgAt, seededRandom as prng } from "@/tests/support/relevance";
 import { fakeEntry } from "./fake-entries";
 
 const PROVIDERS: FakeProviderId[] = ["brave", "tavily", "serper", "exa", "searxng"];
@@ -34,18 +35,6 @@ const QUERIES = [
 ];
 const GRADES = [3, 3, 2, 2, 1, 1];
 const LIST_LENGTH = 10;
-
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface Judged {
   query: string;
@@ -98,26 +87,6 @@ function buildCorpus(): Judged[] {
     const grades = new Map(judged.map(({ url, grade }) => [normalizeUrl(url) ?? url, grade]));
     return { query, grades, lists };
   });
-}
-
-/** nDCG@k with gain 2^grade − 1; a page counts once (its first occurrence); ideal = all judged pages. */
-function ndcgAt(k: number, urls: readonly string[], grades: ReadonlyMap<string, number>): number {
-  const seen = new Set<string>();
-  let dcg = 0;
-  let position = 0;
-  for (const url of urls) {
-    const key = normalizeUrl(url) ?? url;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    position++;
-    if (position > k) break;
-    dcg += (2 ** (grades.get(key) ?? 0) - 1) / Math.log2(position + 1);
-  }
-  const ideal = [...grades.values()]
-    .sort((a, b) => b - a)
-    .slice(0, k)
-    .reduce((sum, grade, i) => sum + (2 ** grade - 1) / Math.log2(i + 2), 0);
-  return dcg / ideal;
 }
 
 const mean = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;

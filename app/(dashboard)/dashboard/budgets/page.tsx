@@ -6,6 +6,7 @@ import {
 } from "@/components/dashboard/budgets/budget-form";
 import { BudgetTable } from "@/components/dashboard/budgets/budget-table";
 import { OperatorQuotas } from "@/components/dashboard/budgets/operator-quotas";
+import { SearchContributions } from "@/components/dashboard/budgets/search-contributions";
 import { Chart } from "@/components/dashboard/charts/chart";
 import { SpendChart } from "@/components/dashboard/charts/spend-chart";
 import { PageHeader } from "@/components/dashboard/page-header";
@@ -19,6 +20,7 @@ import { dashboardSession } from "@/lib/dashboard/session";
 import { requestsByProvider } from "@/lib/dashboard/usage-series";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { listBudgets } from "@/lib/services/budgets/list-budgets";
+import { searchContributions } from "@/lib/services/budgets/search-contributions";
 import { providerStatus } from "@/lib/services/providers/provider-status";
 import { usageHistory } from "@/lib/services/usage/usage-history";
 
@@ -69,10 +71,11 @@ export default async function BudgetsPage({ searchParams }: { searchParams: Para
       </RestrictedPage>
     );
   }
-  const [status, providers, history] = await Promise.all([
+  const [status, providers, history, contributions] = await Promise.all([
     listBudgets({ ctx }),
     providerStatus({ ctx }),
     usageHistory({ ctx, input: { days: 30 } }),
+    searchContributions({ ctx }),
   ]);
   const now = ctx.now();
   const options: BudgetProviderOption[] = [
@@ -121,6 +124,8 @@ export default async function BudgetsPage({ searchParams }: { searchParams: Para
       </SectionCard>
 
       <OperatorQuotas quotas={status.operator_quotas} now={now} />
+
+      <SearchContributions contributions={contributions} />
 
       <div className="grid gap-4 lg:grid-cols-2">
         <SectionCard

@@ -68,6 +68,7 @@ export default async function SettingsPage() {
             <SettingsForm
               name={tenant.name}
               groundedSnippets={tenant.groundedSnippets}
+              defaultSearchMode={tenant.defaultSearchMode}
               maxRpm={maxTenantRateLimit(ctx.env)}
             />
           </SectionCard>
