@@ -325,7 +325,8 @@ async function search(
   } catch (error) {
     signal.throwIfAborted();
     if (!(error instanceof ServiceError)) throw error;
-    if (error.code === "budget_exhausted" || refusedSome(error)) {
+    // Budgets refused some provider and nothing answered: more searching would only spend the rest.
+    if (error.code === "budget_exhausted") {
       state.stop = { reason: "budget_exhausted", detail: error.message };
     } else if (error.code !== "all_providers_failed") {
       throw error; // nothing to search with (no provider, invalid providers): the job cannot go on
@@ -356,18 +357,6 @@ async function read(
       return { ...known, title: candidate.title, error: "the page had no text" };
     return { ...known, title: item.title || candidate.title, content: item.content };
   });
-}
-
-/** Nothing succeeded, and budgets refused some providers: more searching would only spend the rest. */
-function refusedSome(error: ServiceError): boolean {
-  return (
-    error.code === "all_providers_failed" &&
-    Array.isArray(error.details) &&
-    error.details.some(
-      (failure: { reason?: string }) =>
-        failure.reason === "budget_exhausted" || failure.reason === "operator_quota_exhausted",
-    )
-  );
 }
 
 function noResults(state: ResearchState): string {
