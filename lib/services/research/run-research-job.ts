@@ -141,10 +141,11 @@ async function readStage(
   if (!state.pages) {
     const found = queries.flatMap((query) => {
       const step = state.searches[query];
-      return hasResults(step) ? [{ query, results: step.results }] : [];
+      return hasResults(step) && step.results.length > 0 ? [{ query, results: step.results }] : [];
     });
-    if (found.length === 0) return { failure: noResults(state) };
     const candidates = selectPages(found, run.input.max_pages);
+    // Nothing to read: the job fails with why, before any page is fetched or the model writes a report.
+    if (candidates.length === 0) return { failure: noResults(state) };
     await checkpoint(run, {
       phase: "reading",
       message: `reading ${candidates.length} pages`,
@@ -359,8 +360,13 @@ async function read(
   });
 }
 
+/** Why a job has no page to read: a stop, failed searches, or searches that found no usable result. */
 function noResults(state: ResearchState): string {
-  const errors = Object.values(state.searches).flatMap((step) => ("error" in step ? [step.error] : []));
+  const steps = Object.values(state.searches);
+  const errors = steps.flatMap((step) => ("error" in step ? [step.error] : []));
   if (state.stop) return `${state.stop.reason}: ${state.stop.detail}`;
-  return errors.length > 0 ? `every search failed — ${errors.join("; ")}` : "the searches found nothing";
+  if (errors.length === steps.length && errors.length > 0)
+    return `every search failed — ${errors.join("; ")}`;
+  const failed = errors.length > 0 ? ` (${errors.length} failed — ${errors.join("; ")})` : "";
+  return `no usable search results: the ${steps.length} searches found no page to read${failed}`;
 }

@@ -117,7 +117,10 @@ describe.each(databaseTargets())("webSearch for a tenant on $name", (target) => 
         ]),
       },
     });
-    const message = await refused.catch((error: Error) => error.message);
+    const message = await refused.then(
+      () => "",
+      (error: Error) => error.message,
+    );
     expect(message.match(/all providers: usd per day limit reached/g)).toHaveLength(1);
     expect(message).toContain("the other providers failed (duckduckgo: http_error)");
     expect(s.fake.requests("brave")).toHaveLength(0);
