@@ -5,6 +5,7 @@
  * validate against the published JSON Schema (additionalProperties: false) always accept the result.
  */
 import { z } from "zod";
+import { SKIP_REASONS, skippedProviders } from "@/lib/pipeline/providers/skipped";
 import type { answer } from "@/lib/services/answer/answer";
 import type { crawlSite } from "@/lib/services/crawl/crawl-site";
 import type { fetchPage } from "@/lib/services/fetch/fetch-page";
@@ -24,6 +25,11 @@ const traceId = z.string().nullable().describe("Trace of this call (dashboard, G
 const source = z.object({ provider: z.string(), rank: z.number() });
 const providerSucceeded = z.object({ provider: z.string(), duration_ms: z.number(), count: z.number() });
 const providerFailed = z.object({ provider: z.string(), reason: z.string(), duration_ms: z.number() });
+const providersSkipped = z
+  .array(z.object({ provider: z.string(), reason: z.enum(SKIP_REASONS) }))
+  .describe(
+    "Providers not asked, and why (rate_limited: the key's rate limit, paused or paced; budget; breaker_open; low_contribution): nothing was sent or charged. They are in providers_failed too",
+  );
 
 export const searchResponse = z.object({
   query: z.string(),
@@ -45,6 +51,7 @@ export const searchResponse = z.object({
   ),
   providers_succeeded: z.array(providerSucceeded),
   providers_failed: z.array(providerFailed),
+  providers_skipped: providersSkipped,
   cache_hit: z.boolean(),
   trace_id: traceId,
   duration_ms: z.number(),
@@ -118,6 +125,7 @@ export const answerResponse = z.object({
     ),
   }),
   providers_failed: z.array(providerFailed),
+  providers_skipped: providersSkipped,
   cache_hit: z.boolean(),
   trace_id: traceId,
   duration_ms: z.number(),
@@ -147,6 +155,7 @@ export const paperSearchResponse = z.object({
   ),
   providers_succeeded: z.array(providerSucceeded),
   providers_failed: z.array(providerFailed),
+  providers_skipped: providersSkipped,
   cache_hit: z.boolean(),
   trace_id: traceId,
   duration_ms: z.number(),
@@ -254,6 +263,7 @@ export function toSearchResponse(result: WebSearchResult): SearchResponse {
     })),
     providers_succeeded: succeeded(result.providers_succeeded),
     providers_failed: failedWithDuration(result.providers_failed),
+    providers_skipped: skippedProviders(result.spans),
     cache_hit: result.cache_hit,
     trace_id: result.trace_id,
     duration_ms: result.duration_ms,
@@ -332,6 +342,7 @@ export function toAnswerResponse(result: AnswerResult): AnswerResponse {
       })),
     },
     providers_failed: failedWithDuration(result.providers_failed),
+    providers_skipped: skippedProviders(result.spans),
     cache_hit: result.cache_hit,
     trace_id: result.trace_id,
     duration_ms: result.duration_ms,
@@ -360,6 +371,7 @@ export function toPaperSearchResponse(result: PaperSearchResult): PaperSearchRes
     })),
     providers_succeeded: succeeded(result.providers_succeeded),
     providers_failed: failedWithDuration(result.providers_failed),
+    providers_skipped: skippedProviders(result.spans),
     cache_hit: result.cache_hit,
     trace_id: result.trace_id,
     duration_ms: result.duration_ms,

@@ -6,6 +6,7 @@
 import type { StageSpan } from "@/lib/engine/grounding/types";
 import { redactText } from "@/lib/observability/redact";
 import type { TenantContext } from "@/lib/pipeline/context";
+import { isSkipped } from "@/lib/pipeline/providers/skipped";
 import type { SpanRecord, TraceSink } from "@/lib/pipeline/traces/trace-sink";
 
 export interface StageTrace {
@@ -42,7 +43,7 @@ export function stageSpanRecords(
 ): SpanRecord[] {
   const charges = new Map([...kept].map(([provider, costs]) => [provider, [...costs]]));
   return spans.map((span) => {
-    const billable = span.outcome !== "skipped_budget" && span.outcome !== "skipped_breaker";
+    const billable = !isSkipped(span.outcome);
     return {
       provider: span.provider,
       kind: span.kind,

@@ -92,6 +92,7 @@ describe("POST /api/v1/search", () => {
         "cache_hit",
         "duration_ms",
         "providers_failed",
+        "providers_skipped",
         "providers_succeeded",
         "query",
         "results",

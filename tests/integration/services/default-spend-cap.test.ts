@@ -107,8 +107,7 @@ describe.each(databaseTargets())("the default spend cap on $name", (target) => {
     expect(used("brave", "requests")).toBe(braveCalls);
     expect(used("*", "usd")).toBe(braveCalls * 5_000 + tavilyCalls * 8_000);
     expect(used("*", "usd")).toBeLessThanOrEqual(50_000);
-    // The cap was reached: later searches found nothing left to spend.
-    expect(used("*", "usd") + 8_000).toBeGreaterThan(50_000);
+    // The cap was reached: a search is refused only when Tavily, which has no budget of its own, was.
     const refused = outcomes.filter((o) => o.status === "rejected");
     expect(refused.length).toBeGreaterThan(0);
     for (const outcome of refused) {

@@ -224,12 +224,13 @@ describe("research jobs", () => {
     });
     fake.setScenario("duckduckgo", { results: [] });
     fake.setScenario("brave", { results: [] });
+    const pagesBefore = site.hits().length;
     const job = await research(ctx, { max_queries: 2, max_pages: 3 });
 
     expect(job).toMatchObject({ status: "failed", report: null, sources: [], partial: false });
     expect(job.error).toBe("no usable search results: the 2 searches found no page to read");
     expect(fake.requests("brave")).toHaveLength(2);
-    expect(site.hits()).toEqual([]);
+    expect(site.hits()).toHaveLength(pagesBefore); // no page was read
     // The model planned the searches and was never asked for a report: the job paid for the plan only.
     expect(fake.requests(SNIPPET_MODEL).map(userMessage)).toEqual([
       expect.stringContaining("Research question:"),

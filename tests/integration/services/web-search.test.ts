@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { keyId } from "@/lib/pipeline/rate-limit/provider-pause";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { setBudget } from "@/lib/services/budgets/set-budget";
 import { listKeys } from "@/lib/services/keys/list-keys";
@@ -142,11 +143,17 @@ describe.each(databaseTargets())("webSearch for a tenant on $name", (target) => 
     await expect(webSearch({ ctx, input: { query: "x", providers: ["brave"] } })).rejects.toMatchObject({
       code: "all_providers_failed",
     });
-    s.fake.setScenario("brave", { status: 429, retryAfter: "3" });
+    s.fake.setScenario("brave", { status: 429, retryAfter: "30" });
     await expect(webSearch({ ctx, input: { query: "y", providers: ["brave"] } })).rejects.toThrow(
       /brave: rate_limited/,
     );
     s.fake.resetScenarios();
+    // The 429 paused the key for 30 s: a call meanwhile skips it, sending and charging nothing.
+    await expect(webSearch({ ctx, input: { query: "y2", providers: ["brave"] } })).rejects.toThrow(
+      /brave: rate_limited/,
+    );
+    expect(s.fake.requests("brave")).toHaveLength(2);
+    await ctx.kv.del(`smx:pause:${keyId("brave", "operator-brave")}`); // as if the 30 s had passed
     await webSearch({ ctx, input: { query: "z", providers: ["brave"] } });
     const status = await budgetStatus({ ctx });
     expect(status.providers.find((p) => p.provider === "brave")?.requests.lifetime).toBe(1);

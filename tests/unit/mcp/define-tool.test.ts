@@ -18,6 +18,7 @@ const search: SearchResponse = {
   results: [],
   providers_succeeded: [{ provider: "duckduckgo", duration_ms: 120, count: 0 }],
   providers_failed: [],
+  providers_skipped: [],
   cache_hit: false,
   trace_id: null,
   duration_ms: 130,

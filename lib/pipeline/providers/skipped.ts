@@ -1,0 +1,39 @@
+/**
+ * Providers a call did not ask, on purpose, and why: `providers_skipped: [{provider, reason}]` in the
+ * responses. A skipped provider was sent nothing and charged nothing.
+ * - `rate_limited`: its key is paused after a 429 (or headers saying the window is used up), or had no
+ *   send slot left under its per-second limit (rate-limit/provider-pause.ts, rate-limit/pacing.ts);
+ * - `budget`: a budget or an operator quota refused it;
+ * - `breaker_open`: its circuit breaker is open;
+ * - `low_contribution`: auto mode left it out.
+ */
+import type { ProviderSpan, SpanOutcome } from "@/lib/engine/shared/types";
+
+export const SKIP_REASONS = ["low_contribution", "rate_limited", "budget", "breaker_open"] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+export type ProviderSkip = { provider: string; reason: SkipReason };
+
+/** The span outcomes of attempts the gateway skipped, with the skip's reason. */
+const SKIP_OF_OUTCOME: Partial<Record<SpanOutcome, SkipReason>> = {
+  skipped_budget: "budget",
+  skipped_breaker: "breaker_open",
+  skipped_rate_limit: "rate_limited",
+};
+
+/** Whether an attempt with this outcome was skipped (sent nothing, costs nothing). */
+export const isSkipped = (outcome: SpanOutcome): boolean => outcome in SKIP_OF_OUTCOME;
+
+/** The span outcomes of skipped attempts, for queries over stored spans. */
+export const SKIPPED_OUTCOMES = Object.keys(SKIP_OF_OUTCOME) as SpanOutcome[];
+
+/** The providers a call's spans show skipped, each once, in the spans' order. */
+export function skippedProviders(
+  spans: readonly Pick<ProviderSpan, "provider" | "outcome">[],
+): ProviderSkip[] {
+  const skips = new Map<string, SkipReason>();
+  for (const span of spans) {
+    const reason = SKIP_OF_OUTCOME[span.outcome];
+    if (reason && !skips.has(span.provider)) skips.set(span.provider, reason);
+  }
+  return [...skips].map(([provider, reason]) => ({ provider, reason }));
+}
