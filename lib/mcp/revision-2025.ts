@@ -6,9 +6,10 @@ import type { TaskStore, ToolTaskHandler } from "@modelcontextprotocol/sdk/exper
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import { asksEstimate } from "@/lib/tools/tool";
 import type { Revision } from "./build-server";
 import type { OfferedTool } from "./define-tool";
-import { taskOf } from "./research-tasks";
+import { answeredTask, taskOf } from "./research-tasks";
 import { SERVER_INFO, serverOptions } from "./server-options";
 
 /**
@@ -36,7 +37,12 @@ export function registerTool(server: McpServer, { name, config, call, startJob }
     return;
   }
   const handler: ToolTaskHandler<z.ZodObject> = {
-    createTask: async (input, extra) => ({ task: taskOf(await startJob(input, extra)) }),
+    // An estimate starts no job: it is answered at once, as a task already complete.
+    createTask: async (input, extra) => ({
+      task: asksEstimate(input)
+        ? answeredTask(await call(input, extra))
+        : taskOf(await startJob(input, extra)),
+    }),
     getTask: (_input, extra) => extra.taskStore.getTask(extra.taskId),
     getTaskResult: async (_input, extra) =>
       (await extra.taskStore.getTaskResult(extra.taskId)) as CallToolResult,

@@ -307,6 +307,14 @@ async function modelStep<T extends { span?: ProviderSpan<"llm"> }>(
   }
 }
 
+/** The web search of one sub-query. */
+export const subQuerySearch = (query: string, input: Pick<ResearchInput, "providers">) => ({
+  query,
+  max_results: 10,
+  timeout_ms: SEARCH_TIMEOUT_MS,
+  providers: input.providers,
+});
+
 async function search(
   ctx: TenantContext,
   query: string,
@@ -315,11 +323,7 @@ async function search(
   state: ResearchState,
 ): Promise<SearchStep> {
   try {
-    const result = await webSearch({
-      ctx,
-      input: { query, max_results: 10, timeout_ms: SEARCH_TIMEOUT_MS, providers: input.providers },
-      signal,
-    });
+    const result = await webSearch({ ctx, input: subQuerySearch(query, input), signal });
     return {
       results: result.results.map(({ url, title, snippet, sources }) => ({ url, title, snippet, sources })),
     };
