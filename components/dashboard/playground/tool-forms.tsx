@@ -11,6 +11,8 @@ import { Label } from "@/components/ui/label";
 import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { formList, formNumber as number, formText as text } from "@/lib/dashboard/form-data";
+import { formatUsdPrice } from "@/lib/dashboard/format";
+import type { EstimateState } from "./use-estimate";
 
 export interface ProviderChoice {
   id: string;
@@ -25,6 +27,41 @@ export interface ToolFormProps {
   running: boolean;
   /** The verb input built from the form, and the providers expected to report. */
   onRun(input: Record<string, unknown>, expected: readonly string[]): void;
+  /** What the input as it stands would ask and cost, shown beside the button. */
+  estimate?: EstimateState;
+  /** The verb input built from the form after each change (for the estimate). */
+  onInputChange?(input: Record<string, unknown>): void;
+}
+
+/** Providers named beside the button; more are counted. */
+const NAMED_PROVIDERS = 4;
+
+/** "Up to $0.013 · asks brave, tavily, duckduckgo", "Free · asks duckduckgo", "Estimating…". */
+function estimateText({ status, estimate }: EstimateState): string | undefined {
+  if (!estimate) return status === "pending" ? "Estimating…" : undefined;
+  const cost = estimate.max_cost_usd === 0 ? "Free" : `Up to ${formatUsdPrice(estimate.max_cost_usd)}`;
+  const named = estimate.providers.slice(0, NAMED_PROVIDERS).join(", ");
+  const more = estimate.providers.length - NAMED_PROVIDERS;
+  const asks =
+    estimate.providers.length === 0 ? "asks no provider" : `asks ${named}${more > 0 ? ` +${more}` : ""}`;
+  return `${cost} · ${asks}`;
+}
+
+/** The estimate beside the button: what the call would ask and the most it could cost, nothing called. */
+function EstimateNote({ estimate }: { estimate?: EstimateState }) {
+  const text = estimate && estimateText(estimate);
+  if (!text) return null;
+  return (
+    <p
+      className="text-sm text-muted-foreground"
+      data-testid="run-estimate"
+      aria-live="polite"
+      aria-busy={estimate?.status === "pending"}
+      title="The most this call could cost: every provider it may ask, asked and billed. Nothing is called to work it out."
+    >
+      {text}
+    </p>
+  );
 }
 
 const list = (form: FormData, name: string) =>
@@ -52,6 +89,23 @@ function submitWith(
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     onRun(build(form), picked(form) ?? providers.map((p) => p.id));
+  };
+}
+
+/** `build`, but no input at all while the form's main text field (`name`) is empty: nothing to estimate yet. */
+const withText =
+  (build: (form: FormData) => Record<string, unknown>, name: string) =>
+  (form: FormData): Record<string, unknown> | undefined =>
+    text(form, name) ? build(form) : undefined;
+
+/** The form's input after each change, for the estimate (`read` answers undefined for no input yet). */
+function changeWith(
+  read: (form: FormData) => Record<string, unknown> | undefined,
+  onInputChange: ToolFormProps["onInputChange"],
+) {
+  return (event: FormEvent<HTMLFormElement>) => {
+    const input = read(new FormData(event.currentTarget));
+    if (input && onInputChange) onInputChange(input);
   };
 }
 
@@ -103,27 +157,33 @@ const NoCache = () => <CheckOption name="no_cache" label="Skip the cache" />;
 
 function FormShell({
   onSubmit,
+  onChange,
   running,
   errors,
+  estimate,
   submit = ["Run", "Running…"],
   children,
 }: {
   onSubmit: (e: FormEvent<HTMLFormElement>) => void;
+  /** Told of every change of the form's fields. */
+  onChange?: (e: FormEvent<HTMLFormElement>) => void;
   running: boolean;
   errors: FieldErrors;
+  estimate?: EstimateState;
   /** The button's label, idle and busy. */
   submit?: readonly [string, string];
   children: ReactNode;
 }) {
   return (
-    <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+    <form onSubmit={onSubmit} onChange={onChange} className="grid gap-4" noValidate>
       <FormFields idPrefix="pg" errors={errors}>
         {children}
       </FormFields>
-      <div>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <Button type="submit" disabled={running} aria-busy={running}>
           {running ? submit[1] : submit[0]}
         </Button>
+        <EstimateNote estimate={estimate} />
       </div>
     </form>
   );
@@ -138,6 +198,8 @@ function QueryToolForm({
   errors,
   running,
   onRun,
+  estimate,
+  onInputChange,
   build,
   queryLabel = "Query",
   placeholder,
@@ -155,7 +217,13 @@ function QueryToolForm({
     no_cache: flag(form, "no_cache"),
   });
   return (
-    <FormShell onSubmit={submitWith(input, providers, onRun)} running={running} errors={errors}>
+    <FormShell
+      onSubmit={submitWith(input, providers, onRun)}
+      onChange={changeWith(withText(input, "query"), onInputChange)}
+      running={running}
+      errors={errors}
+      estimate={estimate}
+    >
       <TextField label={queryLabel} name="query" placeholder={placeholder} required autoComplete="off" />
       <ProviderPicker providers={providers} error={errors.providers} />
       {children}
@@ -214,7 +282,7 @@ const FORMATS = [
   { value: "html", label: "HTML" },
 ];
 
-export function FetchForm({ errors, running, onRun }: ToolFormProps) {
+export function FetchForm({ errors, running, onRun, estimate, onInputChange }: ToolFormProps) {
   const build = (form: FormData) => {
     const url = text(form, "url") ?? "";
     const more = list(form, "more_urls") ?? [];
@@ -228,7 +296,13 @@ export function FetchForm({ errors, running, onRun }: ToolFormProps) {
   };
   return (
     // The fetch waterfall tries its steps one after another; which ones is not known ahead.
-    <FormShell onSubmit={submitWith(build, [], onRun)} running={running} errors={errors}>
+    <FormShell
+      onSubmit={submitWith(build, [], onRun)}
+      onChange={changeWith(withText(build, "url"), onInputChange)}
+      running={running}
+      errors={errors}
+      estimate={estimate}
+    >
       <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
         <TextField
           label="URL"
@@ -265,7 +339,7 @@ const CRAWL_MODES = [
   { value: "map", label: "Map (URLs and titles)" },
 ];
 
-export function CrawlForm({ errors, running, onRun }: ToolFormProps) {
+export function CrawlForm({ errors, running, onRun, estimate, onInputChange }: ToolFormProps) {
   const build = (form: FormData) => ({
     url: text(form, "url") ?? "",
     mode: option(form, "mode"),
@@ -278,7 +352,13 @@ export function CrawlForm({ errors, running, onRun }: ToolFormProps) {
   });
   return (
     // Every page is read by the direct fetcher, one span each: none is known ahead.
-    <FormShell onSubmit={submitWith(build, [], onRun)} running={running} errors={errors}>
+    <FormShell
+      onSubmit={submitWith(build, [], onRun)}
+      onChange={changeWith(withText(build, "url"), onInputChange)}
+      running={running}
+      errors={errors}
+      estimate={estimate}
+    >
       <div className="grid gap-4 sm:grid-cols-[1fr_16rem]">
         <TextField
           label="Start URL"
@@ -371,7 +451,7 @@ export function PaperSearchForm(props: ToolFormProps) {
 }
 
 /** A research job's question and limits; the job runs in the background, so the button starts it. */
-export function ResearchForm({ providers, errors, running, onRun }: ToolFormProps) {
+export function ResearchForm({ providers, errors, running, onRun, estimate, onInputChange }: ToolFormProps) {
   const build = (form: FormData) => ({
     question: text(form, "question") ?? "",
     max_queries: number(form, "max_queries"),
@@ -382,8 +462,10 @@ export function ResearchForm({ providers, errors, running, onRun }: ToolFormProp
   return (
     <FormShell
       onSubmit={submitWith(build, providers, onRun)}
+      onChange={changeWith(withText(build, "question"), onInputChange)}
       running={running}
       errors={errors}
+      estimate={estimate}
       submit={["Start", "Starting…"]}
     >
       <TextField
@@ -422,27 +504,37 @@ export function ResearchForm({ providers, errors, running, onRun }: ToolFormProp
 }
 
 /** A tool without a form of its own: its input as one JSON object, checked by the tool's schema. */
-export function JsonInputForm({ providers, errors, running, onRun }: ToolFormProps) {
+export function JsonInputForm({ providers, errors, running, onRun, estimate, onInputChange }: ToolFormProps) {
   const [notAnObject, setNotAnObject] = useState(false);
+  const read = (form: FormData) => {
+    try {
+      const input: unknown = JSON.parse(text(form, "input") ?? "{}");
+      return typeof input === "object" && input !== null && !Array.isArray(input)
+        ? (input as Record<string, unknown>)
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    let input: unknown;
-    try {
-      input = JSON.parse(text(new FormData(event.currentTarget), "input") ?? "{}");
-    } catch {
-      input = null;
-    }
-    const isObject = typeof input === "object" && input !== null && !Array.isArray(input);
-    setNotAnObject(!isObject);
-    if (isObject)
+    const input = read(new FormData(event.currentTarget));
+    setNotAnObject(input === undefined);
+    if (input)
       onRun(
-        input as Record<string, unknown>,
+        input,
         providers.map((p) => p.id),
       );
   };
   const schemaErrors = Object.entries(errors).map(([field, message]) => `${field}: ${message}`);
   return (
-    <FormShell onSubmit={submit} running={running} errors={errors}>
+    <FormShell
+      onSubmit={submit}
+      onChange={changeWith(read, onInputChange)}
+      running={running}
+      errors={errors}
+      estimate={estimate}
+    >
       <Field
         id="pg-input"
         label="Input (JSON)"
