@@ -37,7 +37,11 @@ const ESTIMATED_TOOLS = [...PLAYGROUND_TOOLS, tools.research];
 export const ESTIMATED_TOOL_NAMES = ESTIMATED_TOOLS.map((tool) => tool.name);
 
 /** What a playground call would ask and the most it could cost, from the tool's own estimate: nothing is called. */
-export function estimatePlaygroundTool(ctx: TenantContext, name: PlaygroundTool, input: Record<string, unknown>) {
+export function estimatePlaygroundTool(
+  ctx: TenantContext,
+  name: PlaygroundTool,
+  input: Record<string, unknown>,
+) {
   const tool = ESTIMATED_TOOLS.find((entry) => entry.name === name);
   if (!tool) throw new Error(`not an estimated playground tool: ${name}`);
   return tool.estimate(ctx, input);

@@ -17,7 +17,10 @@ const app = inProcessApp("playground-estimate");
 let fake: FakeProviders;
 let POST: (request: Request) => Promise<Response>;
 
-async function estimate(body: unknown, headers: Record<string, string> = { origin: "http://localhost:3000" }) {
+async function estimate(
+  body: unknown,
+  headers: Record<string, string> = { origin: "http://localhost:3000" },
+) {
   const response = await POST(
     routeRequest("http://localhost:3000/dashboard/playground/estimate", {
       method: "POST",
