@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { PlaygroundTool } from "@/lib/dashboard/playground-events";
 
 /** What a call with the form's input would ask and the most it could cost (its `estimate: true`). */
-export interface Estimate {
+interface Estimate {
   providers: string[];
   max_cost_usd: number;
 }
