@@ -56,15 +56,26 @@ export const estimateResponse = z.object({
 });
 type EstimateResponse = z.infer<typeof estimateResponse>;
 
+/** A schema as JSON Schema, for a document that embeds it. */
+const jsonSchemaOf = (schema: z.ZodType) => {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" });
+  return json;
+};
+
 /**
  * A response schema that admits an estimate too, for transports that declare one object schema per tool (MCP
- * validates `structuredContent` against it): every field optional, `estimate` among them.
+ * validates `structuredContent` against it): an object that is either, `anyOf` the response and the estimate.
  */
-export const withEstimateOutput = <Output extends z.ZodObject>(schema: Output) =>
-  schema
-    .partial()
-    .safeExtend({ estimate: estimateResponse.shape.estimate.optional() })
-    .describe("The tool's response; a call with estimate: true answers only `estimate`");
+export function withEstimateOutput<Output extends z.ZodObject>(schema: Output) {
+  const either = z.union([schema, estimateResponse]);
+  return z
+    .looseObject({})
+    .refine((value) => either.safeParse(value).success, "neither the tool's response nor an estimate")
+    .meta({
+      description: "The tool's response; a call with estimate: true answers {estimate} instead",
+      anyOf: [jsonSchemaOf(schema), jsonSchemaOf(estimateResponse)],
+    });
+}
 
 /** The `estimate` input field every tool has. */
 const estimateFlag = z

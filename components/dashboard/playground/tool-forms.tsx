@@ -80,35 +80,6 @@ const option = (form: FormData, name: string) => {
   return value === "any" ? undefined : value;
 };
 
-function submitWith(
-  build: (form: FormData) => Record<string, unknown>,
-  providers: readonly ProviderChoice[],
-  onRun: ToolFormProps["onRun"],
-) {
-  return (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    onRun(build(form), picked(form) ?? providers.map((p) => p.id));
-  };
-}
-
-/** `build`, but no input at all while the form's main text field (`name`) is empty: nothing to estimate yet. */
-const withText =
-  (build: (form: FormData) => Record<string, unknown>, name: string) =>
-  (form: FormData): Record<string, unknown> | undefined =>
-    text(form, name) ? build(form) : undefined;
-
-/** The form's input after each change, for the estimate (`read` answers undefined for no input yet). */
-function changeWith(
-  read: (form: FormData) => Record<string, unknown> | undefined,
-  onInputChange: ToolFormProps["onInputChange"],
-) {
-  return (event: FormEvent<HTMLFormElement>) => {
-    const input = read(new FormData(event.currentTarget));
-    if (input && onInputChange) onInputChange(input);
-  };
-}
-
 function ProviderPicker({
   providers,
   error,
@@ -155,25 +126,44 @@ function CheckOption({ name, label }: { name: string; label: string }) {
 
 const NoCache = () => <CheckOption name="no_cache" label="Skip the cache" />;
 
+/**
+ * A tool's form: its fields, the button and the estimate beside it. Submitting runs the input `build` reads
+ * from the fields (with the providers ticked, else `expected`, as the ones expected to report); every change
+ * asks for the estimate of that input, once the field it needs (`main`) is filled in.
+ */
 function FormShell({
-  onSubmit,
-  onChange,
-  running,
-  errors,
-  estimate,
+  tool: { running, errors, estimate, onRun, onInputChange },
+  build,
+  main,
+  expected = [],
+  onBuilt,
   submit = ["Run", "Running…"],
   children,
 }: {
-  onSubmit: (e: FormEvent<HTMLFormElement>) => void;
-  /** Told of every change of the form's fields. */
-  onChange?: (e: FormEvent<HTMLFormElement>) => void;
-  running: boolean;
-  errors: FieldErrors;
-  estimate?: EstimateState;
+  tool: ToolFormProps;
+  /** The verb input from the fields; undefined when they make none (JSON that is not an object). */
+  build: (form: FormData) => Record<string, unknown> | undefined;
+  /** The field an input needs before it is worth estimating: the query, the URL. */
+  main?: string;
+  expected?: readonly ProviderChoice[];
+  /** Told whether a submitted form made an input. */
+  onBuilt?: (made: boolean) => void;
   /** The button's label, idle and busy. */
   submit?: readonly [string, string];
   children: ReactNode;
 }) {
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const input = build(form);
+    onBuilt?.(input !== undefined);
+    if (input) onRun(input, picked(form) ?? expected.map((p) => p.id));
+  };
+  const onChange = (event: FormEvent<HTMLFormElement>) => {
+    const form = new FormData(event.currentTarget);
+    const input = main === undefined || text(form, main) ? build(form) : undefined;
+    if (input) onInputChange?.(input);
+  };
   return (
     <form onSubmit={onSubmit} onChange={onChange} className="grid gap-4" noValidate>
       <FormFields idPrefix="pg" errors={errors}>
@@ -194,16 +184,11 @@ function FormShell({
  * fields, and "skip the cache"; `build` reads the tool's own fields.
  */
 function QueryToolForm({
-  providers,
-  errors,
-  running,
-  onRun,
-  estimate,
-  onInputChange,
   build,
   queryLabel = "Query",
   placeholder,
   children,
+  ...tool
 }: ToolFormProps & {
   build: (form: FormData) => Record<string, unknown>;
   queryLabel?: string;
@@ -217,15 +202,9 @@ function QueryToolForm({
     no_cache: flag(form, "no_cache"),
   });
   return (
-    <FormShell
-      onSubmit={submitWith(input, providers, onRun)}
-      onChange={changeWith(withText(input, "query"), onInputChange)}
-      running={running}
-      errors={errors}
-      estimate={estimate}
-    >
+    <FormShell tool={tool} build={input} main="query" expected={tool.providers}>
       <TextField label={queryLabel} name="query" placeholder={placeholder} required autoComplete="off" />
-      <ProviderPicker providers={providers} error={errors.providers} />
+      <ProviderPicker providers={tool.providers} error={tool.errors.providers} />
       {children}
       <NoCache />
     </FormShell>
@@ -282,7 +261,7 @@ const FORMATS = [
   { value: "html", label: "HTML" },
 ];
 
-export function FetchForm({ errors, running, onRun, estimate, onInputChange }: ToolFormProps) {
+export function FetchForm(tool: ToolFormProps) {
   const build = (form: FormData) => {
     const url = text(form, "url") ?? "";
     const more = list(form, "more_urls") ?? [];
@@ -296,13 +275,7 @@ export function FetchForm({ errors, running, onRun, estimate, onInputChange }: T
   };
   return (
     // The fetch waterfall tries its steps one after another; which ones is not known ahead.
-    <FormShell
-      onSubmit={submitWith(build, [], onRun)}
-      onChange={changeWith(withText(build, "url"), onInputChange)}
-      running={running}
-      errors={errors}
-      estimate={estimate}
-    >
+    <FormShell tool={tool} build={build} main="url">
       <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
         <TextField
           label="URL"
@@ -339,7 +312,7 @@ const CRAWL_MODES = [
   { value: "map", label: "Map (URLs and titles)" },
 ];
 
-export function CrawlForm({ errors, running, onRun, estimate, onInputChange }: ToolFormProps) {
+export function CrawlForm(tool: ToolFormProps) {
   const build = (form: FormData) => ({
     url: text(form, "url") ?? "",
     mode: option(form, "mode"),
@@ -352,13 +325,7 @@ export function CrawlForm({ errors, running, onRun, estimate, onInputChange }: T
   });
   return (
     // Every page is read by the direct fetcher, one span each: none is known ahead.
-    <FormShell
-      onSubmit={submitWith(build, [], onRun)}
-      onChange={changeWith(withText(build, "url"), onInputChange)}
-      running={running}
-      errors={errors}
-      estimate={estimate}
-    >
+    <FormShell tool={tool} build={build} main="url">
       <div className="grid gap-4 sm:grid-cols-[1fr_16rem]">
         <TextField
           label="Start URL"
@@ -451,7 +418,7 @@ export function PaperSearchForm(props: ToolFormProps) {
 }
 
 /** A research job's question and limits; the job runs in the background, so the button starts it. */
-export function ResearchForm({ providers, errors, running, onRun, estimate, onInputChange }: ToolFormProps) {
+export function ResearchForm(tool: ToolFormProps) {
   const build = (form: FormData) => ({
     question: text(form, "question") ?? "",
     max_queries: number(form, "max_queries"),
@@ -461,11 +428,10 @@ export function ResearchForm({ providers, errors, running, onRun, estimate, onIn
   });
   return (
     <FormShell
-      onSubmit={submitWith(build, providers, onRun)}
-      onChange={changeWith(withText(build, "question"), onInputChange)}
-      running={running}
-      errors={errors}
-      estimate={estimate}
+      tool={tool}
+      build={build}
+      main="question"
+      expected={tool.providers}
       submit={["Start", "Starting…"]}
     >
       <TextField
@@ -498,13 +464,13 @@ export function ResearchForm({ providers, errors, running, onRun, estimate, onIn
           placeholder="no limit"
         />
       </div>
-      <ProviderPicker providers={providers} error={errors.providers} />
+      <ProviderPicker providers={tool.providers} error={tool.errors.providers} />
     </FormShell>
   );
 }
 
 /** A tool without a form of its own: its input as one JSON object, checked by the tool's schema. */
-export function JsonInputForm({ providers, errors, running, onRun, estimate, onInputChange }: ToolFormProps) {
+export function JsonInputForm(tool: ToolFormProps) {
   const [notAnObject, setNotAnObject] = useState(false);
   const read = (form: FormData) => {
     try {
@@ -516,25 +482,9 @@ export function JsonInputForm({ providers, errors, running, onRun, estimate, onI
       return undefined;
     }
   };
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const input = read(new FormData(event.currentTarget));
-    setNotAnObject(input === undefined);
-    if (input)
-      onRun(
-        input,
-        providers.map((p) => p.id),
-      );
-  };
-  const schemaErrors = Object.entries(errors).map(([field, message]) => `${field}: ${message}`);
+  const schemaErrors = Object.entries(tool.errors).map(([field, message]) => `${field}: ${message}`);
   return (
-    <FormShell
-      onSubmit={submit}
-      onChange={changeWith(read, onInputChange)}
-      running={running}
-      errors={errors}
-      estimate={estimate}
-    >
+    <FormShell tool={tool} build={read} expected={tool.providers} onBuilt={(made) => setNotAnObject(!made)}>
       <Field
         id="pg-input"
         label="Input (JSON)"

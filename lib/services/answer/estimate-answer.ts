@@ -3,8 +3,7 @@
  * paused or behind an open breaker), each counted as billed, plus the web search that grounds the grounded
  * ones. Nothing is asked or charged.
  */
-import type { z } from "zod";
-import { assertScope, type TenantContext } from "@/lib/pipeline/context";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
 import { addEstimates, askable, type CallEstimate, estimateOf, NO_CALLS } from "@/lib/pipeline/estimate";
 import { selectedProviders } from "@/lib/pipeline/providers/tenant-providers";
 import { parseInput } from "@/lib/pipeline/validate";
@@ -15,10 +14,7 @@ import { answerToolInput, groundingSearchInput, offeredAnswerProviders } from ".
 export async function estimateAnswer({
   ctx,
   input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof answerToolInput>;
-}): Promise<CallEstimate> {
+}: VerbArgs<TenantContext, typeof answerToolInput>): Promise<CallEstimate> {
   assertScope(ctx, "answer");
   const { query, providers } = parseInput(answerToolInput, input);
   const selected = await selectedProviders(ctx, {

@@ -3,12 +3,11 @@
  * handle it, then the direct fetcher and the keyed providers cheapest first, as `planSteps` orders them),
  * every one counted as tried and billed; nothing is fetched.
  */
-import type { z } from "zod";
 import type { FetchInput } from "@/lib/engine/fetch/input";
 import { planSteps } from "@/lib/engine/fetch/run-fetch";
 import type { FetchProviderEntry } from "@/lib/engine/fetch/types";
 import { ladderOrder } from "@/lib/engine/shared/ladder";
-import { assertScope, type TenantContext } from "@/lib/pipeline/context";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
 import { addEstimates, askable, type CallEstimate, estimateOf } from "@/lib/pipeline/estimate";
 import { selectedProviders } from "@/lib/pipeline/providers/tenant-providers";
 import { parseInput } from "@/lib/pipeline/validate";
@@ -43,10 +42,7 @@ export function pageEstimate(
 export async function estimateFetch({
   ctx,
   input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof fetchToolInput>;
-}): Promise<CallEstimate> {
+}: VerbArgs<TenantContext, typeof fetchToolInput>): Promise<CallEstimate> {
   assertScope(ctx, "fetch");
   const { url, urls, providers, skip_providers } = parseInput(fetchToolInput, input);
   const entries = await askableFetchSteps(ctx);

@@ -1,6 +1,5 @@
 /** paper_search's estimate (`estimate: true`): the paper sources the call would ask and what they cost (free). */
-import type { z } from "zod";
-import { assertScope, type TenantContext } from "@/lib/pipeline/context";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
 import { askable, type CallEstimate, estimateOf } from "@/lib/pipeline/estimate";
 import { selectedProviders } from "@/lib/pipeline/providers/tenant-providers";
 import { parseInput } from "@/lib/pipeline/validate";
@@ -10,10 +9,7 @@ import { paperSearchToolInput } from "./paper-search";
 export async function estimatePaperSearch({
   ctx,
   input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof paperSearchToolInput>;
-}): Promise<CallEstimate> {
+}: VerbArgs<TenantContext, typeof paperSearchToolInput>): Promise<CallEstimate> {
   assertScope(ctx, "papers");
   const { providers } = parseInput(paperSearchToolInput, input);
   const selected = await selectedProviders(ctx, {

@@ -5,9 +5,8 @@
  * reached, not the search in flight, the reading or the report: the ceiling is the full plan, or the limit
  * plus those, whichever is less. Nothing is queued, asked or charged.
  */
-import type { z } from "zod";
 import { usdToMicros } from "@/lib/pipeline/budgets/units";
-import { assertScope, type TenantContext } from "@/lib/pipeline/context";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
 import { addEstimates, type CallEstimate, estimateOf, repeated } from "@/lib/pipeline/estimate";
 import { parseInput } from "@/lib/pipeline/validate";
 import { askableFetchSteps, pageEstimate } from "@/lib/services/fetch/estimate-fetch";
@@ -19,10 +18,7 @@ import { subQuerySearch } from "./run-research-job";
 export async function estimateResearch({
   ctx,
   input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof researchInput>;
-}): Promise<CallEstimate> {
+}: VerbArgs<TenantContext, typeof researchInput>): Promise<CallEstimate> {
   assertScope(ctx, "search");
   const parsed = parseInput(researchInput, input);
   const model = await tenantModel(ctx);

@@ -4,9 +4,8 @@
  * asked and billed, plus what its depth stages could cost (grounded snippets, include_content). Nothing is
  * searched, read or charged.
  */
-import type { z } from "zod";
 import { ladderOrder } from "@/lib/engine/shared/ladder";
-import { assertScope, type TenantContext } from "@/lib/pipeline/context";
+import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
 import { addEstimates, askable, type CallEstimate, estimateOf } from "@/lib/pipeline/estimate";
 import { selectedProviders } from "@/lib/pipeline/providers/tenant-providers";
 import { parseInput } from "@/lib/pipeline/validate";
@@ -18,10 +17,7 @@ import { webSearchInput } from "./web-search";
 export async function estimateWebSearch({
   ctx,
   input,
-}: {
-  ctx: TenantContext;
-  input: z.input<typeof webSearchInput>;
-}): Promise<CallEstimate> {
+}: VerbArgs<TenantContext, typeof webSearchInput>): Promise<CallEstimate> {
   assertScope(ctx, "search");
   const { providers, no_cache: _noCache, lens, ...options } = parseInput(webSearchInput, input);
   if (lens) await resolveLens(ctx, lens); // an unknown lens is the call's input error
