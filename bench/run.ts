@@ -24,7 +24,7 @@ import {
   modernToolCallBody,
   toolCallBody,
 } from "@/tests/reliability/support/mcp";
-import { seedTenant } from "@/tests/reliability/support/tenant";
+import { seedTenant, UNREACHED_SPEND_CAP } from "@/tests/reliability/support/tenant";
 import { testPlatform } from "@/tests/support/platform";
 import { admissions } from "./scenarios/admissions";
 import { autoFanout } from "./scenarios/auto-fanout";
@@ -105,13 +105,17 @@ async function warmCache(target: BenchTarget, call: LoadCall): Promise<void> {
 }
 
 async function run(target: BenchTarget): Promise<ScenarioResult[]> {
-  // A budget on every provider, as a workspace that spends free tiers first has: each call is admitted.
-  const budgets = target.providers.map((provider) => ({
-    provider,
-    metric: "requests" as const,
-    period: "month" as const,
-    limit: 100_000_000,
-  }));
+  // A budget on every provider, as a workspace that spends free tiers first has: each call is admitted. And a
+  // spend cap across all providers, as every new workspace has, that the scenarios never reach.
+  const budgets = [
+    UNREACHED_SPEND_CAP,
+    ...target.providers.map((provider) => ({
+      provider,
+      metric: "requests" as const,
+      period: "month" as const,
+      limit: 100_000_000,
+    })),
+  ];
   const { token } = await seedTenant(testPlatform(target.db), {
     name: "bench",
     scopes: [...SCOPES],

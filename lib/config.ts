@@ -114,6 +114,11 @@ export interface TenantLimits {
   maxCrawlsPerTenant: number;
   /** Outbound requests one crawl may make at most, whatever its max_pages (pages, redirects, robots.txt, sitemaps). */
   crawlMaxRequests: number;
+  /**
+   * The spend cap across all providers (budget `*`, usd, month) a new workspace starts with, in US dollars;
+   * null for none. Existing workspaces keep their budgets.
+   */
+  defaultMonthlyCapUsd: number | null;
 }
 
 /**
@@ -140,6 +145,17 @@ const DEFAULT_MAX_TOKENS_PER_TENANT = 50;
 const DEFAULT_MAX_CRAWLS_PER_TENANT = 3;
 /** A map crawl of 500 pages (its most) with one redirect per page on average, and the robots and sitemap reads. */
 const DEFAULT_CRAWL_MAX_REQUESTS = 1_000;
+/**
+ * A new workspace's monthly cap across all providers: 1,000–2,000 paid provider calls at their usual
+ * $0.005–0.01, about what the providers' free tiers give away, so evaluating costs little and a runaway agent
+ * loop stops at $10 rather than at the end of the month (docs/decisions.md, "A default spend cap").
+ */
+const DEFAULT_MONTHLY_CAP_USD = 10;
+const DEFAULT_MONTHLY_CAP_ENV = "SEARCHMUX_DEFAULT_MONTHLY_CAP_USD";
+
+/** A limit variable set to `unlimited` (any case): no limit. */
+const isUnlimited = (env: Readonly<Record<string, string | undefined>>, name: string) =>
+  env[name]?.trim().toLowerCase() === "unlimited";
 
 /** A number of at least `min` (`whole`: an integer); a bad value stops the start (config() validates). */
 function numberVar(
@@ -165,7 +181,7 @@ export function tenantLimits(env: Readonly<Record<string, string | undefined>> =
   );
   const operatorQuotas = OPEN_SIGN_UP_QUOTAS.flatMap((quota): OperatorQuota[] => {
     const name = QUOTA_ENV[quota.metric][quota.period];
-    if (env[name]?.trim().toLowerCase() === "unlimited") return [];
+    if (isUnlimited(env, name)) return [];
     const limit =
       numberVar(env, name, { min: 0, whole: quota.metric === "requests", or: '"unlimited"' }) ??
       (openSignUp ? quota.limit : undefined);
@@ -183,6 +199,10 @@ export function tenantLimits(env: Readonly<Record<string, string | undefined>> =
       DEFAULT_MAX_CRAWLS_PER_TENANT,
     crawlMaxRequests:
       numberVar(env, "SEARCHMUX_CRAWL_MAX_REQUESTS", { min: 10, whole: true }) ?? DEFAULT_CRAWL_MAX_REQUESTS,
+    defaultMonthlyCapUsd: isUnlimited(env, DEFAULT_MONTHLY_CAP_ENV)
+      ? null
+      : (numberVar(env, DEFAULT_MONTHLY_CAP_ENV, { min: 0, whole: false, or: '"unlimited"' }) ??
+        DEFAULT_MONTHLY_CAP_USD),
   };
 }
 

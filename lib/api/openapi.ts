@@ -19,7 +19,7 @@ import { listTracesInput } from "@/lib/services/traces/list-traces";
 import { usageHistoryInput } from "@/lib/services/usage/usage-history";
 import { lensListResponse, lensResponse, researchJobResponse } from "@/lib/tools/responses";
 import { TOOLS, TRACED_TOOL_NAMES } from "@/lib/tools/table";
-import type { Tool } from "@/lib/tools/tool";
+import { estimateResponse, type Tool } from "@/lib/tools/tool";
 import packageJson from "@/package.json";
 import { foreignHostReason } from "./allowed-host";
 import {
@@ -67,6 +67,8 @@ export interface Operation {
   status?: 201 | 202;
   /** Failures whose body is not the Error schema: their status and schema (health's 503). */
   failures?: Record<string, z.ZodType>;
+  /** Another success, with its status (a job tool's estimate: 200 while the job itself is 202). */
+  alsoAnswers?: { status: 200; description: string; body: z.ZodType };
 }
 
 /** Every route that is not a tool's. */
@@ -309,17 +311,26 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
   },
 ];
 
-/** A tool's operation: its REST route, scope, input (body or query) and response, from the table. */
+/**
+ * A tool's operation: its REST route, scope, input (body or query) and response, from the table; with
+ * `estimate: true` every tool answers 200 with its estimate instead.
+ */
 function toolOperation({ rest, scope, inputSchema, outputSchema, background }: Tool): Operation {
+  const estimate = "With estimate: true: which providers the call would ask and the most it could cost";
   return {
-    ...(background && { status: 202 as const }),
     method: rest.method,
     path: rest.path,
     operationId: rest.operationId,
     summary: rest.summary,
     scope: scope ?? "any",
     ...(rest.method === "post" ? { body: inputSchema } : { query: inputSchema }),
-    response: outputSchema,
+    ...(background
+      ? {
+          status: 202 as const,
+          response: outputSchema,
+          alsoAnswers: { status: 200, description: `${estimate} (no job is queued)`, body: estimateResponse },
+        }
+      : { response: z.union([outputSchema, estimateResponse.describe(estimate)]) }),
   };
 }
 
@@ -403,6 +414,12 @@ function operationObject(op: Operation) {
         description: { 200: "OK", 201: "Created", 202: "Accepted" }[op.status ?? 200],
         content: { "application/json": { schema: schema(op.response, "output") } },
       },
+      ...(op.alsoAnswers && {
+        [String(op.alsoAnswers.status)]: {
+          description: op.alsoAnswers.description,
+          content: { "application/json": { schema: schema(op.alsoAnswers.body, "output") } },
+        },
+      }),
       ...errors,
       ...failures,
       default: {

@@ -3,10 +3,10 @@
  * app/api/v1/[tool]/route.ts, serves every entry at its path: its method, its scope (any token when it has
  * none), its input from the JSON body (POST) or the query string (GET), its verb, its response. A path
  * segment no entry has is a 404, another method a 405. A background entry (research) answers 202 with the
- * job it queued.
+ * job it queued. `estimate: true` in the input answers the estimate instead (200), calling nothing.
  */
 import type { z } from "zod";
-import type { Tool } from "@/lib/tools/tool";
+import { asksEstimate, callTool, type Tool } from "@/lib/tools/tool";
 import { parseJsonObject, readJsonBody } from "./body";
 import { keepWorkingAfterResponse } from "./research-work";
 import { type MethodHandlers, resolvedRouteMethods } from "./route-methods";
@@ -28,14 +28,15 @@ function toolRoute<I extends z.ZodObject, O extends z.ZodObject>(tool: Tool<stri
           : body !== undefined
             ? parseJsonObject<z.input<I>>(body)
             : await readJsonBody<z.input<I>>(request);
-      if (tool.background) {
+      if (tool.background && !asksEstimate(input)) {
         // A job: queued now, answered 202 with its status URL; it runs after the response (as do the jobs a
         // start refused at the cap wakes).
         keepWorkingAfterResponse();
         const job = await tool.background.start(ctx, input);
         return Response.json(job, { status: 202, headers: { location: `${tool.rest.path}/${job.id}` } });
       }
-      const { response } = await tool.run(ctx, input, { signal: request.signal });
+      // An estimate (estimate: true) calls nothing and answers 200 with {estimate}.
+      const { response } = await callTool(tool, ctx, input, { signal: request.signal });
       return Response.json(response);
     },
     { route: tool.rest.path, scope: tool.scope ?? undefined, readAhead: !tool.background },

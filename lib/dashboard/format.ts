@@ -22,6 +22,15 @@ const usdWith = (usd: number, digits: number) =>
 /** Dollars with cents, and sub-cent amounts with enough digits to be non-zero. */
 export const formatUsd = (usd: number) => usdWith(usd, usd !== 0 && Math.abs(usd) < 0.01 ? 4 : 2);
 
+/** Dollars with cents and up to four decimal places, for per-call prices: $0.013, $0.0002, $1.50. */
+export const formatUsdPrice = (usd: number) =>
+  new Intl.NumberFormat(LOCALE, {
+    style: "currency",
+    currency: "USD",
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 4,
+  }).format(usd);
+
 /** Decimal places of a number as written: 0.005 has 3, 2.5 has 1. */
 const decimals = (n: number) => String(n).split(".")[1]?.length ?? 0;
 

@@ -486,6 +486,7 @@ export const spanOutcome = pgEnum("span_outcome", [
   "skipped_budget",
   "skipped_breaker",
   "cache_hit",
+  "skipped_rate_limit",
 ]);
 
 export const traces = pgTable(

@@ -7,11 +7,14 @@
  *   ProviderError("timeout"); any other abort propagates unchanged (the caller cancelled).
  * - Response bodies are counted while streaming and cut off at `maxBytes` (ProviderError("too_large")).
  * - Non-2xx statuses map to FailureReasons (401/403 bad_key, 429 rate_limited, else http_error).
+ * - Rate-limit headers are read (rate-limit-headers.ts): a 429 without Retry-After takes its wait from
+ *   them, and an answer tells whether the key has calls left (`rateLimit`).
  * - Error messages never contain request header values or credential-like query parameters.
  */
 import { Agent, type Dispatcher, request as undiciRequest } from "undici";
 import type { z } from "zod";
 import { ProviderError } from "./provider-error";
+import { type RateLimitHint, rateLimitHint } from "./rate-limit-headers";
 
 const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 const ERROR_EXCERPT_BYTES = 8 * 1024;
@@ -46,12 +49,15 @@ export interface ProviderHttpResponse {
   bytes: number;
   contentType: string;
   body: string;
+  /** What the response's rate-limit headers say about the key, when they say anything. */
+  rateLimit?: RateLimitHint;
 }
 
 export interface ProviderJsonResponse {
   status: number;
   bytes: number;
   json: unknown;
+  rateLimit?: RateLimitHint;
 }
 
 /** A user-supplied path (or part of one) that must not become part of a provider URL. */
@@ -148,7 +154,8 @@ export async function request(url: string, options: ProviderRequestOptions): Pro
       throw tooLarge(target, maxBytes);
     }
     const { text, bytes } = await readCapped(response.body, maxBytes, target);
-    return { status: response.statusCode, bytes, contentType, body: text };
+    const rateLimit = rateLimitHint(response.headers);
+    return { status: response.statusCode, bytes, contentType, body: text, ...(rateLimit && { rateLimit }) };
   } catch (error) {
     throw translateError(error, signal, target);
   }
@@ -160,7 +167,8 @@ export async function requestJson(
   options: ProviderRequestOptions,
 ): Promise<ProviderJsonResponse> {
   const response = await request(url, options);
-  return { status: response.status, bytes: response.bytes, json: decodeJson(response, describeTarget(url)) };
+  const json = decodeJson(response, describeTarget(url));
+  return { status: response.status, bytes: response.bytes, json, rateLimit: response.rateLimit };
 }
 
 /** Validates a decoded body; on failure throws invalid_response naming the first offending path. */
@@ -235,19 +243,33 @@ async function statusError(
   const status = response.statusCode;
   const excerpt = redact(await readExcerpt(response.body), secrets);
   const detail = excerpt ? `: ${excerpt}` : "";
+  const rateLimit = rateLimitHint(response.headers);
   if (status === 401 || status === 403) {
-    return new ProviderError("bad_key", `${target} rejected the API key (HTTP ${status})${detail}`, status);
+    return new ProviderError(
+      "bad_key",
+      `${target} rejected the API key (HTTP ${status})${detail}`,
+      status,
+      undefined,
+      rateLimit,
+    );
   }
   if (status === 429) {
-    const retryAfter = parseRetryAfter(headerValue(response.headers["retry-after"]));
+    const retryAfter = parseRetryAfter(headerValue(response.headers["retry-after"])) ?? rateLimit?.retryAfter;
     return new ProviderError(
       "rate_limited",
       `${target} rate limited (HTTP 429)${detail}`,
       status,
       retryAfter,
+      rateLimit,
     );
   }
-  return new ProviderError("http_error", `${target} returned HTTP ${status}${detail}`, status);
+  return new ProviderError(
+    "http_error",
+    `${target} returned HTTP ${status}${detail}`,
+    status,
+    undefined,
+    rateLimit,
+  );
 }
 
 /** A short, single-line prefix of an error body; the rest is discarded so the socket can be freed. */

@@ -1,3 +1,5 @@
+import type { RateLimitHint } from "./rate-limit-headers";
+
 /**
  * How a provider call failed, shared by the HTTP clients (which raise it) and the engine (adapters throw
  * it, spans and traces report its reason).
@@ -27,6 +29,8 @@ export class ProviderError extends Error {
     readonly status?: number,
     /** Seconds from a Retry-After header. */
     readonly retryAfter?: number,
+    /** What the error response's rate-limit headers said about the key (lib/http/rate-limit-headers.ts). */
+    readonly rateLimit?: RateLimitHint,
   ) {
     super(message);
     this.name = "ProviderError";

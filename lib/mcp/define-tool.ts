@@ -9,7 +9,16 @@ import type { z } from "zod";
 import type { Scope, TenantContext } from "@/lib/pipeline/context";
 import type { ResearchJobView } from "@/lib/services/research/job-view";
 import { UNTRUSTED_NOTE } from "@/lib/tools/format";
-import { isSlowCall, type Tool, type ToolCall } from "@/lib/tools/tool";
+import {
+  asksEstimate,
+  callTool,
+  formatOutput,
+  isSlowCall,
+  type Tool,
+  type ToolCall,
+  type ToolOutput,
+  withEstimateOutput,
+} from "@/lib/tools/tool";
 import type { OfferedTool, ToolConfig } from "./offered";
 import { reportJobProgress, withProgress } from "./progress";
 import { registerTool } from "./revision-2025";
@@ -19,7 +28,7 @@ import { toolErrorFrom } from "./tool-errors";
 type ToolRunner<I extends z.ZodObject, O extends z.ZodObject> = (
   input: z.output<I>,
   call: ToolCall,
-) => Promise<z.output<O>>;
+) => Promise<ToolOutput<O>>;
 
 export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -29,7 +38,7 @@ export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   /** The tool answered by its verb, as the tenant of `ctx`. */
   offerFor(ctx: TenantContext): OfferedTool;
   /** Registers the same tool (name, description, schemas, annotations, text) answered by `run`, on a v1 server. */
-  registerRunner(server: McpServer, run: ToolRunner<I, O>, format?: (output: z.output<O>) => string): void;
+  registerRunner(server: McpServer, run: ToolRunner<I, O>, format?: (output: ToolOutput<O>) => string): void;
   /** A response as the call's result: its text for the model, and the structured content. */
   result(output: z.output<O>): CallToolResult;
 }
@@ -50,11 +59,15 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
     title: spec.title,
     description: spec.description,
     inputSchema: spec.inputSchema,
-    outputSchema: spec.outputSchema,
+    // An estimate call (estimate: true) answers only `estimate`, which the response schema must admit.
+    outputSchema: withEstimateOutput(spec.outputSchema),
     // Every tool only reads: searching, fetching and answering change nothing the caller owns.
     annotations: { title: spec.title, readOnlyHint: true, openWorldHint: spec.openWorld },
   };
-  function answeredBy(run: ToolRunner<I, O>, format = spec.format): OfferedTool {
+  function answeredBy(
+    run: ToolRunner<I, O>,
+    format = (output: ToolOutput<O>) => formatOutput(spec, output),
+  ): OfferedTool {
     return {
       name: spec.name,
       config,
@@ -83,12 +96,13 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
     offerFor(ctx) {
       // The SDK parsed the input with the verb's schema; the verb parses it again (its defaults hold).
       const offered = answeredBy(
-        async (input, call) => (await spec.run(ctx, input as z.input<I>, call)).response,
+        async (input, call) => (await callTool(spec, ctx, input as z.input<I>, call)).response,
       );
       if (!background) return offered;
       return {
         ...offered,
         async startJob(args, extra) {
+          if (asksEstimate(args)) throw new Error("an estimate starts no job: answer it with call()");
           const job = (await background.start(ctx, args as z.input<I>)) as unknown as ResearchJobView;
           reportJobProgress(ctx, job.id, extra);
           return job;

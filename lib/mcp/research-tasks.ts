@@ -18,6 +18,37 @@ const TASK_POLL_MS = 2_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * A job tool's call that starts no job (`estimate: true`) still answers as a task, one complete at once:
+ * its result travels in its id, so tasks/get and tasks/result answer it on any instance with nothing stored.
+ */
+const ANSWERED = "answered-";
+
+export function answeredTask(result: CallToolResult): Task {
+  const at = new Date().toISOString();
+  return {
+    taskId: `${ANSWERED}${Buffer.from(JSON.stringify(result)).toString("base64url")}`,
+    status: "completed",
+    ttl: null,
+    createdAt: at,
+    lastUpdatedAt: at,
+    pollInterval: TASK_POLL_MS,
+  };
+}
+
+/** The result an answered task carries, or undefined for any other id (a malformed one included). */
+function answeredResult(taskId: string): CallToolResult | undefined {
+  if (!taskId.startsWith(ANSWERED)) return undefined;
+  try {
+    const result = JSON.parse(Buffer.from(taskId.slice(ANSWERED.length), "base64url").toString("utf8"));
+    return typeof result === "object" && result !== null && Array.isArray(result.content)
+      ? result
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function taskOf(job: ResearchJobView): Task {
   const status = ({ queued: "working", running: "working", succeeded: "completed" } as const)[
     job.status as "queued" | "running" | "succeeded"
@@ -58,6 +89,8 @@ export function researchTaskStore(
       throw new Error("tasks are created by calling the research tool");
     },
     getTask: async (taskId) => {
+      const answered = answeredResult(taskId);
+      if (answered) return { ...answeredTask(answered), taskId };
       const job = await find(taskId);
       return job && taskOf(job);
     },
@@ -65,6 +98,8 @@ export function researchTaskStore(
       throw new Error("a research job stores its own result");
     },
     getTaskResult: async (taskId) => {
+      const answered = answeredResult(taskId);
+      if (answered) return answered;
       const job = await existing(taskId);
       // A failed or cancelled job is the tool's error: its text says why, the job is still attached.
       return { ...result(job), ...(job.status !== "succeeded" && { isError: true }) };

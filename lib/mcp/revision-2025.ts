@@ -12,8 +12,9 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import { asksEstimate } from "@/lib/tools/tool";
 import type { OfferedTool, Revision } from "./offered";
-import { taskOf } from "./research-tasks";
+import { answeredTask, taskOf } from "./research-tasks";
 import { SERVER_INFO, serverOptions } from "./server-options";
 
 /** The revision that brought tasks; earlier ones have none. */
@@ -64,7 +65,12 @@ export function registerTool(server: McpServer, { name, config, call, startJob }
     return;
   }
   const handler: ToolTaskHandler<z.ZodObject> = {
-    createTask: async (input, extra) => ({ task: taskOf(await startJob(input, extra)) }),
+    // An estimate starts no job: it is answered at once, as a task already complete.
+    createTask: async (input, extra) => ({
+      task: asksEstimate(input)
+        ? answeredTask(await call(input, extra))
+        : taskOf(await startJob(input, extra)),
+    }),
     getTask: (_input, extra) => extra.taskStore.getTask(extra.taskId),
     getTaskResult: async (_input, extra) =>
       (await extra.taskStore.getTaskResult(extra.taskId)) as CallToolResult,

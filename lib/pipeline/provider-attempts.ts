@@ -1,8 +1,10 @@
 /**
  * What happens around each provider attempt of a tenant's tool call, apart from the call itself:
- * the circuit breaker (refuse, then learn from the outcome), the budget admission (reserve), metrics,
- * marking a refused tenant key invalid, and the caller's live progress.
+ * the circuit breaker (refuse, then learn from the outcome), the key's rate limit (skip a paused key, pace a
+ * key limited per second, pause a key the provider says is used up), the budget admission (reserve),
+ * metrics, marking a refused tenant key invalid, and the caller's live progress.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type {
   Admission,
   AdmitHook,
@@ -24,6 +26,15 @@ import type { TenantContext } from "./context";
 import { breakerKey, verdictOf } from "./health/circuit-breaker";
 import { markKeyInvalid } from "./keys/mark-key-invalid";
 import { operatorKey } from "./providers/operator-providers";
+import { claimSendSlot, PACE_MAX_WAIT_MS } from "./rate-limit/pacing";
+import {
+  type KeyState,
+  keyId,
+  pauseKey,
+  pauseSecondsAfter429,
+  readKeyStates,
+  rememberRate,
+} from "./rate-limit/provider-pause";
 
 /** One provider's attempt as the caller watches it live (the span the trace will store), or a cache hit. */
 export type ProviderProgress = Omit<ProviderSpan, "outcome"> & { outcome: SpanOutcome };
@@ -51,6 +62,17 @@ const NOT_BILLED: ReadonlySet<string> = new Set<FailureReason>([
 
 /** Whether a provider bills an attempt that failed for `reason` (an attempt that answered is billed). */
 export const isBilledFailure = (reason: string): boolean => !NOT_BILLED.has(reason);
+
+/**
+ * Keys limited to at most this many calls a second are paced (pacing.ts); above it a gateway's calls rarely
+ * reach the limit, and a 429 pauses the key as for any provider.
+ */
+const PACED_UP_TO_PER_SECOND = 20;
+/**
+ * An answer whose headers say a window is used up pauses the key only when that window is longer than a
+ * second: a per-second window is pacing's business, and its reset is the next slot anyway.
+ */
+const PAUSE_FROM_HEADERS_MIN_SECONDS = 2;
 
 interface Reservation {
   id: string;
@@ -83,6 +105,10 @@ interface Ledger {
   admissions: AdmissionBatch;
   reservations: Map<string, Reservation>;
   exhausted: ExhaustedBudget[];
+  /** The call's keys' pauses and learned per-second limits, by key id: one KV round trip, read at once. */
+  keyStates: Promise<Map<string, KeyState>>;
+  /** Pauses and limits being written: the closing waits for them, so the caller's next call sees them. */
+  keyWrites: Promise<void>[];
   /** Set once the call is accounted for: a later admission is refunded at once. */
   closing?: Promise<Map<string, number>>;
 }
@@ -94,6 +120,8 @@ export function attemptLedger(ctx: TenantContext, call: LedgerCall): AttemptLedg
     admissions: new AdmissionBatch(ctx),
     reservations: new Map(),
     exhausted: [],
+    keyStates: readKeyStates(ctx.kv, [...new Set(call.entries.map((e) => keyId(e.provider.id, e.apiKey)))]),
+    keyWrites: [],
   };
   return {
     admit: (providerId) => admitAttempt(ledger, providerId),
@@ -144,6 +172,13 @@ async function admitAttempt(ledger: Ledger, providerId: string): Promise<Admissi
   }
   // An attempt that will not run says nothing about health: a half-open probe slot it held is free again.
   const giveBackProbe = () => ctx.breakers.record(breaker, ctx.tenantId, "neutral");
+  const key = keyId(providerId, entry?.apiKey);
+  const state = (await ledger.keyStates).get(key) ?? {};
+  if (state.pausedUntil !== undefined && state.pausedUntil > Date.now()) {
+    giveBackProbe();
+    const until = new Date(state.pausedUntil).toISOString();
+    return skipRateLimited(call, providerId, `the key is paused until ${until} (the provider's rate limit)`);
+  }
   const costMicros = usdToMicros(entry?.provider.costPerRequestUsd ?? 0);
   const admission = await ledger.admissions
     .admit({
@@ -171,10 +206,52 @@ async function admitAttempt(ledger: Ledger, providerId: string): Promise<Admissi
   }
   const reservation: Reservation = { id: admission.reservationId, costMicros, giveBackProbe };
   ledger.reservations.set(providerId, reservation);
+  // Paced after admission, so the call goes out right after its wait; a skip leaves the reservation
+  // without an outcome, refunded when the call closes.
+  const perSecond = state.perSecond ?? entry?.provider.requestsPerSecond;
+  if (perSecond !== undefined && perSecond <= PACED_UP_TO_PER_SECOND) {
+    const wait = await claimSendSlot(ctx.kv, key, perSecond, Date.now());
+    if (wait === null) {
+      return skipRateLimited(
+        call,
+        providerId,
+        `no send slot within ${PACE_MAX_WAIT_MS} ms under its limit of ${perSecond} a second`,
+      );
+    }
+    if (wait > 0) await sleep(wait);
+  }
   return {
     ok: true,
-    settled: (attempt) => settleAttempt(ledger, { providerId, entry, breaker, reservation }, attempt),
+    settled: (attempt) =>
+      settleAttempt(ledger, { providerId, entry, breaker, reservation, key, state }, attempt),
   };
+}
+
+/** An attempt skipped for its key's rate limit: nothing is sent, and the span says why. */
+function skipRateLimited(call: LedgerCall, providerId: string, detail: string): Admission {
+  reportProgress(call, skipped(providerId, call.kind, "skipped_rate_limit"));
+  return { ok: false, reason: "rate_limited", detail };
+}
+
+/**
+ * What an attempt says about its key's rate limit, written for every instance: a 429 pauses the key (for
+ * its Retry-After, else its reset header, else a default), an answer whose headers say a window longer than
+ * a second is used up pauses it until that window resets, and a per-second limit the headers name is kept
+ * for pacing when it is new.
+ */
+function noteRateLimit(ledger: Ledger, key: string, known: KeyState, attempt: AttemptReport): void {
+  const { kv } = ledger.ctx;
+  const hint = attempt.rateLimit;
+  const pause =
+    attempt.failure?.reason === "rate_limited"
+      ? pauseSecondsAfter429(attempt.failure.retryAfter)
+      : hint?.retryAfter !== undefined && hint.retryAfter >= PAUSE_FROM_HEADERS_MIN_SECONDS
+        ? hint.retryAfter
+        : undefined;
+  if (pause !== undefined) ledger.keyWrites.push(pauseKey(kv, key, pause, Date.now()));
+  if (hint?.perSecond !== undefined && hint.perSecond !== known.perSecond) {
+    ledger.keyWrites.push(rememberRate(kv, key, hint.perSecond));
+  }
 }
 
 /**
@@ -188,6 +265,9 @@ function settleAttempt(
     entry: ResolvedProvider<ProviderRegistration> | undefined;
     breaker: string;
     reservation: Reservation;
+    /** The key's id and what was known of its rate limit when it was admitted. */
+    key: string;
+    state: KeyState;
   },
   attempt: AttemptReport,
 ): void {
@@ -196,6 +276,7 @@ function settleAttempt(
   const { span, failure } = attempt;
   reservation.outcome = { failure };
   ctx.breakers.record(breaker, ctx.tenantId, verdictOf(attempt));
+  noteRateLimit(ledger, admitted.key, admitted.state, attempt);
   metrics().providerCallSeconds.observe({ provider: providerId, kind: call.kind }, span.duration_ms / 1000);
   reportProgress(call, span);
   const ownKey = entry?.apiKey && entry.apiKey !== operatorKey(entry.provider.keyEnv, ctx.env);
@@ -218,6 +299,8 @@ function reportProgress(call: LedgerCall, span: ProviderProgress): void {
 
 /** Settles or refunds every reservation; resolves with the micro-dollars kept per provider. */
 async function closeLedger(ledger: Ledger): Promise<Map<string, number>> {
+  // A pause written before the answer: the caller's next call, on any instance, skips the key.
+  await Promise.all(ledger.keyWrites);
   const { charged, kept, refunded } = sortReservations(ledger.reservations);
   const closed = ledger.ctx.admissions
     .close(ledger.ctx, { kept, refunded })

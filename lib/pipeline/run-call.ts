@@ -19,8 +19,8 @@ import type { SpanKind } from "@/lib/pipeline/capabilities";
 import { cacheTtlSeconds, readCached, resultCacheKey, writeCached } from "./cache/result-cache";
 import type { TenantContext } from "./context";
 import { attemptLedger, type OnProgress } from "./provider-attempts";
-import { selectProviders, throwIfNothingSucceeded } from "./providers/selection";
-import { tenantProviders } from "./providers/tenant-providers";
+import { throwIfNothingSucceeded } from "./providers/selection";
+import { selectedProviders } from "./providers/tenant-providers";
 import { type CallTrace, recordCallTrace } from "./traces/call-trace";
 
 export interface ToolCallSpec<P extends ProviderRegistration, R> {
@@ -84,8 +84,7 @@ async function selectStage<P extends ProviderRegistration, R>(
   ctx: TenantContext,
   spec: ToolCallSpec<P, R>,
 ): Promise<ResolvedProvider<P>[]> {
-  const { available } = await tenantProviders(ctx, spec.registry);
-  const entries = selectProviders(spec.wanted, new Set(spec.registry.map((p) => p.id)), available, spec.tool);
+  const entries = await selectedProviders(ctx, spec);
   spec.authorize?.(entries);
   return entries;
 }

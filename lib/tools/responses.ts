@@ -5,7 +5,7 @@
  * validate against the published JSON Schema (additionalProperties: false) always accept the result.
  */
 import { z } from "zod";
-import { SKIP_REASONS } from "@/lib/pipeline/providers/skipped";
+import { SKIP_REASONS, skippedProviders } from "@/lib/pipeline/providers/skipped";
 import type { answer } from "@/lib/services/answer/answer";
 import type { crawlSite } from "@/lib/services/crawl/crawl-site";
 import type { fetchPage } from "@/lib/services/fetch/fetch-page";
@@ -25,14 +25,20 @@ const traceId = z.string().nullable().describe("Trace of this call (dashboard, G
 const source = z.object({ provider: z.string(), rank: z.number() });
 const providerSucceeded = z.object({ provider: z.string(), duration_ms: z.number(), count: z.number() });
 const providerFailed = z.object({ provider: z.string(), reason: z.string(), duration_ms: z.number() });
-const providerSkipped = z.object({
-  provider: z.string(),
-  reason: z
-    .enum(SKIP_REASONS)
-    .describe(
-      "low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested",
-    ),
-});
+const providersSkipped = z
+  .array(
+    z.object({
+      provider: z.string(),
+      reason: z
+        .enum(SKIP_REASONS)
+        .describe(
+          "low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets, or paced; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested",
+        ),
+    }),
+  )
+  .describe(
+    "Providers not asked, and why: nothing was sent or charged (refusals are in providers_failed too)",
+  );
 
 export const searchResponse = z.object({
   query: z.string(),
@@ -54,11 +60,7 @@ export const searchResponse = z.object({
   ),
   providers_succeeded: z.array(providerSucceeded),
   providers_failed: z.array(providerFailed),
-  providers_skipped: z
-    .array(providerSkipped)
-    .describe(
-      "Providers this search did not call, with why (refusals by budget or breaker are also in providers_failed)",
-    ),
+  providers_skipped: providersSkipped,
   cache_hit: z.boolean(),
   trace_id: traceId,
   duration_ms: z.number(),
@@ -149,6 +151,7 @@ export const answerResponse = z.object({
     ),
   }),
   providers_failed: z.array(providerFailed),
+  providers_skipped: providersSkipped,
   cache_hit: z.boolean(),
   trace_id: traceId,
   duration_ms: z.number(),
@@ -178,6 +181,7 @@ export const paperSearchResponse = z.object({
   ),
   providers_succeeded: z.array(providerSucceeded),
   providers_failed: z.array(providerFailed),
+  providers_skipped: providersSkipped,
   cache_hit: z.boolean(),
   trace_id: traceId,
   duration_ms: z.number(),
@@ -401,6 +405,7 @@ export function toAnswerResponse(result: AnswerResult): AnswerResponse {
       })),
     },
     providers_failed: failedWithDuration(result.providers_failed),
+    providers_skipped: skippedProviders(result.spans),
     cache_hit: result.cache_hit,
     trace_id: result.trace_id,
     duration_ms: result.duration_ms,
@@ -429,6 +434,7 @@ export function toPaperSearchResponse(result: PaperSearchResult): PaperSearchRes
     })),
     providers_succeeded: succeeded(result.providers_succeeded),
     providers_failed: failedWithDuration(result.providers_failed),
+    providers_skipped: skippedProviders(result.spans),
     cache_hit: result.cache_hit,
     trace_id: result.trace_id,
     duration_ms: result.duration_ms,

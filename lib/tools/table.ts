@@ -7,14 +7,21 @@
  */
 import { z } from "zod";
 import { DEFAULT_TIMEOUT_MS } from "@/lib/engine/search/input";
+import { NO_CALLS } from "@/lib/pipeline/estimate";
 import { answer, answerToolInput } from "@/lib/services/answer/answer";
+import { estimateAnswer } from "@/lib/services/answer/estimate-answer";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { crawlSite, crawlToolInput } from "@/lib/services/crawl/crawl-site";
+import { estimateCrawl } from "@/lib/services/crawl/estimate-crawl";
+import { estimateFetch } from "@/lib/services/fetch/estimate-fetch";
 import { fetchPage, fetchToolInput } from "@/lib/services/fetch/fetch-page";
+import { estimatePaperSearch } from "@/lib/services/papers/estimate-paper-search";
 import { paperSearch, paperSearchToolInput } from "@/lib/services/papers/paper-search";
 import { awaitResearch } from "@/lib/services/research/await-research";
+import { estimateResearch } from "@/lib/services/research/estimate-research";
 import { researchInput } from "@/lib/services/research/input";
 import { startResearch } from "@/lib/services/research/start-research";
+import { estimateWebSearch } from "@/lib/services/search/estimate-web-search";
 import { webSearch, webSearchInput } from "@/lib/services/search/web-search";
 import {
   formatAnswer,
@@ -80,6 +87,7 @@ const TOOL_LIST = [
       args.include_content === true ||
       Number(args.timeout_ms ?? DEFAULT_TIMEOUT_MS) > DEFAULT_TIMEOUT_MS,
     run: async (ctx, input, call) => traced(toSearchResponse, await webSearch({ ctx, input, ...call })),
+    estimate: (ctx, input) => estimateWebSearch({ ctx, input }),
     format: formatSearch,
   }),
   defineTool({
@@ -109,6 +117,7 @@ const TOOL_LIST = [
     openWorld: true,
     slow: true,
     run: async (ctx, input, call) => traced(toFetchResponse, await fetchPage({ ctx, input, ...call })),
+    estimate: (ctx, input) => estimateFetch({ ctx, input }),
     format: formatFetch,
   }),
   defineTool({
@@ -139,6 +148,7 @@ const TOOL_LIST = [
     openWorld: true,
     slow: true,
     run: async (ctx, input, call) => traced(toCrawlResponse, await crawlSite({ ctx, input, ...call })),
+    estimate: (ctx, input) => estimateCrawl({ ctx, input }),
     format: formatCrawl,
   }),
   defineTool({
@@ -164,6 +174,7 @@ const TOOL_LIST = [
     openWorld: true,
     slow: true,
     run: async (ctx, input, call) => traced(toAnswerResponse, await answer({ ctx, input, ...call })),
+    estimate: (ctx, input) => estimateAnswer({ ctx, input }),
     format: formatAnswer,
   }),
   defineTool({
@@ -189,6 +200,7 @@ const TOOL_LIST = [
     openWorld: true,
     run: async (ctx, input, call) =>
       traced(toPaperSearchResponse, await paperSearch({ ctx, input, ...call })),
+    estimate: (ctx, input) => estimatePaperSearch({ ctx, input }),
     format: formatPapers,
   }),
   defineTool({
@@ -221,6 +233,7 @@ const TOOL_LIST = [
       const job = await startResearch({ ctx, input });
       return { response: await awaitResearch({ ctx, input: job, signal: call.signal }), spans: [] };
     },
+    estimate: (ctx, input) => estimateResearch({ ctx, input }),
     format: formatResearch,
   }),
   defineTool({
@@ -247,6 +260,8 @@ const TOOL_LIST = [
     openWorld: false,
     playground: false,
     run: async (ctx) => ({ response: await budgetStatus({ ctx }), spans: [] }),
+    // Reads the workspace's own rows: no provider, no cost.
+    estimate: async () => NO_CALLS,
     format: formatBudgetStatus,
   }),
 ] as const;

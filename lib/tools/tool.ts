@@ -3,9 +3,10 @@
  * REST routes and the OpenAPI document are derived from `rest`, the dashboard playground runs it and the
  * CLI builds a command from its input schema.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import type { ProviderSpan } from "@/lib/engine/shared/types";
 import type { Scope, TenantContext } from "@/lib/pipeline/context";
+import { type CallEstimate, publicEstimate } from "@/lib/pipeline/estimate";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
 import type { ProviderKind } from "@/lib/pipeline/providers/catalog";
 
@@ -37,6 +38,76 @@ interface RestRoute {
   summary: string;
   operationId: string;
 }
+
+/** What `estimate: true` answers instead of calling (lib/pipeline/estimate.ts): nothing is called or charged. */
+export const estimateResponse = z.object({
+  estimate: z.object({
+    providers: z
+      .array(z.string())
+      .describe(
+        "The providers the call would ask now, in order (keys paused or behind an open breaker left out)",
+      ),
+    max_cost_usd: z
+      .number()
+      .describe(
+        "The most the call could be charged: every one of them asked and billed (a cached result costs 0)",
+      ),
+  }),
+});
+type EstimateResponse = z.infer<typeof estimateResponse>;
+
+/** A schema as JSON Schema, for a document that embeds it. */
+const jsonSchemaOf = (schema: z.ZodType) => {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" });
+  return json;
+};
+
+/**
+ * A response schema that admits an estimate too, for transports that declare one object schema per tool (MCP
+ * validates `structuredContent` against it): an object that is either, `anyOf` the response and the estimate.
+ */
+export function withEstimateOutput<Output extends z.ZodObject>(schema: Output) {
+  const either = z.union([schema, estimateResponse]);
+  return z
+    .looseObject({})
+    .refine((value) => either.safeParse(value).success, "neither the tool's response nor an estimate")
+    .meta({
+      description: "The tool's response; a call with estimate: true answers {estimate} instead",
+      anyOf: [jsonSchemaOf(schema), jsonSchemaOf(estimateResponse)],
+    });
+}
+
+/** The `estimate` input field every tool has. */
+const estimateFlag = z
+  .boolean()
+  .optional()
+  .describe(
+    "true: answer {estimate: {providers, max_cost_usd}} (which providers the call would ask and the most it could cost) without calling anything, charging nothing",
+  );
+
+/** A tool's input schema with the `estimate` field. */
+const withEstimateFlag = <Input extends z.ZodObject>(schema: Input) =>
+  schema.safeExtend({ estimate: estimateFlag });
+type WithEstimate<Input extends z.ZodObject> = ReturnType<typeof withEstimateFlag<Input>>;
+
+/** Whether a call (its input as sent) asks for an estimate: `true`, or `"true"` in a GET route's query string. */
+export function asksEstimate(input: unknown): boolean {
+  const asked =
+    typeof input === "object" && input !== null ? (input as { estimate?: unknown }).estimate : false;
+  return asked === true || asked === "true";
+}
+
+/** A table entry as written: its call and its estimate, each on the verb's own input. */
+export interface ToolSpec<Name extends string, Input extends z.ZodObject, Output extends z.ZodObject>
+  extends Omit<Tool<Name, Input, Output>, "inputSchema" | "run" | "estimate"> {
+  inputSchema: Input;
+  run(ctx: TenantContext, input: z.input<Input>, call: ToolCall): Promise<ToolRun<z.output<Output>>>;
+  /** Which providers the call would ask and the most it could cost, from the verbs' own selection. */
+  estimate(ctx: TenantContext, input: z.input<Input>): Promise<CallEstimate>;
+}
+
+/** A tool's answer as the transports send it: its response, or an estimate when the call asked for one. */
+export type ToolOutput<Output extends z.ZodObject> = z.output<Output> | EstimateResponse;
 
 export interface Tool<
   Name extends string = string,
@@ -79,16 +150,61 @@ export interface Tool<
   playground?: false;
   /** Runs the verb as the context's tenant and projects its result onto `outputSchema`. */
   run(ctx: TenantContext, input: z.input<Input>, call: ToolCall): Promise<ToolRun<z.output<Output>>>;
+  /** What `estimate: true` answers: the providers the call would ask and the most it could cost. */
+  estimate(ctx: TenantContext, input: z.input<Input>): Promise<EstimateResponse>;
   /** The response as text for a model (MCP's text content; the CLI's output). */
   format(output: z.output<Output>): string;
 }
 
-/** Declares a table entry; the name stays a literal type so `tools.<name>` is typed. */
-export function defineTool<const Name extends string, Input extends z.ZodObject, Output extends z.ZodObject>(
-  tool: Tool<Name, Input, Output>,
-): Tool<Name, Input, Output> {
-  return tool;
+/** An estimate as text for a model. */
+function formatEstimate({ estimate }: EstimateResponse): string {
+  const asked = estimate.providers.join(", ") || "none";
+  return `Estimate (nothing was called): at most $${estimate.max_cost_usd} — providers asked: ${asked}.`;
 }
+
+/**
+ * Declares a table entry; the name stays a literal type so `tools.<name>` is typed. Every entry takes
+ * `estimate: true` (its input schema gains the field), which the transports answer with `estimate`
+ * (`callTool`).
+ */
+export function defineTool<const Name extends string, Input extends z.ZodObject, Output extends z.ZodObject>(
+  spec: ToolSpec<Name, Input, Output>,
+): Tool<Name, WithEstimate<Input>, Output> {
+  /** The verb's own input: `estimate` is the table's field, never the verb's (whose schema is strict). */
+  const verbInput = (input: z.input<WithEstimate<Input>>) => {
+    const { estimate: _estimate, ...rest } = input;
+    return rest as z.input<Input>;
+  };
+  const { background } = spec;
+  return {
+    ...spec,
+    inputSchema: withEstimateFlag(spec.inputSchema),
+    ...(background && { background: { start: (ctx, input) => background.start(ctx, verbInput(input)) } }),
+    run: (ctx, input, call) => spec.run(ctx, verbInput(input), call),
+    estimate: async (ctx, input) => publicEstimate(await spec.estimate(ctx, verbInput(input))),
+  };
+}
+
+/** A call as every transport makes it: the tool's run, or with `estimate: true` its estimate (no spans). */
+export async function callTool<Input extends z.ZodObject, Output extends z.ZodObject>(
+  tool: Tool<string, Input, Output>,
+  ctx: TenantContext,
+  input: z.input<Input>,
+  call: ToolCall,
+): Promise<ToolRun<ToolOutput<Output>>> {
+  if (asksEstimate(input)) return { response: await tool.estimate(ctx, input), spans: [] };
+  return tool.run(ctx, input, call);
+}
+
+/** A tool's answer as text for a model: its format, or the estimate's. */
+export function formatOutput<Output extends z.ZodObject>(
+  tool: Pick<Tool<string, z.ZodObject, Output>, "format">,
+  output: ToolOutput<Output>,
+): string {
+  return isEstimate(output) ? formatEstimate(output) : tool.format(output);
+}
+
+const isEstimate = (output: object): output is EstimateResponse => "estimate" in output;
 
 /** A verb's public response and its own spans: the original call's belong to it when the cache answered. */
 export function traced<Result extends { cache_hit: boolean; spans: readonly ProviderSpan[] }, Response>(

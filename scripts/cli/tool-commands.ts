@@ -10,7 +10,7 @@ import { z } from "zod";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { untraced } from "@/lib/pipeline/operator-context";
 import { TOOLS } from "@/lib/tools/table";
-import type { Tool } from "@/lib/tools/tool";
+import { callTool, formatOutput, type Tool } from "@/lib/tools/tool";
 import { type CliCommand, callerOf, type Flags, list, number } from "./command";
 
 type FieldKind = "text" | "number" | "boolean" | "list";
@@ -93,10 +93,10 @@ export function printed<R extends object>(
   return flags.json === undefined ? format(shown) : JSON.stringify(shown, null, 2);
 }
 
-/** Runs `tool` through the table as the caller of `flags`. */
+/** Runs `tool` through the table as the caller of `flags` (`--estimate`: its estimate, calling nothing). */
 async function runTool(tool: Tool, flags: Flags, input: Record<string, unknown>): Promise<string> {
-  const { response } = await tool.run(await callerOf(flags), input, {});
-  return printed(flags, response, tool.format);
+  const { response } = await callTool(tool, await callerOf(flags), input, {});
+  return printed(flags, response, (output) => formatOutput(tool, output));
 }
 
 function toolCommand(tool: Tool): CliCommand {

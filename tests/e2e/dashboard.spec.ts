@@ -7,7 +7,7 @@
 import type { Page } from "@playwright/test";
 import { screenshot, settled, signInAsDeveloper } from "./support/dashboard";
 import { BASE_URL } from "./support/e2e-server";
-import { E2E_TAVILY_KEY } from "./support/fake-providers";
+import { E2E_TAVILY_KEY, fakeRequests } from "./support/fake-providers";
 import { expect, test } from "./support/test";
 
 test.describe.configure({ mode: "serial" });
@@ -136,9 +136,15 @@ test("a playground search shows providers finishing, fused results with badges, 
   page,
 }) => {
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Playground" }).click();
+  const tavilyCalls = (await fakeRequests("tavily")).length;
   await page.getByLabel("Query", { exact: true }).fill("rust async runtimes");
   await page.getByLabel("Tavily", { exact: true }).check();
   await page.getByLabel("Brave Search", { exact: true }).check();
+  // Beside Run, what the search would ask and the most it could cost (Tavily $0.008, Brave $0.005).
+  await expect(page.getByTestId("run-estimate")).toHaveText(
+    /^Up to \$0\.013 · asks (tavily, brave|brave, tavily)$/,
+  );
+  expect(await fakeRequests("tavily")).toHaveLength(tavilyCalls); // nothing was called to work it out
   await page.getByRole("button", { name: "Run" }).click();
 
   await expect(page.getByText(/Providers · running/)).toBeVisible();

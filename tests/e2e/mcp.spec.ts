@@ -172,8 +172,18 @@ test.describe("tools/list", () => {
     expect(byName.get("paper_search")?.inputSchema).toMatchObject({
       properties: { year_from: { minimum: 1000, maximum: 3000 } },
     });
+    // The response, or with estimate: true the estimate.
     expect(byName.get("web_search")?.outputSchema).toMatchObject({
-      required: expect.arrayContaining(["query", "results", "providers_failed", "cache_hit", "trace_id"]),
+      type: "object",
+      anyOf: [
+        {
+          required: expect.arrayContaining(["query", "results", "providers_failed", "cache_hit", "trace_id"]),
+        },
+        { required: ["estimate"] },
+      ],
+    });
+    expect(byName.get("web_search")?.inputSchema).toMatchObject({
+      properties: { estimate: { type: "boolean" } },
     });
   });
 
@@ -193,7 +203,8 @@ test.describe("tool calls", () => {
     const result = await (await client()).callTool({ name: "budget_status", arguments: {} });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({
-      budgets: [],
+      // A new workspace's monthly spend cap across all providers.
+      budgets: [expect.objectContaining({ provider: "*", metric: "usd", period: "month", limit: 10 })],
       operator_quotas: [],
       providers: expect.any(Array),
       alerts: [],
@@ -238,6 +249,7 @@ test.describe("tool calls", () => {
           limit: 0,
           remaining: 0,
         },
+        { name: "all providers · usd · month", limit: 10 },
       ],
     });
   });

@@ -21,7 +21,8 @@
  *                  for corpora where each query has its own results (bench/scenarios/auto-fanout.ts).
  *   latencyMs      delay before the response starts (applies to every mode).
  *   status         answer with this non-2xx status and a JSON error body (401, 403, 429, 500, 502, 503, …).
- *   retryAfter     Retry-After header sent with status 429 (default "7").
+ *   retryAfter     Retry-After header sent with status 429 (default "7"; null sends none).
+ *   headers        extra response headers, on every answer and error (a provider's rate-limit headers).
  *   expectedApiKey when set, a request whose credential (header or query, as the provider expects it)
  *                  differs gets 401, like the real API.
  *   fault          "hang"       accept the request and never answer;
@@ -88,7 +89,9 @@ export interface FakeScenario {
   payload?: unknown;
   latencyMs?: number;
   status?: number;
-  retryAfter?: string;
+  retryAfter?: string | null;
+  /** Sent with every answer and error, over the wire's own (rate-limit headers, say). */
+  headers?: Readonly<Record<string, string>>;
   expectedApiKey?: string;
   fault?: FakeFault;
   hugeBytes?: number;
@@ -167,6 +170,8 @@ export interface FakeWire {
   /** A search wire's query text, where its provider sends it (for `resultsFor`). */
   searchedFor?(request: RecordedRequest): string | undefined;
   render(scenario: FakeScenario, request: RecordedRequest): FakeResponse;
+  /** Headers the provider sends with every response, answers and errors (Brave's rate-limit headers). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export const json = (value: unknown): FakeResponse => ({
@@ -180,6 +185,18 @@ const param = (name: string) => (request: RecordedRequest) => request.query[name
 const body = (name: string) => (request: RecordedRequest) => {
   const value = (request.body as Record<string, unknown> | undefined)?.[name];
   return typeof value === "string" ? value : undefined;
+};
+
+/**
+ * Brave's rate-limit headers (api-dashboard.search.brave.com/documentation/guides/rate-limiting) as a paid
+ * plan sends them with every response: 50 requests a second, 20 million a month, plenty left. A key's first
+ * response tells the gateway it is not on the free plan (1 a second), so it is not paced.
+ */
+const BRAVE_PAID_PLAN_HEADERS: Readonly<Record<string, string>> = {
+  "x-ratelimit-limit": "50, 20000000",
+  "x-ratelimit-policy": "50;w=1, 20000000;w=2592000",
+  "x-ratelimit-remaining": "49, 19999000",
+  "x-ratelimit-reset": "1, 1419704",
 };
 
 /** Each provider's endpoint and response shape, as documented by the provider (see the adapters' headers). */
@@ -210,6 +227,7 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     path: "/res/v1/web/search",
     credential: header("x-subscription-token"),
     searchedFor: param("q"),
+    headers: BRAVE_PAID_PLAN_HEADERS,
     render: ({ results = DEFAULT_RESULTS }) =>
       json({
         type: "search",
@@ -567,8 +585,12 @@ export async function startFakeProviders(
       return send(res, { status: 401, ...json({ error: "invalid API key" }) });
     }
     if (scenario.status !== undefined) {
-      const headers: Record<string, string> =
-        scenario.status === 429 ? { "retry-after": scenario.retryAfter ?? "7" } : {};
+      const retryAfter = scenario.retryAfter === undefined ? "7" : scenario.retryAfter;
+      const headers: Record<string, string> = {
+        ...wire.headers,
+        ...(scenario.status === 429 && retryAfter !== null ? { "retry-after": retryAfter } : {}),
+        ...scenario.headers,
+      };
       return send(
         res,
         { status: scenario.status, ...json({ error: `fake ${id} status ${scenario.status}` }) },
@@ -612,7 +634,7 @@ export async function startFakeProviders(
           body: DUCKDUCKGO_ANOMALY_PAGE,
         });
       default:
-        return send(res, rendered);
+        return send(res, rendered, { ...wire.headers, ...scenario.headers });
     }
   }
 

@@ -131,6 +131,8 @@ describe("npm run smx -- search", () => {
       ]);
       const usage = JSON.parse((await smx("usage", "--tenant", tenant, "--json")).stdout);
       expect(usage.budgets).toEqual([
+        // The new workspace's spend cap, charged Tavily's $0.008.
+        expect.objectContaining({ provider: "*", metric: "usd", period: "month", limit: 10, used: 0.008 }),
         expect.objectContaining({ provider: "tavily", period: "day", used: 1, remaining: 0 }),
         // The free tier (Tavily: 1,000 a month) was pre-filled as a budget with the key.
         expect.objectContaining({ provider: "tavily", period: "month", limit: 1000, used: 1 }),

@@ -17,7 +17,7 @@ import { count5xx, type LoadReport, runLoad, warmUp } from "./support/load";
 import { loopLagProbe } from "./support/loop-lag";
 import { atStartOfFreshWindow, burst } from "./support/rate-limit-burst";
 import { type Stack, type StackOptions, startStack } from "./support/stack";
-import { type SeededTenant, type SeedOptions, seedTenant } from "./support/tenant";
+import { type SeededTenant, type SeedOptions, seedTenant, UNREACHED_SPEND_CAP } from "./support/tenant";
 
 const LOAD_SECONDS = Number(process.env.SMX_LOAD_SECONDS ?? 30);
 const CONNECTIONS = 200;
@@ -83,7 +83,13 @@ function useLoadStack(options: StackOptions, tenantOptions: Omit<SeedOptions, "n
     const stack = await startStack({ providerLatencyMs: 50, ...options });
     state.stack = stack;
     for (let i = 0; i < TENANTS; i++)
-      state.tenants.push(await seedTenant(stack.platform, { name: `load-${i}`, ...tenantOptions }));
+      state.tenants.push(
+        await seedTenant(stack.platform, {
+          name: `load-${i}`,
+          ...tenantOptions,
+          budgets: [UNREACHED_SPEND_CAP, ...(tenantOptions.budgets ?? [])],
+        }),
+      );
     state.warmUpCalls = await warmUp(
       stack.servers.map((s) => s.url),
       callMix(

@@ -9,6 +9,7 @@
 import v8 from "node:v8";
 import vm from "node:vm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMemoryKv } from "@/lib/kv/memory";
 import type { CircuitBreakers } from "@/lib/pipeline/capabilities";
 import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { createCircuitBreakers, DEFAULT_BREAKER_OPTIONS } from "@/lib/pipeline/health/circuit-breaker";
@@ -142,8 +143,9 @@ describe.runIf(target)(`provider faults through webSearch on ${target?.name}`, (
   async function timedSearch(query: string, callCtx: TenantContext = ctx) {
     const started = performance.now();
     const result = await webSearch({
-      // Fresh breakers for every call: the circuit breaker is not what these tests are about.
-      ctx: { ...callCtx, breakers: createCircuitBreakers() },
+      // Fresh breakers and KV for every call: neither the circuit breaker nor a key's rate limit (a 429's
+      // pause, Brave's pacing) is what these tests are about.
+      ctx: { ...callCtx, breakers: createCircuitBreakers(), kv: createMemoryKv() },
       input: { query, providers: [...FIVE_PROVIDERS], timeout_ms: DEADLINE_MS, no_cache: true },
     });
     return { result, ms: performance.now() - started };
@@ -270,7 +272,8 @@ describe.runIf(target)(`provider faults through webSearch on ${target?.name}`, (
       extra: { timeout_ms?: number; signal?: AbortSignal } = {},
     ) =>
       webSearch({
-        ctx: { ...callCtx, breakers },
+        // Fresh KV for every call: a key's rate limit (Brave's pacing) is not what these tests are about.
+        ctx: { ...callCtx, breakers, kv: createMemoryKv() },
         input: { query, providers: [FAULTY], timeout_ms: extra.timeout_ms ?? DEADLINE_MS, no_cache: true },
         signal: extra.signal,
       }).catch((error: { details?: Array<{ provider: string; reason: string }> }) => error.details?.[0]);

@@ -22,7 +22,7 @@ import { makePdf } from "@/tests/unit/fetch/pdf-fixture";
 import { type Site, startSite } from "@/tests/unit/fetch/site-server";
 import { freePort, type NextServer, startNextServer } from "./support/next-server";
 import { ensureProductionBuild, REPO_ROOT } from "./support/production-build";
-import { serverEnv } from "./support/server-env";
+import { operatorKeyIds, serverEnv } from "./support/server-env";
 
 const run = promisify(execFile);
 const adminUrl = process.env.DATABASE_URL?.trim();
@@ -85,7 +85,7 @@ afterAll(async () => {
   const db: Database = await createDatabase(
     empty ? { driver: "pg", url: empty.url, dataDir } : { driver: "embedded", dataDir },
   );
-  await deleteAppKeys(db).finally(() => db.close());
+  await deleteAppKeys(db, operatorKeyIds(["brave"])).finally(() => db.close());
   await empty?.drop();
   stopEmbeddedServer(dataDir);
   await Promise.all([fake?.close(), site?.close()]);

@@ -1,6 +1,7 @@
 /**
  * SEARCHMUX_OPERATOR_QUOTA_*, SEARCHMUX_RATE_LIMIT_MAX_RPM, SEARCHMUX_MAX_TOKENS_PER_TENANT,
- * SEARCHMUX_MAX_CRAWLS_PER_TENANT and SEARCHMUX_CRAWL_MAX_REQUESTS as configuration.
+ * SEARCHMUX_MAX_CRAWLS_PER_TENANT, SEARCHMUX_CRAWL_MAX_REQUESTS and SEARCHMUX_DEFAULT_MONTHLY_CAP_USD as
+ * configuration.
  */
 import { describe, expect, it } from "vitest";
 import { loadConfig, tenantLimits } from "@/lib/config";
@@ -13,6 +14,7 @@ describe("tenant limits configuration", () => {
       maxTokensPerTenant: 50,
       maxCrawlsPerTenant: 3,
       crawlMaxRequests: 1_000,
+      defaultMonthlyCapUsd: 10,
     });
     expect(
       loadConfig({
@@ -22,6 +24,7 @@ describe("tenant limits configuration", () => {
         SEARCHMUX_MAX_TOKENS_PER_TENANT: "5",
         SEARCHMUX_MAX_CRAWLS_PER_TENANT: "1",
         SEARCHMUX_CRAWL_MAX_REQUESTS: "200",
+        SEARCHMUX_DEFAULT_MONTHLY_CAP_USD: "25.5",
       }).limits,
     ).toEqual({
       operatorQuotas: [{ metric: "usd", period: "day", limit: 0.5 }],
@@ -29,7 +32,10 @@ describe("tenant limits configuration", () => {
       maxTokensPerTenant: 5,
       maxCrawlsPerTenant: 1,
       crawlMaxRequests: 200,
+      defaultMonthlyCapUsd: 25.5,
     });
+    expect(tenantLimits({ SEARCHMUX_DEFAULT_MONTHLY_CAP_USD: "Unlimited" }).defaultMonthlyCapUsd).toBeNull();
+    expect(tenantLimits({ SEARCHMUX_DEFAULT_MONTHLY_CAP_USD: "0" }).defaultMonthlyCapUsd).toBe(0);
   });
 
   it.each([
@@ -41,6 +47,8 @@ describe("tenant limits configuration", () => {
     ["SEARCHMUX_MAX_TOKENS_PER_TENANT", "ten", "a whole number of at least 1"],
     ["SEARCHMUX_MAX_CRAWLS_PER_TENANT", "0", "a whole number of at least 1"],
     ["SEARCHMUX_CRAWL_MAX_REQUESTS", "5", "a whole number of at least 10"],
+    ["SEARCHMUX_DEFAULT_MONTHLY_CAP_USD", "-5", 'a number of at least 0 or "unlimited"'],
+    ["SEARCHMUX_DEFAULT_MONTHLY_CAP_USD", "ten", 'a number of at least 0 or "unlimited"'],
   ])("stops the configuration on %s=%s, naming the variable", (name, value, expected) => {
     expect(() => loadConfig({ [name]: value })).toThrow(`${name} must be ${expected}, not "${value}"`);
   });

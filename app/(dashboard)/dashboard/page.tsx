@@ -17,7 +17,7 @@ import { SectionCard } from "@/components/dashboard/section-card";
 import { StatCard } from "@/components/dashboard/stat-card";
 import type { Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { budgetShortLabel } from "@/lib/dashboard/budgets";
+import { budgetShortLabel, spendCapHint } from "@/lib/dashboard/budgets";
 import { firstRunSteps } from "@/lib/dashboard/checklist";
 import { formatCount, formatPercent, formatUsd } from "@/lib/dashboard/format";
 import { dashboardSession } from "@/lib/dashboard/session";
@@ -102,7 +102,7 @@ export default async function OverviewPage() {
           icon={DollarSign}
           label="Spend this month"
           value={formatUsd(usage.usdThisMonth)}
-          hint="Provider costs"
+          hint={spendCapHint(budgets.budgets)}
         />
       </div>
 

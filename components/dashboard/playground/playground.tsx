@@ -1,7 +1,7 @@
 "use client";
 
 import { Telescope } from "lucide-react";
-import { useState } from "react";
+import { type ComponentType, useState } from "react";
 import { Waterfall } from "@/components/dashboard/traces/waterfall";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormMessage } from "@/components/ui/form-message";
@@ -14,8 +14,9 @@ import type {
 } from "@/lib/dashboard/playground-events";
 import { RecentResearch, ResearchJob } from "./research-job";
 import { RunSummary } from "./run-summary";
-import { type FieldErrors, type ProviderChoice, ResearchForm } from "./tool-forms";
+import { type FieldErrors, type ProviderChoice, ResearchForm, type ToolFormProps } from "./tool-forms";
 import { resultView, viewOf } from "./tool-views";
+import { useEstimate } from "./use-estimate";
 import { type RunState, usePlaygroundRun } from "./use-playground-run";
 import { useResearch } from "./use-research";
 
@@ -90,11 +91,12 @@ export function Playground({
               </TabsTrigger>
             </TabsList>
             {tools.map((option) => {
-              const { Form } = viewOf(option.name, option.title);
               const { name } = option;
               return (
                 <TabsContent key={name} value={name}>
-                  <Form
+                  <EstimatedForm
+                    tool={name}
+                    Form={viewOf(name, option.title).Form}
                     providers={option.providers}
                     errors={errors}
                     running={state.status === "running"}
@@ -104,7 +106,9 @@ export function Playground({
               );
             })}
             <TabsContent value="research">
-              <ResearchForm
+              <EstimatedForm
+                tool="research"
+                Form={ResearchForm}
                 providers={researchProviders}
                 errors={research.state.problem?.fieldErrors ?? {}}
                 running={research.state.starting}
@@ -118,6 +122,19 @@ export function Playground({
       {tool === "research" ? <ResearchJobs research={research} /> : <RunResults state={state} run={run} />}
     </div>
   );
+}
+
+/** A tool's form with the estimate of its input beside its button, asked for as the input changes. */
+function EstimatedForm({
+  tool,
+  Form,
+  ...props
+}: Omit<ToolFormProps, "estimate" | "onInputChange"> & {
+  tool: PlaygroundTool;
+  Form: ComponentType<ToolFormProps>;
+}) {
+  const { estimate, request } = useEstimate(tool);
+  return <Form {...props} estimate={estimate} onInputChange={request} />;
 }
 
 /** The job on show and the recent jobs under the Research tab. */

@@ -11,6 +11,8 @@ import { Label } from "@/components/ui/label";
 import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { formList, formNumber as number, formText as text } from "@/lib/dashboard/form-data";
+import { formatUsdPrice } from "@/lib/dashboard/format";
+import type { EstimateState } from "./use-estimate";
 
 export interface ProviderChoice {
   id: string;
@@ -25,6 +27,41 @@ export interface ToolFormProps {
   running: boolean;
   /** The verb input built from the form, and the providers expected to report. */
   onRun(input: Record<string, unknown>, expected: readonly string[]): void;
+  /** What the input as it stands would ask and cost, shown beside the button. */
+  estimate?: EstimateState;
+  /** The verb input built from the form after each change (for the estimate). */
+  onInputChange?(input: Record<string, unknown>): void;
+}
+
+/** Providers named beside the button; more are counted. */
+const NAMED_PROVIDERS = 4;
+
+/** "Up to $0.013 · asks brave, tavily, duckduckgo", "Free · asks duckduckgo", "Estimating…". */
+function estimateText({ status, estimate }: EstimateState): string | undefined {
+  if (!estimate) return status === "pending" ? "Estimating…" : undefined;
+  const cost = estimate.max_cost_usd === 0 ? "Free" : `Up to ${formatUsdPrice(estimate.max_cost_usd)}`;
+  const named = estimate.providers.slice(0, NAMED_PROVIDERS).join(", ");
+  const more = estimate.providers.length - NAMED_PROVIDERS;
+  const asks =
+    estimate.providers.length === 0 ? "asks no provider" : `asks ${named}${more > 0 ? ` +${more}` : ""}`;
+  return `${cost} · ${asks}`;
+}
+
+/** The estimate beside the button: what the call would ask and the most it could cost, nothing called. */
+function EstimateNote({ estimate }: { estimate?: EstimateState }) {
+  const text = estimate && estimateText(estimate);
+  if (!text) return null;
+  return (
+    <p
+      className="text-sm text-muted-foreground"
+      data-testid="run-estimate"
+      aria-live="polite"
+      aria-busy={estimate?.status === "pending"}
+      title="The most this call could cost: every provider it may ask, asked and billed. Nothing is called to work it out."
+    >
+      {text}
+    </p>
+  );
 }
 
 const list = (form: FormData, name: string) =>
@@ -42,18 +79,6 @@ const option = (form: FormData, name: string) => {
   const value = text(form, name);
   return value === "any" ? undefined : value;
 };
-
-function submitWith(
-  build: (form: FormData) => Record<string, unknown>,
-  providers: readonly ProviderChoice[],
-  onRun: ToolFormProps["onRun"],
-) {
-  return (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    onRun(build(form), picked(form) ?? providers.map((p) => p.id));
-  };
-}
 
 function ProviderPicker({
   providers,
@@ -101,29 +126,54 @@ function CheckOption({ name, label }: { name: string; label: string }) {
 
 const NoCache = () => <CheckOption name="no_cache" label="Skip the cache" />;
 
+/**
+ * A tool's form: its fields, the button and the estimate beside it. Submitting runs the input `build` reads
+ * from the fields (with the providers ticked, else `expected`, as the ones expected to report); every change
+ * asks for the estimate of that input, once the field it needs (`main`) is filled in.
+ */
 function FormShell({
-  onSubmit,
-  running,
-  errors,
+  tool: { running, errors, estimate, onRun, onInputChange },
+  build,
+  main,
+  expected = [],
+  onBuilt,
   submit = ["Run", "Running…"],
   children,
 }: {
-  onSubmit: (e: FormEvent<HTMLFormElement>) => void;
-  running: boolean;
-  errors: FieldErrors;
+  tool: ToolFormProps;
+  /** The verb input from the fields; undefined when they make none (JSON that is not an object). */
+  build: (form: FormData) => Record<string, unknown> | undefined;
+  /** The field an input needs before it is worth estimating: the query, the URL. */
+  main?: string;
+  expected?: readonly ProviderChoice[];
+  /** Told whether a submitted form made an input. */
+  onBuilt?: (made: boolean) => void;
   /** The button's label, idle and busy. */
   submit?: readonly [string, string];
   children: ReactNode;
 }) {
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const input = build(form);
+    onBuilt?.(input !== undefined);
+    if (input) onRun(input, picked(form) ?? expected.map((p) => p.id));
+  };
+  const onChange = (event: FormEvent<HTMLFormElement>) => {
+    const form = new FormData(event.currentTarget);
+    const input = main === undefined || text(form, main) ? build(form) : undefined;
+    if (input) onInputChange?.(input);
+  };
   return (
-    <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+    <form onSubmit={onSubmit} onChange={onChange} className="grid gap-4" noValidate>
       <FormFields idPrefix="pg" errors={errors}>
         {children}
       </FormFields>
-      <div>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <Button type="submit" disabled={running} aria-busy={running}>
           {running ? submit[1] : submit[0]}
         </Button>
+        <EstimateNote estimate={estimate} />
       </div>
     </form>
   );
@@ -134,14 +184,11 @@ function FormShell({
  * fields, and "skip the cache"; `build` reads the tool's own fields.
  */
 function QueryToolForm({
-  providers,
-  errors,
-  running,
-  onRun,
   build,
   queryLabel = "Query",
   placeholder,
   children,
+  ...tool
 }: ToolFormProps & {
   build: (form: FormData) => Record<string, unknown>;
   queryLabel?: string;
@@ -155,9 +202,9 @@ function QueryToolForm({
     no_cache: flag(form, "no_cache"),
   });
   return (
-    <FormShell onSubmit={submitWith(input, providers, onRun)} running={running} errors={errors}>
+    <FormShell tool={tool} build={input} main="query" expected={tool.providers}>
       <TextField label={queryLabel} name="query" placeholder={placeholder} required autoComplete="off" />
-      <ProviderPicker providers={providers} error={errors.providers} />
+      <ProviderPicker providers={tool.providers} error={tool.errors.providers} />
       {children}
       <NoCache />
     </FormShell>
@@ -216,7 +263,7 @@ const FORMATS = [
   { value: "html", label: "HTML" },
 ];
 
-export function FetchForm({ errors, running, onRun }: ToolFormProps) {
+export function FetchForm(tool: ToolFormProps) {
   const build = (form: FormData) => {
     const url = text(form, "url") ?? "";
     const more = list(form, "more_urls") ?? [];
@@ -230,7 +277,7 @@ export function FetchForm({ errors, running, onRun }: ToolFormProps) {
   };
   return (
     // The fetch waterfall tries its steps one after another; which ones is not known ahead.
-    <FormShell onSubmit={submitWith(build, [], onRun)} running={running} errors={errors}>
+    <FormShell tool={tool} build={build} main="url">
       <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
         <TextField
           label="URL"
@@ -267,7 +314,7 @@ const CRAWL_MODES = [
   { value: "map", label: "Map (URLs and titles)" },
 ];
 
-export function CrawlForm({ errors, running, onRun }: ToolFormProps) {
+export function CrawlForm(tool: ToolFormProps) {
   const build = (form: FormData) => ({
     url: text(form, "url") ?? "",
     mode: option(form, "mode"),
@@ -280,7 +327,7 @@ export function CrawlForm({ errors, running, onRun }: ToolFormProps) {
   });
   return (
     // Every page is read by the direct fetcher, one span each: none is known ahead.
-    <FormShell onSubmit={submitWith(build, [], onRun)} running={running} errors={errors}>
+    <FormShell tool={tool} build={build} main="url">
       <div className="grid gap-4 sm:grid-cols-[1fr_16rem]">
         <TextField
           label="Start URL"
@@ -373,7 +420,7 @@ export function PaperSearchForm(props: ToolFormProps) {
 }
 
 /** A research job's question and limits; the job runs in the background, so the button starts it. */
-export function ResearchForm({ providers, errors, running, onRun }: ToolFormProps) {
+export function ResearchForm(tool: ToolFormProps) {
   const build = (form: FormData) => ({
     question: text(form, "question") ?? "",
     max_queries: number(form, "max_queries"),
@@ -383,9 +430,10 @@ export function ResearchForm({ providers, errors, running, onRun }: ToolFormProp
   });
   return (
     <FormShell
-      onSubmit={submitWith(build, providers, onRun)}
-      running={running}
-      errors={errors}
+      tool={tool}
+      build={build}
+      main="question"
+      expected={tool.providers}
       submit={["Start", "Starting…"]}
     >
       <TextField
@@ -418,33 +466,27 @@ export function ResearchForm({ providers, errors, running, onRun }: ToolFormProp
           placeholder="no limit"
         />
       </div>
-      <ProviderPicker providers={providers} error={errors.providers} />
+      <ProviderPicker providers={tool.providers} error={tool.errors.providers} />
     </FormShell>
   );
 }
 
 /** A tool without a form of its own: its input as one JSON object, checked by the tool's schema. */
-export function JsonInputForm({ providers, errors, running, onRun }: ToolFormProps) {
+export function JsonInputForm(tool: ToolFormProps) {
   const [notAnObject, setNotAnObject] = useState(false);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    let input: unknown;
+  const read = (form: FormData) => {
     try {
-      input = JSON.parse(text(new FormData(event.currentTarget), "input") ?? "{}");
+      const input: unknown = JSON.parse(text(form, "input") ?? "{}");
+      return typeof input === "object" && input !== null && !Array.isArray(input)
+        ? (input as Record<string, unknown>)
+        : undefined;
     } catch {
-      input = null;
+      return undefined;
     }
-    const isObject = typeof input === "object" && input !== null && !Array.isArray(input);
-    setNotAnObject(!isObject);
-    if (isObject)
-      onRun(
-        input as Record<string, unknown>,
-        providers.map((p) => p.id),
-      );
   };
-  const schemaErrors = Object.entries(errors).map(([field, message]) => `${field}: ${message}`);
+  const schemaErrors = Object.entries(tool.errors).map(([field, message]) => `${field}: ${message}`);
   return (
-    <FormShell onSubmit={submit} running={running} errors={errors}>
+    <FormShell tool={tool} build={read} expected={tool.providers} onBuilt={(made) => setNotAnObject(!made)}>
       <Field
         id="pg-input"
         label="Input (JSON)"

@@ -8,6 +8,7 @@ const OUTCOME: Record<string, { bar: string; tone: BadgeTone; text: string }> = 
   timeout: { bar: "bg-warning", tone: "warning", text: "timeout" },
   skipped_budget: { bar: "bg-chart-3", tone: "warning", text: "skipped: budget" },
   skipped_breaker: { bar: "bg-chart-5", tone: "warning", text: "skipped: breaker" },
+  skipped_rate_limit: { bar: "bg-chart-2", tone: "warning", text: "skipped: rate limit" },
   cache_hit: { bar: "bg-chart-4", tone: "primary", text: "cache hit" },
 };
 

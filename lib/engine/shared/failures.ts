@@ -6,6 +6,7 @@
  * Messages are sanitised: the call's key and credential-like query parameters are redacted, control
  * characters removed, length capped; they go to traces and API responses.
  */
+import type { RateLimitHint } from "@/lib/http/rate-limit-headers";
 import { isTimeout } from "./abort";
 import { ProviderError } from "./errors";
 import type { FailureReason } from "./types";
@@ -19,6 +20,8 @@ export interface ClassifiedFailure {
   message: string;
   status?: number;
   retryAfter?: number;
+  /** What the error response's rate-limit headers said about the key. */
+  rateLimit?: RateLimitHint;
   /** Our own code threw (an adapter's bug, a caller-supplied step failing): nothing the provider did. */
   internal?: true;
 }
@@ -47,6 +50,7 @@ export function classifyFailure(
     };
     if (error.status !== undefined) failure.status = error.status;
     if (error.retryAfter !== undefined) failure.retryAfter = error.retryAfter;
+    if (error.rateLimit !== undefined) failure.rateLimit = error.rateLimit;
     return failure;
   }
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : "non-error value thrown";

@@ -3,6 +3,7 @@
  * own timeout inside the overall deadline, and the outcome with its span. Never throws and never
  * outlives the deadline, even when the adapter ignores its signal.
  */
+import type { RateLimitHint } from "@/lib/http/rate-limit-headers";
 import { linkedAbort, raceAbort } from "./abort";
 import { classifyFailure, sanitizeMessage } from "./failures";
 import type {
@@ -48,7 +49,16 @@ interface FailureDetails {
   message: string;
   status?: number;
   retryAfter?: number;
+  rateLimit?: RateLimitHint;
   internal?: true;
+}
+
+/** An attempt's outcome, and what the admission hook is told beyond the span. */
+interface Attempted<E, R, Kind extends string> {
+  outcome: IsolatedOutcome<E, R, Kind>;
+  providerFault: boolean;
+  /** What the provider's rate-limit headers said, answer or error. */
+  rateLimit?: RateLimitHint;
 }
 
 export async function callIsolated<
@@ -70,12 +80,14 @@ export async function callIsolated<
   }
 
   const admission = await admitAttempt(provider.id, context);
-  if ("refusal" in admission) return failed(entry, context, queued, admission.refusal, 0);
-  const { outcome, providerFault } = await attempt(call, context);
+  if ("refusal" in admission) return refused(entry, context, queued, admission.refusal);
+  const { outcome, providerFault, rateLimit } = await attempt(call, context);
   try {
-    admission.settled?.(
-      outcome.ok ? { span: outcome.span } : { span: outcome.span, failure: outcome.failure, providerFault },
-    );
+    admission.settled?.({
+      span: outcome.span,
+      ...(!outcome.ok && { failure: outcome.failure, providerFault }),
+      ...(rateLimit && { rateLimit }),
+    });
   } catch {
     // An observer's failure must not change the call's outcome.
   }
@@ -86,10 +98,7 @@ async function attempt<
   E extends ResolvedProvider<ProviderRegistration>,
   R extends TransportFacts,
   Kind extends string,
->(
-  call: IsolatedCall<E, R>,
-  context: IsolationContext<Kind>,
-): Promise<{ outcome: IsolatedOutcome<E, R, Kind>; providerFault: boolean }> {
+>(call: IsolatedCall<E, R>, context: IsolationContext<Kind>): Promise<Attempted<E, R, Kind>> {
   const { entry } = call;
   const { provider } = entry;
 
@@ -100,9 +109,10 @@ async function attempt<
     timeoutMs,
     `${provider.id}: no answer within ${timeoutMs} ms`,
   );
-  const judged = (details: FailureDetails) => ({
+  const judged = (details: FailureDetails): Attempted<E, R, Kind> => ({
     outcome: failed<E, R, Kind>(entry, context, started, details),
     providerFault: isProviderFault(details, elapsed(started), timeoutMs),
+    rateLimit: details.rateLimit,
   });
   try {
     // Wrapping in a promise turns a synchronous throw into a rejection.
@@ -118,6 +128,7 @@ async function attempt<
     return {
       outcome: succeeded(entry, context, started, response, call.count(response)),
       providerFault: false,
+      rateLimit: response.rateLimit,
     };
   } catch (error) {
     return judged(classifyFailure(error, abort.signal, secretsOf(entry), `${context.kind} cancelled`));
@@ -150,13 +161,25 @@ function isProviderFault(details: FailureDetails, elapsedMs: number, timeoutMs: 
   }
 }
 
-const REFUSAL_MESSAGE: Readonly<Record<Extract<Admission, { ok: false }>["reason"], string>> = {
+type RefusalReason = Extract<Admission, { ok: false }>["reason"];
+
+const REFUSAL_MESSAGE: Readonly<Record<RefusalReason, string>> = {
   budget_exhausted: "budget exhausted",
   operator_quota_exhausted: "operator quota exhausted",
   breaker_open: "circuit breaker open",
+  rate_limited: "rate limited",
 };
 
-type AdmissionCheck = { refusal: FailureDetails } | { settled?: (report: AttemptReport) => void };
+/** A refused attempt's span: skipped for the refusal's reason (nothing was sent). */
+const SKIPPED: Readonly<Record<RefusalReason, ProviderSpan["outcome"]>> = {
+  budget_exhausted: "skipped_budget",
+  operator_quota_exhausted: "skipped_budget",
+  breaker_open: "skipped_breaker",
+  rate_limited: "skipped_rate_limit",
+};
+
+type Refusal = FailureDetails & { skipped?: ProviderSpan["outcome"] };
+type AdmissionCheck = { refusal: Refusal } | { settled?: (report: AttemptReport) => void };
 
 /** Admitted (with the hook's observer) or why not. A hook that fails or outlasts the deadline refuses. */
 async function admitAttempt(
@@ -171,10 +194,12 @@ async function admitAttempt(
       deadline,
     );
     if (admission.ok) return { settled: admission.settled };
+    const message = REFUSAL_MESSAGE[admission.reason];
     return {
       refusal: {
         reason: admission.reason,
-        message: REFUSAL_MESSAGE[admission.reason],
+        message: admission.detail ? `${message}: ${admission.detail}` : message,
+        skipped: SKIPPED[admission.reason],
       },
     };
   } catch (error) {
@@ -254,6 +279,19 @@ function failed<E extends ResolvedProvider<ProviderRegistration>, R, Kind extend
   return { ok: false, entry, failure, span };
 }
 
+/** An attempt the admission refused (or could not decide in time): it took no time and sent nothing. */
+function refused<E extends ResolvedProvider<ProviderRegistration>, R, Kind extends string>(
+  entry: E,
+  context: IsolationContext<Kind>,
+  started: number,
+  { skipped, ...details }: Refusal,
+): IsolatedOutcome<E, R, Kind> {
+  const outcome = failed<E, R, Kind>(entry, context, started, details, 0);
+  if (skipped) outcome.span.outcome = skipped;
+  return outcome;
+}
+
+/** A failure's span outcome; an adapter may refuse for a budget of its own (a crawl's request budget). */
 function spanOutcome(reason: FailureReason): ProviderSpan["outcome"] {
   if (reason === "timeout") return "timeout";
   if (reason === "budget_exhausted" || reason === "operator_quota_exhausted") return "skipped_budget";

@@ -3,6 +3,7 @@
  * reasons, per-provider outcomes and spans. Pure types: no I/O, no env, no database.
  */
 import type { FailureReason } from "@/lib/http/provider-error";
+import type { RateLimitHint } from "@/lib/http/rate-limit-headers";
 
 /** Lowercase provider id, the same in requests, responses, budgets, keys and traces. */
 export type ProviderId = string;
@@ -34,6 +35,8 @@ export type SpanOutcome =
   | "timeout"
   | "skipped_budget"
   | "skipped_breaker"
+  /** The key was paused after a 429, or had no send slot left this second: nothing was sent or paid. */
+  | "skipped_rate_limit"
   /** The provider's answer came from an earlier call of the same request: nothing was sent or paid. */
   | "cache_hit";
 
@@ -60,11 +63,18 @@ export interface AttemptReport {
    * failures say anything about the provider's health.
    */
   providerFault?: boolean;
+  /** What the provider's rate-limit headers said about the key, answer or error (lib/http/rate-limit-headers.ts). */
+  rateLimit?: RateLimitHint;
 }
 
 export type Admission =
   | { ok: true; settled?: (report: AttemptReport) => void }
-  | { ok: false; reason: "budget_exhausted" | "operator_quota_exhausted" | "breaker_open" };
+  | {
+      ok: false;
+      reason: "budget_exhausted" | "operator_quota_exhausted" | "breaker_open" | "rate_limited";
+      /** Why, in a few words, when the reason alone does not say it (the key's pause, until when). */
+      detail?: string;
+    };
 /**
  * Called right before each provider call (atomic budget admission, circuit breaker); an admitted call
  * reports its outcome to `settled` (breaker, health, metrics, live progress).
@@ -93,6 +103,12 @@ export interface ProviderRegistration {
   costPerRequestUsd: number;
   freeTier: FreeTier | null;
   defaultTimeoutMs: number;
+  /**
+   * The per-second limit of the plan a new key starts on, where the provider publishes one (Brave's free
+   * plan: 1): calls with a key are paced to it across instances until the provider's own rate-limit headers
+   * name the key's limit (lib/pipeline/rate-limit/pacing.ts).
+   */
+  requestsPerSecond?: number;
 }
 
 /** A provider as the caller (services layer) resolved it for one call: key and base URL chosen. */
@@ -108,4 +124,6 @@ export interface ResolvedProvider<P extends ProviderRegistration> {
 export interface TransportFacts {
   httpStatus?: number;
   bytes?: number;
+  /** What the answer's rate-limit headers said about the key. */
+  rateLimit?: RateLimitHint;
 }

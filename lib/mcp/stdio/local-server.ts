@@ -14,6 +14,7 @@ import type { Env } from "@/lib/pipeline/capabilities";
 import { operatorContext, untraced } from "@/lib/pipeline/operator-context";
 import { operatorProvidersByTool } from "@/lib/tools/provider-kinds";
 import { TOOLS, tools } from "@/lib/tools/table";
+import { callTool } from "@/lib/tools/tool";
 
 const LOCAL_INSTRUCTIONS = [
   "Searchmux (local): each tool fans out to many providers and merges what they return. Start with web_search",
@@ -30,7 +31,7 @@ export function createLocalMcpServer(env: Env): McpServer {
   const ctx = operatorContext(env, "mcp");
   for (const tool of LOCAL_TOOLS) {
     mcpTool(tool).registerRunner(server, async (input, call) =>
-      untraced((await tool.run(ctx, input, call)).response),
+      untraced((await callTool(tool, ctx, input, call)).response),
     );
   }
   mcpTool(tools.budget_status).registerRunner(

@@ -27,42 +27,61 @@ export function selectProviders<E extends ResolvedProvider<ProviderRegistration>
   return entries;
 }
 
-function describeExhausted(budgets: ExhaustedBudget[]): string {
-  const limits = budgets.map((b) => {
-    const reset = b.resetsAt ? `resets ${b.resetsAt.toISOString()}` : "lifetime budget";
-    if (b.kind === "operator_quota") {
-      return `the operator's keys: ${b.metric} per ${b.period} quota reached (${reset}; calls with your own provider keys are not counted)`;
-    }
-    return `${b.provider === "*" ? "all providers" : b.provider}: ${b.metric} per ${b.period} limit reached (${reset})`;
-  });
-  // Every provider a shared limit (`*`, an operator quota) refused reports it: name it once.
-  return [...new Set(limits)].join("; ");
+function describeExhausted(budgets: readonly ExhaustedBudget[]): string {
+  return budgets
+    .map((b) => {
+      const reset = b.resetsAt ? `resets ${b.resetsAt.toISOString()}` : "lifetime budget";
+      if (b.kind === "operator_quota") {
+        return `the operator's keys: ${b.metric} per ${b.period} quota reached (${reset}; calls with your own provider keys are not counted)`;
+      }
+      return `${b.provider === "*" ? "all providers" : b.provider}: ${b.metric} per ${b.period} limit reached (${reset})`;
+    })
+    .join("; ");
+}
+
+/** Each budget once: every provider a shared limit (`*`, an operator quota) refused reports it. */
+function distinctBudgets(budgets: readonly ExhaustedBudget[]): ExhaustedBudget[] {
+  const seen = new Map<string, ExhaustedBudget>();
+  for (const b of budgets) seen.set(`${b.kind}|${b.budgetId}|${b.provider}|${b.metric}|${b.period}`, b);
+  return [...seen.values()];
 }
 
 const REFUSED: ReadonlySet<string> = new Set(["budget_exhausted", "operator_quota_exhausted"]);
 
+type Failures = ReadonlyArray<Pick<ProviderFailure, "provider"> & { reason: string }>;
+
+const listReasons = (failures: Failures) => failures.map((f) => `${f.provider}: ${f.reason}`).join("; ");
+
 /**
- * A call where no provider produced anything is an error: budgets or operator quotas exhausted
- * (402-class) when that is why, otherwise every provider failed (502), with each provider's reason.
+ * A call where no provider produced anything is an error. When budgets or operator quotas refused any of
+ * its providers it is `budget_exhausted` (402), naming each exhausted budget once and when it resets, even
+ * when the other providers failed for other reasons: asking again before the reset buys nothing from the
+ * refused ones, and a 502 invites a retry. Otherwise every provider failed (502), with each one's reason.
  */
 export function throwIfNothingSucceeded(
-  result: {
-    succeeded: number;
-    providers_failed: ReadonlyArray<Pick<ProviderFailure, "provider"> & { reason: string }>;
-  },
+  result: { succeeded: number; providers_failed: Failures },
   exhausted: readonly ExhaustedBudget[] = [],
 ): void {
   if (result.succeeded > 0) return;
-  if (exhausted.length > 0 && result.providers_failed.every((f) => REFUSED.has(f.reason))) {
-    const what = exhausted.every((b) => b.kind === "operator_quota") ? "operator quota" : "budget";
-    throw new ServiceError("budget_exhausted", `${what} exhausted — ${describeExhausted([...exhausted])}`, {
-      exhausted,
-    });
+  const refused = result.providers_failed.filter((f) => REFUSED.has(f.reason));
+  if (refused.length > 0) {
+    const budgets = distinctBudgets(exhausted);
+    const quotaOnly = refused.every((f) => f.reason === "operator_quota_exhausted");
+    const which = describeExhausted(budgets) || `refused: ${refused.map((f) => f.provider).join(", ")}`;
+    const others = result.providers_failed.filter((f) => !REFUSED.has(f.reason));
+    const alsoFailed = others.length > 0 ? `; the other providers failed (${listReasons(others)})` : "";
+    throw new ServiceError(
+      "budget_exhausted",
+      `${quotaOnly ? "operator quota" : "budget"} exhausted — ${which}${alsoFailed}`,
+      {
+        exhausted: budgets,
+        providers_failed: result.providers_failed.map(({ provider, reason }) => ({ provider, reason })),
+      },
+    );
   }
-  const reasons = result.providers_failed.map((f) => `${f.provider}: ${f.reason}`).join("; ");
   throw new ServiceError(
     "all_providers_failed",
-    `every provider failed (${reasons})`,
+    `every provider failed (${listReasons(result.providers_failed)})`,
     result.providers_failed,
   );
 }

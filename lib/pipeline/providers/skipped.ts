@@ -1,9 +1,14 @@
 /**
- * Providers a call did not ask, with why: `providers_skipped` of a search response and its trace. Admission
- * refusals (an open breaker, a spent budget or operator quota) are skips too; they stay in providers_failed
- * as well, where callers have always found them.
+ * Providers a call did not ask, on purpose, and why: `providers_skipped: [{provider, reason}]` in the
+ * responses and traces. A skipped provider was sent nothing and charged nothing.
+ * - `rate_limited`: its key is paused after a 429 (or headers saying the window is used up), or had no
+ *   send slot left under its per-second limit (rate-limit/provider-pause.ts, rate-limit/pacing.ts);
+ * - `budget`: a budget or an operator quota refused it;
+ * - `breaker_open`: its circuit breaker is open;
+ * - `low_contribution`: auto mode left it out (contribution/).
+ * Refusals at admission stay in providers_failed as well, where callers have always found them.
  */
-import type { ProviderFailure } from "@/lib/engine/shared/types";
+import type { ProviderFailure, ProviderSpan, SpanOutcome } from "@/lib/engine/shared/types";
 
 export const SKIP_REASONS = ["low_contribution", "rate_limited", "budget", "breaker_open"] as const;
 type SkipReason = (typeof SKIP_REASONS)[number];
@@ -13,24 +18,42 @@ export interface SkippedProvider {
   reason: SkipReason;
 }
 
+/** The span outcomes of attempts the gateway skipped, with the skip's reason. */
+const SKIP_OF_OUTCOME: Partial<Record<SpanOutcome, SkipReason>> = {
+  skipped_budget: "budget",
+  skipped_breaker: "breaker_open",
+  skipped_rate_limit: "rate_limited",
+};
+
 /** The skip reason of each admission refusal (a failure reason meaning the provider was never called). */
-const SKIP_OF_REFUSAL: Readonly<Record<string, SkipReason>> = {
+const SKIP_OF_REFUSAL: Readonly<Record<ProviderFailure["reason"] | string, SkipReason>> = {
   breaker_open: "breaker_open",
   budget_exhausted: "budget",
   operator_quota_exhausted: "budget",
+  rate_limited: "rate_limited",
 };
+
+/** Whether an attempt with this outcome was skipped (sent nothing, costs nothing). */
+export const isSkipped = (outcome: SpanOutcome): boolean => outcome in SKIP_OF_OUTCOME;
+
+/** The span outcomes of skipped attempts, for queries over stored spans. */
+export const SKIPPED_OUTCOMES = Object.keys(SKIP_OF_OUTCOME) as SpanOutcome[];
 
 /** Whether a failure with `reason` was a refusal at admission: the provider was not called. */
 export const isRefusal = (reason: string): boolean => reason in SKIP_OF_REFUSAL;
 
-/** The call's skips: those decided before the call (`planned`), then the refusals among its failures. */
+/**
+ * The call's skips, each provider once: those decided before the call (`planned`, auto mode's), then those
+ * its spans show, in the spans' order.
+ */
 export function skippedProviders(
-  planned: readonly SkippedProvider[],
-  failures: readonly Pick<ProviderFailure, "provider" | "reason">[],
+  spans: readonly Pick<ProviderSpan, "provider" | "outcome">[],
+  planned: readonly SkippedProvider[] = [],
 ): SkippedProvider[] {
-  const refused = failures.flatMap(({ provider, reason }) => {
-    const skip = SKIP_OF_REFUSAL[reason];
-    return skip ? [{ provider, reason: skip }] : [];
-  });
-  return [...planned, ...refused];
+  const skips = new Map(planned.map(({ provider, reason }) => [provider, reason]));
+  for (const span of spans) {
+    const reason = SKIP_OF_OUTCOME[span.outcome];
+    if (reason && !skips.has(span.provider)) skips.set(span.provider, reason);
+  }
+  return [...skips].map(([provider, reason]) => ({ provider, reason }));
 }

@@ -3,6 +3,7 @@ import type { TenantContext } from "@/lib/pipeline/context";
 import { needsKey } from "./catalog";
 import { providerBaseUrl } from "./operator-providers";
 import { resolveProviderKeys } from "./resolve-keys";
+import { selectProviders } from "./selection";
 
 export interface TenantProviders<P extends ProviderRegistration> {
   available: ResolvedProvider<P>[];
@@ -29,4 +30,24 @@ export async function tenantProviders<P extends ProviderRegistration>(
     else available.push({ provider, baseUrl, apiKey });
   }
   return { available, unavailable };
+}
+
+interface Selection<P extends ProviderRegistration> {
+  registry: readonly P[];
+  /** The caller's explicit provider subset, if any. */
+  wanted?: readonly string[];
+  /** The tool, for the error when none is available. */
+  tool: string;
+}
+
+/**
+ * The providers a call selects: the tenant's (own key, else the operator's; keyless always), narrowed to
+ * the caller's subset. Unknown or unavailable ids are input errors, none available is `no_provider_configured`.
+ */
+export async function selectedProviders<P extends ProviderRegistration>(
+  ctx: TenantContext,
+  { registry, wanted, tool }: Selection<P>,
+): Promise<ResolvedProvider<P>[]> {
+  const { available } = await tenantProviders(ctx, registry);
+  return selectProviders(wanted, new Set(registry.map((p) => p.id)), available, tool);
 }

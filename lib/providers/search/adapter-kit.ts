@@ -8,7 +8,12 @@ import type {
   ProviderResult,
 } from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
-import { type ProviderRequestOptions, parseResponse, requestJson } from "@/lib/http/provider-client";
+import {
+  type ProviderJsonResponse,
+  type ProviderRequestOptions,
+  parseResponse,
+  requestJson,
+} from "@/lib/http/provider-client";
 import { cleanText } from "./text";
 
 /** Keyed adapters (of every tool) call this first; the engine normally skips unconfigured providers. */
@@ -56,7 +61,7 @@ export interface RawResult {
 export function toProviderResponse(
   raw: readonly RawResult[],
   call: Pick<ProviderCall, "options">,
-  http: { status: number; bytes: number },
+  http: Pick<ProviderJsonResponse, "status" | "bytes" | "rateLimit">,
 ): ProviderResponse {
   const results: ProviderResult[] = [];
   for (const item of raw) {
@@ -71,7 +76,12 @@ export function toProviderResponse(
     results.push(result);
     if (results.length >= call.options.maxResults) break;
   }
-  return { results, httpStatus: http.status, bytes: http.bytes };
+  return {
+    results,
+    httpStatus: http.status,
+    bytes: http.bytes,
+    ...(http.rateLimit && { rateLimit: http.rateLimit }),
+  };
 }
 
 /** A JSON search request, the schema its answer must match and where the results are in that answer. */

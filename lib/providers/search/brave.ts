@@ -7,6 +7,9 @@
  *   YYYY-MM-DDtoYYYY-MM-DD, text_decorations=false
  *   -> {web: {results: [{title, url, description, page_age?}]}} (`web` is absent when nothing matched).
  * Pricing (brave.com/search/api): free plan 2,000 queries/month; "Base" $3–5 per 1,000 queries.
+ * Rate limits (api-dashboard.search.brave.com/documentation/guides/rate-limiting): per plan, over a sliding
+ * second (the free plan: 1 request a second) and a month, told in X-RateLimit-Limit / -Policy / -Remaining /
+ * -Reset on every answer.
  */
 import { z } from "zod";
 import type { ProviderCall, SearchProvider, TimeRange } from "@/lib/engine/search/types";
@@ -48,6 +51,7 @@ export const brave: SearchProvider = {
   costPerRequestUsd: 0.005,
   freeTier: { requests: 2000, period: "month" },
   defaultTimeoutMs: 10_000,
+  requestsPerSecond: 1,
 
   async search(call) {
     const apiKey = requireApiKey(call, brave.displayName);

@@ -29,7 +29,8 @@ export async function ensurePersonalTenant({
       .limit(1);
     if (membership) return membership;
     const owner = user.name ?? user.email ?? "My";
-    const tenant = await insertTenant(tx, { kind: "user", userId: user.id }, `${owner}'s workspace`, user.id);
+    const actor = { kind: "user" as const, userId: user.id };
+    const tenant = await insertTenant(tx, { actor, env: ctx.env }, `${owner}'s workspace`, user.id);
     return { tenantId: tenant.id, role: "owner" as const };
   });
 }

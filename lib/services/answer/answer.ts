@@ -17,15 +17,18 @@ export const answerToolInput = answerInputSchema.extend({ no_cache: noCacheField
 const GROUNDING_RESULTS = 10;
 const ANSWER_PROVIDER_IDS: ReadonlySet<string> = new Set(answerProviders.map((provider) => provider.id));
 
+/** The web search that grounds answer models: snippets are enough, grounded snippets would only add latency. */
+export const groundingSearchInput = (query: string) => ({
+  query,
+  max_results: GROUNDING_RESULTS,
+  grounded_snippets: false,
+});
+
 /** Grounding sources for answer models: the tenant's own web search (budgeted and cached like any search). */
 const tenantGrounding =
   (ctx: TenantContext): GroundingSearch =>
   async (query) => {
-    // Snippets are enough to ground an answer; the tenant's grounded-snippets default would only add latency.
-    const search = await webSearch({
-      ctx,
-      input: { query, max_results: GROUNDING_RESULTS, grounded_snippets: false },
-    });
+    const search = await webSearch({ ctx, input: groundingSearchInput(query) });
     return search.results.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet }));
   };
 
@@ -41,6 +44,21 @@ function assertGroundingScope(ctx: TenantContext, entries: readonly AnswerEntry[
       `grounded providers (${grounded.join(", ")}) answer from a web search: this call needs the 'search' scope too, or name other providers`,
     );
   }
+}
+
+/**
+ * The answer providers a call offers of its selected `entries`: `llm` only with SEARCHMUX_LLM_MODEL (naming it
+ * without one is an input error, not a failed call), and grounded ones only with the search scope.
+ */
+export function offeredAnswerProviders(
+  ctx: TenantContext,
+  wanted: readonly string[] | undefined,
+  entries: readonly AnswerEntry[],
+): AnswerEntry[] {
+  const offered = withOperatorModel(entries, ctx.env);
+  selectProviders(wanted, ANSWER_PROVIDER_IDS, offered, "answer");
+  assertGroundingScope(ctx, offered);
+  return offered;
 }
 
 /** answer for a tenant: every configured answer provider side by side, with budgets, cache and refunds. */
@@ -67,12 +85,7 @@ export async function answer({
     wanted: parsed.providers,
     noCache: no_cache,
     cacheInput: { query: parsed.query },
-    authorize: (entries) => {
-      // `llm` without SEARCHMUX_LLM_MODEL is not offered: naming it is an input error, not a failed call.
-      const offered = withOperatorModel(entries, ctx.env);
-      selectProviders(parsed.providers, ANSWER_PROVIDER_IDS, offered, "answer");
-      assertGroundingScope(ctx, offered);
-    },
+    authorize: (entries) => offeredAnswerProviders(ctx, parsed.providers, entries),
     run: (entries, admit) =>
       runAnswer({
         input: parsed,

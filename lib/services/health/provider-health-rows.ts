@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/lib/db";
+import { SKIPPED_OUTCOMES } from "@/lib/pipeline/providers/skipped";
 
 /** How one provider's attempts in a window went, from the trace spans. */
 export interface ProviderHealthRow {
@@ -46,7 +47,7 @@ export async function providerHealthRows(
         count(*) filter (where s.outcome = 'empty')::int as empty,
         count(*) filter (where s.outcome = 'error')::int as errors,
         count(*) filter (where s.outcome = 'timeout')::int as timeouts,
-        count(*) filter (where s.outcome in ('skipped_budget', 'skipped_breaker'))::int as skipped,
+        count(*) filter (where s.outcome::text in ${SKIPPED_OUTCOMES})::int as skipped,
         count(distinct s.tenant_id)::int as tenants,
         percentile_cont(0.5) within group (order by s.duration_ms) filter (where ${sent}) as p50_ms,
         percentile_cont(0.95) within group (order by s.duration_ms) filter (where ${sent}) as p95_ms,

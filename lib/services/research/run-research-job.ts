@@ -141,10 +141,11 @@ async function readStage(
   if (!state.pages) {
     const found = queries.flatMap((query) => {
       const step = state.searches[query];
-      return hasResults(step) ? [{ query, results: step.results }] : [];
+      return hasResults(step) && step.results.length > 0 ? [{ query, results: step.results }] : [];
     });
-    if (found.length === 0) return { failure: noResults(state) };
     const candidates = selectPages(found, run.input.max_pages);
+    // Nothing to read: the job fails with why, before any page is fetched or the model writes a report.
+    if (candidates.length === 0) return { failure: noResults(state) };
     await checkpoint(run, {
       phase: "reading",
       message: `reading ${candidates.length} pages`,
@@ -306,6 +307,14 @@ async function modelStep<T extends { span?: ProviderSpan<"llm"> }>(
   }
 }
 
+/** The web search of one sub-query. */
+export const subQuerySearch = (query: string, input: Pick<ResearchInput, "providers">) => ({
+  query,
+  max_results: 10,
+  timeout_ms: SEARCH_TIMEOUT_MS,
+  providers: input.providers,
+});
+
 async function search(
   ctx: TenantContext,
   query: string,
@@ -314,18 +323,15 @@ async function search(
   state: ResearchState,
 ): Promise<SearchStep> {
   try {
-    const result = await webSearch({
-      ctx,
-      input: { query, max_results: 10, timeout_ms: SEARCH_TIMEOUT_MS, providers: input.providers },
-      signal,
-    });
+    const result = await webSearch({ ctx, input: subQuerySearch(query, input), signal });
     return {
       results: result.results.map(({ url, title, snippet, sources }) => ({ url, title, snippet, sources })),
     };
   } catch (error) {
     signal.throwIfAborted();
     if (!(error instanceof ServiceError)) throw error;
-    if (error.code === "budget_exhausted" || refusedSome(error)) {
+    // Budgets refused some provider and nothing answered: more searching would only spend the rest.
+    if (error.code === "budget_exhausted") {
       state.stop = { reason: "budget_exhausted", detail: error.message };
     } else if (error.code !== "all_providers_failed") {
       throw error; // nothing to search with (no provider, invalid providers): the job cannot go on
@@ -358,20 +364,13 @@ async function read(
   });
 }
 
-/** Nothing succeeded, and budgets refused some providers: more searching would only spend the rest. */
-function refusedSome(error: ServiceError): boolean {
-  return (
-    error.code === "all_providers_failed" &&
-    Array.isArray(error.details) &&
-    error.details.some(
-      (failure: { reason?: string }) =>
-        failure.reason === "budget_exhausted" || failure.reason === "operator_quota_exhausted",
-    )
-  );
-}
-
+/** Why a job has no page to read: a stop, failed searches, or searches that found no usable result. */
 function noResults(state: ResearchState): string {
-  const errors = Object.values(state.searches).flatMap((step) => ("error" in step ? [step.error] : []));
+  const steps = Object.values(state.searches);
+  const errors = steps.flatMap((step) => ("error" in step ? [step.error] : []));
   if (state.stop) return `${state.stop.reason}: ${state.stop.detail}`;
-  return errors.length > 0 ? `every search failed — ${errors.join("; ")}` : "the searches found nothing";
+  if (errors.length === steps.length && errors.length > 0)
+    return `every search failed — ${errors.join("; ")}`;
+  const failed = errors.length > 0 ? ` (${errors.length} failed — ${errors.join("; ")})` : "";
+  return `no usable search results: the ${steps.length} searches found no page to read${failed}`;
 }

@@ -16,6 +16,7 @@ import type {
 import type { SearchResult } from "@/lib/engine/search/run-search";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
+import { addEstimates, type CallEstimate, estimateOf, NO_CALLS, repeated } from "@/lib/pipeline/estimate";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
 import {
   fetchAllowlistFromEnv,
@@ -25,6 +26,7 @@ import {
 import { tenantProviders } from "@/lib/pipeline/providers/tenant-providers";
 import { completeChat, operatorLlm } from "@/lib/providers/answer/openai-compatible";
 import { fetchProviders } from "@/lib/providers/fetch";
+import { pageEstimate } from "@/lib/services/fetch/estimate-fetch";
 import { contentTotalChars } from "@/lib/services/fetch/result-size";
 import { tenantSearchSettings } from "./search-settings";
 import { stageBudget } from "./stage-budget";
@@ -75,6 +77,8 @@ export interface DepthStages {
   /** The stage options that shape the result, for the cache key: empty when no stage runs. */
   cacheInput: Record<string, unknown>;
   run(search: SearchResult, call: CallFacts): Promise<DepthSearchResult>;
+  /** The most the stages could cost: each page they read fetched through every step, a model call each. */
+  estimate(): CallEstimate;
 }
 
 /** The tenant's `llm`: the operator's endpoint and model, with the tenant's own key when it stored one. */
@@ -102,7 +106,8 @@ export async function planDepthStages(ctx: TenantContext, request: DepthStageOpt
         total_chars: contentTotalChars(ctx.surface),
       }
     : undefined;
-  if (!grounding && !content) return { cacheInput: {}, run: async (search) => search };
+  if (!grounding && !content)
+    return { cacheInput: {}, run: async (search) => search, estimate: () => NO_CALLS };
 
   const { available } = await tenantProviders(ctx, fetchProviders);
   const fetchEntries = withProviderSettings(available, ctx.env);
@@ -112,6 +117,13 @@ export async function planDepthStages(ctx: TenantContext, request: DepthStageOpt
     cacheInput: {
       ...(grounding && { grounded_snippets: grounding }),
       ...(content && { include_content: content }),
+    },
+    estimate: () => {
+      const page = pageEstimate(fetchEntries);
+      return addEstimates(
+        repeated(addEstimates(page, estimateOf(model ? [model] : [])), grounding ? grounding.results : 0),
+        repeated(page, content ? content.results : 0),
+      );
     },
     async run(search, call) {
       const budget = stageBudget(ctx, call.onProgress);

@@ -6,6 +6,7 @@
 import type { StageSpan } from "@/lib/engine/grounding/types";
 import type { SpanRecord, TraceSink } from "@/lib/pipeline/capabilities";
 import type { TenantContext } from "@/lib/pipeline/context";
+import { isSkipped } from "@/lib/pipeline/providers/skipped";
 import { spanRecord } from "@/lib/pipeline/traces/call-trace";
 
 export interface StageTrace {
@@ -42,7 +43,7 @@ export function stageSpanRecords(
 ): SpanRecord[] {
   const charges = new Map([...kept].map(([provider, costs]) => [provider, [...costs]]));
   return spans.map((span) => {
-    const billable = span.outcome !== "skipped_budget" && span.outcome !== "skipped_breaker";
+    const billable = !isSkipped(span.outcome);
     const costMicros = (billable ? charges.get(span.provider)?.shift() : undefined) ?? 0;
     return spanRecord(span, span.kind, costMicros, secrets);
   });

@@ -146,7 +146,7 @@ export async function webSearch({
       });
       return {
         ...staged,
-        providers_skipped: skippedProviders(plan.skipped, search.providers_failed),
+        providers_skipped: skippedProviders(search.spans, plan.skipped),
         auto: autoBasis(plan),
       };
     },

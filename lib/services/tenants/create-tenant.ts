@@ -10,6 +10,6 @@ export const createTenantInput = z.strictObject({
 
 export async function createTenant({ ctx, input }: VerbArgs<SystemContext, typeof createTenantInput>) {
   const { name, ownerUserId } = parseInput(createTenantInput, input);
-  const tenant = await ctx.db.withSystem((tx) => insertTenant(tx, ctx.actor, name, ownerUserId));
+  const tenant = await ctx.db.withSystem((tx) => insertTenant(tx, ctx, name, ownerUserId));
   return { id: tenant.id, name: tenant.name, createdAt: tenant.createdAt };
 }

@@ -1,10 +1,20 @@
 import type { Tx } from "@/lib/db";
 import { memberships, tenants } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/pipeline/audit";
+import type { Env } from "@/lib/pipeline/capabilities";
 import type { Actor } from "@/lib/pipeline/context";
+import { defaultSpendCap, insertDefaultBudget } from "@/lib/services/budgets/default-budget";
 
-/** Inserts a tenant (and its owner membership) with its audit row, inside the caller's transaction. */
-export async function insertTenant(tx: Tx, actor: Actor, name: string, ownerUserId?: string) {
+/**
+ * Inserts a tenant (and its owner membership) with its audit row and its default spend cap
+ * (budgets/default-budget.ts), inside the caller's transaction.
+ */
+export async function insertTenant(
+  tx: Tx,
+  { actor, env }: { actor: Actor; env: Env },
+  name: string,
+  ownerUserId?: string,
+) {
   const [tenant] = await tx.insert(tenants).values({ name }).returning();
   if (!tenant) throw new Error("tenant insert returned no row");
   if (ownerUserId)
@@ -17,5 +27,7 @@ export async function insertTenant(tx: Tx, actor: Actor, name: string, ownerUser
     targetId: tenant.id,
     details: { name, owner: ownerUserId ?? null },
   });
+  const cap = defaultSpendCap(env);
+  if (cap) await insertDefaultBudget(tx, { tenantId: tenant.id, actor }, cap);
   return tenant;
 }

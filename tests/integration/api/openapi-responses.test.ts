@@ -147,7 +147,8 @@ describe("every documented operation answers what the document says", () => {
       body: { provider: "brave", metric: "requests", period: "month", limit: 100, soft: 50, anchorDay: 5 },
     });
     expect(budget.status).toBe(200);
-    expect((await call("GET", "/api/v1/budgets")).body.budgets).toHaveLength(1);
+    // The workspace's default spend cap and this one.
+    expect((await call("GET", "/api/v1/budgets")).body.budgets).toHaveLength(2);
     expect(
       (await call("DELETE", "/api/v1/budgets", { path: `/api/v1/budgets?id=${budget.body.id}` })).status,
     ).toBe(200);

@@ -247,6 +247,46 @@ describe("POST /api/v1/search", () => {
   });
 });
 
+describe("estimate: true", () => {
+  it("answers 200 {estimate} on every tool route and calls nothing, research queuing no job", async () => {
+    const search = await call("search", "POST", {
+      token: admin,
+      body: { query: "what would it cost", providers: SEARCH_PROVIDERS, estimate: true },
+    });
+    expect(search).toMatchObject({ status: 200, body: { estimate: { max_cost_usd: 0.005 } } });
+    expect(search.body.estimate.providers.sort()).toEqual(["brave", "duckduckgo", "wikipedia"]);
+    expect(Object.keys(search.body)).toEqual(["estimate"]);
+    // An estimate is a request like any other for the token's rate limit.
+    const remaining = (response: { headers: Headers }) =>
+      Number(/remaining=(\d+)/.exec(response.headers.get("ratelimit") ?? "")?.[1]);
+    const again = await call("search", "POST", {
+      token: admin,
+      body: { query: "what would it cost", estimate: true },
+    });
+    expect(remaining(again)).toBe(remaining(search) - 1);
+    const research = await call("research", "POST", {
+      token: searchOnly,
+      body: { question: "what would it cost", max_queries: 2, providers: ["brave"], estimate: true },
+    });
+    expect(research.status).toBe(200);
+    expect(Object.keys(research.body)).toEqual(["estimate"]);
+    expect(research.body.estimate.providers).toEqual(expect.arrayContaining(["brave", "direct"]));
+    const { getDatabase } = await import("@/lib/db");
+    const { researchJobs } = await import("@/lib/db/schema");
+    const db = await getDatabase();
+    expect(await db.withTenant(tenantId, (tx) => tx.select().from(researchJobs))).toEqual([]);
+    const usage = await call("usage", "GET", { token: admin, query: "?estimate=true" });
+    expect(usage).toMatchObject({ status: 200, body: { estimate: { providers: [], max_cost_usd: 0 } } });
+    // estimate: false is the call itself.
+    const searched = await call("search", "POST", {
+      token: admin,
+      body: { query: "what would it cost", providers: ["duckduckgo"], estimate: false },
+    });
+    expect(searched.body.results.length).toBeGreaterThan(0);
+    expect(fake.requests("brave")).toHaveLength(0);
+  });
+});
+
 describe("the other tools", () => {
   it("answers, searches papers and refuses a private URL to fetch", async () => {
     const answered = await call("answer", "POST", {

@@ -80,6 +80,19 @@ describe("GET /api/v1/usage", () => {
     const agent = await get("usage", searchOnly.token);
     expect(agent.status).toBe(200);
     expect(agent.body.budgets).toEqual([
+      // The workspace's default spend cap: every token sees it, as it sees every budget.
+      {
+        name: "all providers · usd · month",
+        provider: "*",
+        metric: "usd",
+        period: "month",
+        anchor_day: 1,
+        limit: 10,
+        used: 0,
+        remaining: 10,
+        soft_exceeded: false,
+        resets_at: expect.any(String),
+      },
       {
         name: "brave · requests · day",
         provider: "brave",
@@ -97,11 +110,46 @@ describe("GET /api/v1/usage", () => {
     expect((await get("budgets", searchOnly.token)).status).toBe(403);
 
     const ops = await get("usage", administers.token);
-    expect(ops.body.budgets).toEqual([expect.objectContaining({ id: budgetId, soft: 80 })]);
+    expect(ops.body.budgets).toEqual([
+      expect.objectContaining({ provider: "*", id: expect.any(String), soft: 8 }),
+      expect.objectContaining({ id: budgetId, soft: 80 }),
+    ]);
     expect(ops.body.alerts).toEqual([
       expect.objectContaining({ budget_id: budgetId, budget: "brave · requests · day", kind: "soft_limit" }),
     ]);
     expect((await get("budgets", administers.token)).body.budgets).toEqual(ops.body.budgets);
+  });
+});
+
+describe("the default spend cap over PUT and DELETE /api/v1/budgets", () => {
+  it("is changed and removed by admin tokens only", async () => {
+    const { createToken } = await import("@/lib/services/tokens/create-token");
+    const budgetRoutes = (await import("@/app/api/v1/budgets/route")) as unknown as Record<string, Route>;
+    const searchOnly = await createToken({ ctx: owner, input: { name: "agent-2", scopes: ["search"] } });
+    const administers = await createToken({ ctx: owner, input: { name: "ops-2", scopes: ["admin"] } });
+    const send = async (method: "PUT" | "DELETE", path: string, token: string, body?: unknown) => {
+      const request = routeRequest(path, {
+        method,
+        token,
+        body,
+        headers: { "x-forwarded-for": "192.0.2.31" },
+      });
+      const response = await callRoute(budgetRoutes[method], request, {});
+      return { status: response.status, body: await response.json() };
+    };
+    const raise = { provider: "*", metric: "usd", period: "month", limit: 25 };
+    expect((await send("PUT", "/api/v1/budgets", searchOnly.token, raise)).status).toBe(403);
+    const raised = await send("PUT", "/api/v1/budgets", administers.token, raise);
+    expect(raised).toMatchObject({ status: 200, body: { provider: "*", limit: 25, soft: null } });
+    const cap = (await get("budgets", administers.token)).body.budgets.find(
+      (b: { provider: string }) => b.provider === "*",
+    );
+    expect(cap).toMatchObject({ id: raised.body.id, limit: 25, remaining: 25 });
+    const removal = `/api/v1/budgets?id=${cap.id}`;
+    expect((await send("DELETE", removal, searchOnly.token)).status).toBe(403);
+    expect((await send("DELETE", removal, administers.token)).status).toBe(200);
+    const left = (await get("usage", searchOnly.token)).body.budgets;
+    expect(left.map((b: { provider: string }) => b.provider)).toEqual(["brave"]);
   });
 });
 

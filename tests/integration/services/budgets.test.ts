@@ -129,6 +129,7 @@ describe.each(databaseTargets())("budgets on $name", (target) => {
     const refused = await admit(ctx, { provider: "kagi", costMicros: 0, idempotencyKey: randomUUID() });
     expect(refused).toMatchObject({ ok: false, exhausted: [{ resetsAt: new Date("2026-02-28T00:00:00Z") }] });
     expect((await budgetStatus({ ctx })).budgets).toEqual([
+      expect.objectContaining({ name: "all providers · usd · month", anchor_day: 1 }),
       expect.objectContaining({
         name: "kagi · requests · month",
         anchor_day: 30,
@@ -181,6 +182,14 @@ describe.each(databaseTargets())("budgets on $name", (target) => {
     }
     const status = await budgetStatus({ ctx });
     expect(status.budgets).toEqual([
+      expect.objectContaining({
+        name: "all providers · usd · month",
+        limit: 10,
+        used: 0.015,
+        remaining: 9.985,
+        soft_exceeded: false,
+        resets_at: "2026-12-01T00:00:00.000Z",
+      }),
       expect.objectContaining({
         name: "brave · requests · day",
         provider: "brave",

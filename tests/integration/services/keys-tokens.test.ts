@@ -69,6 +69,7 @@ describe.each(databaseTargets())("provider keys and tokens on $name", (target) =
   it("pre-fills the free tier as a budget with a tenant's first key, and keeps an admin's change", async () => {
     const status = await budgetStatus({ ctx: a });
     expect(status.budgets.map((x) => [x.provider, x.metric, x.period, x.limit])).toEqual([
+      ["*", "usd", "month", 10], // the new workspace's spend cap
       ["brave", "requests", "month", 2000],
       ["tavily", "requests", "month", 1000],
     ]);

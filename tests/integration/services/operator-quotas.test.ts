@@ -14,6 +14,7 @@ import { admit, release, settle } from "@/lib/pipeline/budgets/admission";
 import { OPERATOR_SCOPE } from "@/lib/pipeline/budgets/operator-quota";
 import type { Env } from "@/lib/pipeline/capabilities";
 import type { TenantContext } from "@/lib/pipeline/context";
+import { keyId } from "@/lib/pipeline/rate-limit/provider-pause";
 import { answer } from "@/lib/services/answer/answer";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { setKey } from "@/lib/services/keys/set-key";
@@ -177,9 +178,12 @@ describe.each(databaseTargets())("operator quotas on $name", (target) => {
     // Calls the provider does not bill (a refused key, a 429) are refunded: the quota stays free.
     fake.setScenario("brave", { status: 401 });
     await expect(search(ctx, ["brave"])).rejects.toMatchObject({ code: "all_providers_failed" });
-    fake.setScenario("brave", { status: 429, retryAfter: "1" });
+    fake.setScenario("brave", { status: 429, retryAfter: "30" });
     await expect(search(ctx, ["brave"])).rejects.toMatchObject({ code: "all_providers_failed" });
     fake.resetScenarios();
+    // The 429 paused the operator's key for 30 s: a call meanwhile skips it, uncharged too.
+    await expect(search(ctx, ["brave"])).rejects.toThrow(/brave: rate_limited/);
+    await ctx.kv.del(`smx:pause:${keyId("brave", "operator-brave")}`); // as if the 30 s had passed
     expect((await search(ctx, ["brave"])).providers_failed).toEqual([]);
     await expect(search(ctx, ["brave"])).rejects.toThrow(QUOTA_MESSAGE);
     expect(await operatorCounter(ctx, "requests", today())).toBe(1);

@@ -217,6 +217,31 @@ describe("research jobs", () => {
     expect(job.error).toMatch(/^budget_exhausted/);
   });
 
+  it("fails with a clear reason when the searches find no usable result, reading nothing and writing no report", async () => {
+    const ctx = await newTenant();
+    fake.setScenario(SNIPPET_MODEL, {
+      payload: { rules: [{ contains: "Research question:", reply: '["solar glass", "panel glass"]' }] },
+    });
+    fake.setScenario("duckduckgo", { results: [] });
+    fake.setScenario("brave", { results: [] });
+    const pagesBefore = site.hits().length;
+    const job = await research(ctx, { max_queries: 2, max_pages: 3 });
+
+    expect(job).toMatchObject({ status: "failed", report: null, sources: [], partial: false });
+    expect(job.error).toBe("no usable search results: the 2 searches found no page to read");
+    expect(fake.requests("brave")).toHaveLength(2);
+    expect(site.hits()).toHaveLength(pagesBefore); // no page was read
+    // The model planned the searches and was never asked for a report: the job paid for the plan only.
+    expect(fake.requests(SNIPPET_MODEL).map(userMessage)).toEqual([
+      expect.stringContaining("Research question:"),
+    ]);
+    const trace = await getTrace({ ctx, input: { id: job.trace_id ?? "" } });
+    expect(trace).toMatchObject({ status: "error", error: job.error });
+    expect(trace.spans.map((s) => [s.provider, s.outcome])).toEqual([["llm", "ok"]]);
+    // Two searches at brave's $0.005, and nothing else.
+    expect(job.cost_usd).toBe(0.01);
+  });
+
   it("cancels a queued job at once", async () => {
     const ctx = await newTenant(withoutModel());
     const id = await queueJob(ctx, "solar panel prices");

@@ -32,12 +32,17 @@ describe.each(databaseTargets())("tenancy services on $name", (target) => {
   });
   afterAll(async () => t?.cleanup());
 
-  it("creates a tenant with its audit row", async () => {
+  it("creates a tenant with its audit row, and its default spend cap with its own", async () => {
     const tenant = await createTenant({ ctx: system, input: { name: "  Acme  " } });
     expect(tenant.name).toBe("Acme");
     const audit = await t.db.withTenant(tenant.id, (tx) => tx.select().from(auditLog));
-    expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ action: "tenant.create", targetType: "tenant", targetId: tenant.id });
+    expect(audit).toHaveLength(2);
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: "tenant.create", targetType: "tenant", targetId: tenant.id }),
+        expect.objectContaining({ action: "budget.default", targetType: "budget" }),
+      ]),
+    );
   });
 
   it("refuses an empty tenant name with invalid_input", async () => {

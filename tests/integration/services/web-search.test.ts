@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { keyId } from "@/lib/pipeline/rate-limit/provider-pause";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { setBudget } from "@/lib/services/budgets/set-budget";
 import { listKeys } from "@/lib/services/keys/list-keys";
@@ -92,6 +93,47 @@ describe.each(databaseTargets())("webSearch for a tenant on $name", (target) => 
     );
   });
 
+  it("answers 402 naming each exhausted budget once when budgets refused some providers and the rest failed", async () => {
+    const ctx = tenantCtx(
+      s.platform,
+      (await createTenant({ ctx: systemCtx(s.platform), input: { name: "mixed" } })).id,
+    );
+    // Nothing left across all providers today: brave and tavily are refused by the same `*` budget, and
+    // duckduckgo (keyless, free) is asked but fails.
+    await setBudget({ ctx, input: { provider: "*", metric: "usd", period: "day", limit: 0 } });
+    await setKey({ ctx, input: { provider: "tavily", key: "tvly-mixed-secret" } });
+    s.fake.setScenario("duckduckgo", { status: 500 });
+    const refused = webSearch({
+      ctx,
+      input: { query: "mixed refusal", providers: ["brave", "tavily", "duckduckgo"] },
+    });
+    await expect(refused).rejects.toMatchObject({
+      code: "budget_exhausted",
+      details: {
+        exhausted: [expect.objectContaining({ kind: "budget", provider: "*", metric: "usd", period: "day" })],
+        providers_failed: expect.arrayContaining([
+          { provider: "brave", reason: "budget_exhausted" },
+          { provider: "tavily", reason: "budget_exhausted" },
+          { provider: "duckduckgo", reason: "http_error" },
+        ]),
+      },
+    });
+    const message = await refused.then(
+      () => "",
+      (error: Error) => error.message,
+    );
+    expect(message.match(/all providers: usd per day limit reached/g)).toHaveLength(1);
+    expect(message).toContain("the other providers failed (duckduckgo: http_error)");
+    expect(s.fake.requests("brave")).toHaveLength(0);
+    expect(s.fake.requests("tavily")).toHaveLength(0);
+
+    // With nothing refused, the same failures are a 502 as before.
+    s.fake.setScenario("brave", { status: 500 });
+    await expect(
+      webSearch({ ctx: s.a, input: { query: "all failed", providers: ["brave", "duckduckgo"] } }),
+    ).rejects.toMatchObject({ code: "all_providers_failed" });
+  });
+
   it("refunds calls a provider does not bill (bad key, 429) and keeps timeouts and answers", async () => {
     const ctx = tenantCtx(
       s.platform,
@@ -101,11 +143,17 @@ describe.each(databaseTargets())("webSearch for a tenant on $name", (target) => 
     await expect(webSearch({ ctx, input: { query: "x", providers: ["brave"] } })).rejects.toMatchObject({
       code: "all_providers_failed",
     });
-    s.fake.setScenario("brave", { status: 429, retryAfter: "3" });
+    s.fake.setScenario("brave", { status: 429, retryAfter: "30" });
     await expect(webSearch({ ctx, input: { query: "y", providers: ["brave"] } })).rejects.toThrow(
       /brave: rate_limited/,
     );
     s.fake.resetScenarios();
+    // The 429 paused the key for 30 s: a call meanwhile skips it, sending and charging nothing.
+    await expect(webSearch({ ctx, input: { query: "y2", providers: ["brave"] } })).rejects.toThrow(
+      /brave: rate_limited/,
+    );
+    expect(s.fake.requests("brave")).toHaveLength(2);
+    await ctx.kv.del(`smx:pause:${keyId("brave", "operator-brave")}`); // as if the 30 s had passed
     await webSearch({ ctx, input: { query: "z", providers: ["brave"] } });
     const status = await budgetStatus({ ctx });
     expect(status.providers.find((p) => p.provider === "brave")?.requests.lifetime).toBe(1);

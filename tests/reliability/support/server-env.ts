@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { keyId } from "@/lib/pipeline/rate-limit/provider-pause";
 import { searchProviders } from "@/lib/providers/search";
 import type { FakeProviders } from "@/tests/fakes/provider-server";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
@@ -43,15 +44,26 @@ export const runSecrets = {
  * Every provider at the fake server (tests/support/provider-env.ts), SearXNG configured there too, and
  * operator keys for the `keyed` search providers.
  */
+/** The operator's key of a keyed provider, the same in every run. */
+const fakeOperatorKey = (id: string) => `fake-operator-${id}-key`;
+
 function fakeOperatorEnv(fakeOrigin: string, keyed: readonly string[]): EnvVars {
   const env: EnvVars = { ...fakeProviderEnv(fakeOrigin), SEARXNG_URL: `${fakeOrigin}/searxng` };
   for (const id of keyed) {
     const provider = searchProviders.find((p) => p.id === id);
     const keyEnv = provider?.keyEnv[0];
-    if (keyEnv) env[keyEnv] = `fake-operator-${id}-key`;
+    if (keyEnv) env[keyEnv] = fakeOperatorKey(id);
   }
   return env;
 }
+
+/**
+ * The ids under which KV keeps the rate-limit state of the operator's keys of `keyed` (a pause, a learned
+ * per-second limit, send slots: lib/pipeline/rate-limit/), for the clean-up: the keys are the same in every
+ * run, so state left behind would reach the next run.
+ */
+export const operatorKeyIds = (keyed: readonly string[]): string[] =>
+  keyed.map((id) => keyId(id, fakeOperatorKey(id)));
 
 export function serverEnv(options: ServerEnvOptions): EnvVars {
   return {

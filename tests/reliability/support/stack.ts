@@ -20,7 +20,7 @@ import { type DelayRelay, startDelayRelay, throughRelay } from "./delay-relay";
 import { createLocalCa } from "./local-ca";
 import { freePort, type NextServer, startNextServer } from "./next-server";
 import { type EnvVars, ensureProductionBuild } from "./production-build";
-import { FIVE_PROVIDERS, runSecrets, serverEnv } from "./server-env";
+import { FIVE_PROVIDERS, operatorKeyIds, runSecrets, serverEnv } from "./server-env";
 
 export interface StackOptions {
   providerLatencyMs?: number;
@@ -141,7 +141,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await Promise.all(servers.map((s) => s.stop("SIGTERM")));
       await platform.traces.flush();
       await Promise.all([fake.close(), site.close(), kv.close(), closeRelays(relays)]);
-      await deleteAppKeys(database.db);
+      await deleteAppKeys(database.db, operatorKeyIds(providers));
       await database.cleanup();
       rmSync(dataDir, { recursive: true, force: true });
       ca?.remove();

@@ -10,6 +10,17 @@ import { updateTenant } from "@/lib/services/tenants/update-tenant";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { systemCtx, tenantCtx } from "@/tests/support/platform";
 
+/**
+ * A monthly spend cap across all providers no load test or benchmark reaches, in place of a new workspace's
+ * default $10 (lib/services/budgets/default-budget.ts): they measure calls, not a spent cap's refusals.
+ */
+export const UNREACHED_SPEND_CAP = {
+  provider: "*",
+  metric: "usd",
+  period: "month",
+  limit: 1_000_000,
+} as const;
+
 export interface SeedOptions {
   name: string;
   scopes?: Scope[];

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, parseRetryAfter, request, requestJson } from "@/lib/http/provider-client";
+import { rateLimitHint } from "@/lib/http/rate-limit-headers";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 
 let fake: FakeProviders;
@@ -110,6 +111,63 @@ describe("provider HTTP client", () => {
   it("treats 403 as bad_key", async () => {
     const error = await failure(request(`${echoUrl}/?status=403`, { signal: signal() }));
     expect(error).toMatchObject({ reason: "bad_key", status: 403 });
+  });
+
+  it("reads the rate-limit headers of an answer and of a 429, which waits for their reset without Retry-After", async () => {
+    const answered = await requestJson(braveUrl(), { signal: signal() });
+    expect(answered.rateLimit).toEqual({ perSecond: 50 }); // Brave's paid-plan headers: nothing used up
+    fake.setScenario("brave", {
+      status: 429,
+      retryAfter: null,
+      headers: { "x-ratelimit-remaining": "0, 10", "x-ratelimit-reset": "1, 1419704" },
+    });
+    const limited = await failure(request(braveUrl(), { signal: signal() }));
+    expect(limited).toMatchObject({ reason: "rate_limited", status: 429, retryAfter: 1 });
+    expect(limited.rateLimit).toEqual({ retryAfter: 1, perSecond: 50 });
+    fake.setScenario("brave", { status: 429, retryAfter: "30" });
+    expect(await failure(request(braveUrl(), { signal: signal() }))).toMatchObject({ retryAfter: 30 });
+  });
+});
+
+describe("rateLimitHint", () => {
+  const now = Date.parse("2026-05-01T00:00:00Z");
+  it.each([
+    [
+      "Brave, a second used up",
+      { "x-ratelimit-remaining": "0, 1000", "x-ratelimit-reset": "1, 1419704" },
+      { retryAfter: 1 },
+    ],
+    [
+      "Brave, the month used up",
+      { "x-ratelimit-remaining": "1, 0", "x-ratelimit-reset": "1, 1419704" },
+      { retryAfter: 1419704 },
+    ],
+    [
+      "Brave, both used up: the later reset",
+      { "x-ratelimit-remaining": "0, 0", "x-ratelimit-reset": "1, 86400" },
+      { retryAfter: 86400 },
+    ],
+    ["Brave's free-plan policy", { "x-ratelimit-policy": "1;w=1, 2000;w=2592000" }, { perSecond: 1 }],
+    [
+      "IETF draft names",
+      { "ratelimit-remaining": "0", "ratelimit-reset": "42", "ratelimit-policy": "100;w=60" },
+      { retryAfter: 42 },
+    ],
+    [
+      "You.com: a Unix time",
+      { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(now / 1000 + 9) },
+      { retryAfter: 9 },
+    ],
+    ["room left", { "x-ratelimit-remaining": "5, 900", "x-ratelimit-reset": "1, 1419704" }, undefined],
+    ["no reset", { "x-ratelimit-remaining": "0" }, undefined],
+    [
+      "garbage",
+      { "x-ratelimit-remaining": "none", "x-ratelimit-reset": "soon", "x-ratelimit-policy": "w=1" },
+      undefined,
+    ],
+    ["nothing", {}, undefined],
+  ])("%s", (_name, headers, hint) => {
+    expect(rateLimitHint(headers, now)).toEqual(hint);
   });
 });
 

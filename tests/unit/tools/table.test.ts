@@ -17,6 +17,7 @@ import { operatorProvidersByKind } from "@/lib/pipeline/providers/operator-provi
 import type { providerStatus } from "@/lib/services/providers/provider-status";
 import { operatorProvidersByTool, toolsOfKinds, toProviderStatusResponse } from "@/lib/tools/provider-kinds";
 import { TOOLS, TRACED_TOOL_NAMES } from "@/lib/tools/table";
+import { estimateResponse } from "@/lib/tools/tool";
 import { TOOL_COMMANDS } from "@/scripts/cli/tool-commands";
 import { appRoute, routeFileFor } from "@/tests/support/app-routes";
 
@@ -98,9 +99,17 @@ describe("the tool table", () => {
     (_, tool) => {
       const operation = operationOf(tool.rest.path, tool.rest.method);
       expect(operation).toMatchObject({ operationId: tool.rest.operationId, summary: tool.rest.summary });
-      expect(
-        operation?.responses[tool.background ? "202" : "200"]?.content?.["application/json"]?.schema,
-      ).toEqual(outputJsonSchema(tool.outputSchema));
+      const answer = (status: string) => operation?.responses[status]?.content?.["application/json"]?.schema;
+      const estimate = outputJsonSchema(estimateResponse);
+      // Every tool answers estimate: true with its estimate: a job's is a 200 beside the job's 202.
+      if (tool.background) {
+        expect(answer("202")).toEqual(outputJsonSchema(tool.outputSchema));
+        expect(answer("200")).toEqual(estimate);
+      } else {
+        expect(answer("200")).toMatchObject({
+          anyOf: [outputJsonSchema(tool.outputSchema), { ...estimate, description: expect.any(String) }],
+        });
+      }
       if (tool.rest.method === "post") expect(operation).toHaveProperty("requestBody");
     },
   );
@@ -206,7 +215,12 @@ describe("the tool table", () => {
     expect(TOOL_COMMANDS["tool paper_search"]?.flags).toEqual(
       expect.arrayContaining(["tenant", "input", "json", "query", "max-results", "year-from", "open-access"]),
     );
-    expect(TOOL_COMMANDS["tool paper_search"]?.booleans).toEqual(["json", "open-access", "no-cache"]);
+    expect(TOOL_COMMANDS["tool paper_search"]?.booleans).toEqual([
+      "json",
+      "open-access",
+      "no-cache",
+      "estimate",
+    ]);
   });
 });
 
