@@ -72,8 +72,10 @@ function connectPg(url: string, poolSize: number, embedded: boolean): Connection
     idleTimeoutMillis: embedded ? 0 : 30_000,
     allowExitOnIdle: true,
     // A server that takes the connection and never answers (hung, or a proxy in front of a dead one)
-    // would hold a request forever: the connection fails instead, and the next one is tried afresh.
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // would hold a request forever: the connection fails instead, and the next one is tried afresh. Not
+    // the embedded server's: it answers a new connection only once its single session is free, however
+    // long the queue before it.
+    connectionTimeoutMillis: embedded ? 0 : CONNECT_TIMEOUT_MS,
   });
   pool.on("error", (error) => log().error(error, "database pool error"));
   const db = drizzlePg(pool, { schema });

@@ -41,6 +41,8 @@ interface Expected {
   message?: RegExp;
   /** What each provider's entry in the error's details says. */
   detail?: RegExp;
+  /** A result served by the others, with this provider reported failed for this reason. */
+  failed?: { provider: string; reason: string };
   /** What /api/ready answers while the fault lasts. */
   ready: { status: 200 | 503; body: Record<string, unknown> };
   /** What /api/health answers while the fault lasts. */
@@ -70,6 +72,10 @@ const KV_NOT_READY = {
 // Liveness stays 200 without the KV store: a restart would not bring it back.
 const KV_DEGRADED = { status: 200, body: { status: "degraded", db: "ok", kv: "error" } } as const;
 
+/** The summary of a search where both providers failed for `reason`, in whichever order they ended. */
+const bothFailed = (reason: string) =>
+  new RegExp(`^every provider failed \\((brave|tavily): ${reason}; (brave|tavily): ${reason}\\)$`);
+
 /** The database's own error (the statement, its parameters) stays in the log. */
 const ADMISSION_FAILED = /^admission check failed: the database that keeps budgets did not answer$/;
 const dbRow = (fault: Fault, reason: string, detail: RegExp): Row => ({
@@ -78,7 +84,7 @@ const dbRow = (fault: Fault, reason: string, detail: RegExp): Row => ({
   expected: {
     status: 502,
     code: "all_providers_failed",
-    message: new RegExp(`^every provider failed \\(tavily: ${reason}; brave: ${reason}\\)$`),
+    message: bothFailed(reason),
     detail,
     ready: DB_NOT_READY,
     health: DB_DEAD,
@@ -121,16 +127,18 @@ const ROWS: readonly Row[] = [
   kvRow("slow"),
   kvRow("garbage"),
   ...(["down", "slow", "garbage"] as const).flatMap((fault) => [
-    providerRow("one provider", fault, {}),
+    providerRow("one provider", fault, {
+      failed: { provider: SEARCH_PROVIDERS[0], reason: PROVIDER_REASON[fault] },
+    }),
     providerRow("every provider", fault, {
       status: 502,
       code: "all_providers_failed",
-      message: new RegExp(`every provider failed \\(.*${PROVIDER_REASON[fault]}`),
+      message: bothFailed(PROVIDER_REASON[fault]),
     }),
     providerRow("operator model", fault, {
       status: 502,
       code: "all_providers_failed",
-      message: new RegExp(`every provider failed \\(llm: ${PROVIDER_REASON[fault]}\\)`),
+      message: new RegExp(`^every provider failed \\(llm: ${PROVIDER_REASON[fault]}\\)$`),
     }),
   ]),
 ];
@@ -309,6 +317,12 @@ export function describeFaultMatrix(mode: Mode): void {
       expect(failed.status).toBe(row.expected.status);
       if (row.expected.code) expect(failed.body.error?.code).toBe(row.expected.code);
       if (row.expected.message) expect(failed.body.error?.message).toMatch(row.expected.message);
+      if (row.expected.failed) {
+        expect(failed.body.providers_failed).toEqual([expect.objectContaining(row.expected.failed)]);
+        expect(failed.body.providers_succeeded).toEqual([
+          expect.objectContaining({ provider: SEARCH_PROVIDERS[1] }),
+        ]);
+      }
       if (unauthenticated) {
         // Verifying it needs the database: the request ends as an internal error, naming nothing of it.
         expect(unauthenticated).toMatchObject({ status: 500, body: { error: { code: "internal" } } });
