@@ -350,7 +350,7 @@ const ERRORS: Record<string, string> = {
   "401": "Missing, invalid, expired or revoked token",
   "402": "Budget exhausted (which budgets, and when they reset)",
   "403": "The token lacks the scope",
-  "404": "Not found (also another workspace's ids; fetch: a page its site answered 404 or 410 for)",
+  "404": "Not found (also another workspace's ids; fetch and crawl: a page its site answered 404 or 410 for)",
   "409": "Conflicts with the current state (a research job that already ended)",
   "413": "Body over 256 KB",
   "429": "Rate limited (Retry-After)",

@@ -54,6 +54,7 @@ export interface DatabaseOptions {
 }
 
 const MIGRATIONS = { migrationsFolder: "drizzle" };
+const CONNECT_TIMEOUT_MS = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Connection {
@@ -70,6 +71,11 @@ function connectPg(url: string, poolSize: number, embedded: boolean): Connection
     // for as long as this process lives, and allowExitOnIdle lets short-lived processes (CLI) exit.
     idleTimeoutMillis: embedded ? 0 : 30_000,
     allowExitOnIdle: true,
+    // A server that takes the connection and never answers (hung, or a proxy in front of a dead one)
+    // would hold a request forever: the connection fails instead, and the next one is tried afresh. Not
+    // the embedded server's: it answers a new connection only once its single session is free, however
+    // long the queue before it.
+    connectionTimeoutMillis: embedded ? 0 : CONNECT_TIMEOUT_MS,
   });
   pool.on("error", (error) => log().error(error, "database pool error"));
   const db = drizzlePg(pool, { schema });

@@ -133,6 +133,9 @@ export function attemptLedger(ctx: TenantContext, call: LedgerCall): AttemptLedg
   };
 }
 
+/** What a provider's failure says when admission could not reach the database. */
+const ADMISSION_UNAVAILABLE = "the database that keeps budgets did not answer";
+
 /** A fan-out asks for all its providers in the same tick: they are admitted together (admitAll). */
 class AdmissionBatch {
   private pending: Array<{ request: AdmissionRequest; done: (result: Promise<AdmissionResult>) => void }> =
@@ -150,10 +153,17 @@ class AdmissionBatch {
   private readonly admitPending = (): void => {
     const current = this.pending;
     this.pending = [];
-    const results = this.ctx.admissions.admitAll(
-      this.ctx,
-      current.map((entry) => entry.request),
-    );
+    const results = this.ctx.admissions
+      .admitAll(
+        this.ctx,
+        current.map((entry) => entry.request),
+      )
+      .catch((error: unknown) => {
+        // The driver's error quotes the statement and its parameters: the log gets it, the caller a
+        // message that names the dependency and nothing of it.
+        log().error({ err: error, tenant_id: this.ctx.tenantId }, "admission failed");
+        throw new Error(ADMISSION_UNAVAILABLE);
+      });
     for (const [i, entry] of current.entries()) entry.done(results.then((all) => all[i] as AdmissionResult));
   };
 }

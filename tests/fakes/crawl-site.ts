@@ -112,6 +112,8 @@ function route(path: string, origin: string): Answer | undefined {
   if (path === "/go/metadata") return { status: 302, location: "http://169.254.169.254/latest/meta-data/" };
   if (path === "/go/intranet") return { status: 302, location: "http://10.0.0.1/admin" };
   if (path === "/old-section") return { status: 301, location: sectionPath(1) };
+  if (path === "/gone") return { status: 410, body: page("Gone", []) };
+  if (path === "/unavailable") return { status: 503, body: page("Down for maintenance", []) };
   return undefined;
 }
 

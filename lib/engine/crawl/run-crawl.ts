@@ -19,8 +19,9 @@
  * of the start page) is a refused target.
  */
 import { attemptStep, type StepContext } from "@/lib/engine/fetch/attempt";
+import { isOriginVerdict } from "@/lib/engine/fetch/origin-verdict";
 import { renderContent } from "@/lib/engine/fetch/render";
-import type { FetchedDocument, FetchProviderEntry, FetchSpan } from "@/lib/engine/fetch/types";
+import type { FetchedDocument, FetchFailure, FetchProviderEntry, FetchSpan } from "@/lib/engine/fetch/types";
 import { type LinkedAbort, linkedAbort } from "@/lib/engine/shared/abort";
 import { type Allowlist, checkUrl, type Resolver, SsrfBlocked, type SsrfPolicy } from "@/lib/http/ssrf";
 import { fetchText, type TextFetchContext } from "./fetch-text";
@@ -101,6 +102,8 @@ export interface CrawlResult {
   note?: string;
   spans: FetchSpan[];
   duration_ms: number;
+  /** The start page's site said it does not exist (404/410, origin-verdict.ts): the crawl is not_found. */
+  originVerdict?: FetchFailure;
 }
 
 /** One crawl's state, shared by its stages. */
@@ -122,6 +125,7 @@ interface Crawl {
   frontier: Frontier;
   pages: Array<CrawledPage & { order: number }>;
   errors: CrawlError[];
+  originVerdict?: FetchFailure;
   spans: FetchSpan[];
   /** robots.txt rules per origin, each fetched once. */
   robots: Map<string, Promise<RobotsRules>>;
@@ -298,6 +302,7 @@ async function fetchPage(crawl: Crawl, item: FrontierItem): Promise<FetchedDocum
     if (outcome.ok) return outcome.document;
     if (outcome.shortDocument) return outcome.shortDocument;
     const { reason, message } = outcome.failure;
+    if (item.depth === 0 && isOriginVerdict(fetcher, outcome.failure)) crawl.originVerdict = outcome.failure;
     crawl.errors.push({ url: item.url.toString(), code: reason, message: message ?? reason });
   } catch (error) {
     // A refused hop (a redirect to a private address): the page is an error, the crawl goes on.
@@ -420,6 +425,10 @@ function crawlResult(crawl: Crawl, stopped: CrawlStop): CrawlResult {
     attempts: attemptsSpent(crawl) && pages.length < crawl.maxPages ? crawl.attempts : undefined,
   });
   if (note !== undefined) result.note = note;
+  // Only a crawl that read nothing ends with it (a sitemap may still have listed pages).
+  if (crawl.originVerdict && pages.length === 0 && frontier.skipped.length === 0) {
+    result.originVerdict = crawl.originVerdict;
+  }
   return result;
 }
 

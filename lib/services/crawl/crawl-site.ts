@@ -12,6 +12,7 @@ import { fetchAllowlistFromEnv, withProviderSettings } from "@/lib/pipeline/prov
 import { runCall } from "@/lib/pipeline/run-call";
 import { noCacheField, parseInput } from "@/lib/pipeline/validate";
 import { direct } from "@/lib/providers/fetch/direct";
+import { pageNotFound } from "@/lib/services/fetch/fetch-document";
 import { withCrawlSlot } from "./crawl-slots";
 
 export const crawlToolInput = crawlInputSchema.extend({ no_cache: noCacheField }).strict();
@@ -28,7 +29,8 @@ type CrawlOutcome = CrawlResult & {
 /**
  * crawl for a tenant (scope fetch): the same site's pages breadth-first through the SSRF-guarded direct
  * fetcher, robots.txt obeyed, one trace with a span per fetch; complete crawls are cached per tenant.
- * A crawl where the start page could not be read is an error, like a fetch of it. A crawl that is not
+ * A crawl where the start page could not be read is an error, like a fetch of it: not_found when its
+ * site answered 404 or 410, else every provider failed. A crawl that is not
  * answered from the cache takes one of the workspace's crawl slots (crawl-slots.ts) while it runs.
  */
 export async function crawlSite({
@@ -58,6 +60,7 @@ export async function crawlSite({
         crawlThrough(entries, { env: ctx.env, input: parsed, signal, onProgress }),
       ),
     succeeded: crawlSucceeded,
+    failure: pageNotFound,
     summarize: (outcome) => ({
       mode: outcome.mode,
       pages: outcome.counts.pages,

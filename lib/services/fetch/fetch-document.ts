@@ -85,7 +85,7 @@ export async function fetchDocument(
  * The error of a URL whose site said the page does not exist: not_found (HTTP 404 on REST, whatever the
  * site answered), with the site's status in `details`. Undefined when the steps merely failed.
  */
-export function pageNotFound({ originVerdict }: NoPage): ServiceError | undefined {
+export function pageNotFound({ originVerdict }: Pick<NoPage, "originVerdict">): ServiceError | undefined {
   if (originVerdict === undefined) return undefined;
   return new ServiceError(
     "not_found",

@@ -95,8 +95,23 @@ describe.each(databaseTargets())("crawl for a tenant on $name", (target) => {
 
   it("fails like fetch when the start page cannot be read", async () => {
     await expect(
-      crawlSite({ ctx: tenant, input: { url: `${site.origin}/missing`, max_depth: 0, no_cache: true } }),
+      crawlSite({ ctx: tenant, input: { url: `${site.origin}/unavailable`, max_depth: 0, no_cache: true } }),
     ).rejects.toMatchObject({ code: "all_providers_failed", message: expect.stringMatching(/http_error/) });
+  });
+
+  it.each([
+    ["/missing", 404],
+    ["/gone", 410],
+  ])("is not_found, like fetch, when the start page %s is the site's own %i", async (path, status) => {
+    const crawl = crawlSite({
+      ctx: tenant,
+      input: { url: `${site.origin}${path}`, max_depth: 0, no_cache: true },
+    });
+    await expect(crawl).rejects.toMatchObject({
+      code: "not_found",
+      message: expect.stringMatching(/the page does not exist/),
+      details: { status },
+    });
   });
 });
 
@@ -150,6 +165,12 @@ describe("crawl over REST and MCP", () => {
     });
     expect(crawled.body.spans).toBeUndefined();
 
+    // The site's own 404 for the start page: a 404 naming the status, as fetch answers, not a 502.
+    const missing = await post({ url: `${site.origin}/missing`, max_depth: 0 });
+    expect(missing).toMatchObject({
+      status: 404,
+      body: { error: { code: "not_found", details: { status: 404 } } },
+    });
     expect((await post({ url: `${site.origin}/`, mode: "all" })).status).toBe(400);
     expect((await post({ url: "http://169.254.169.254/latest/" })).status).toBe(400);
     expect((await post({ url: `${site.origin}/` }, searchOnly)).status).toBe(403);

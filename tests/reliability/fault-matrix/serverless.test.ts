@@ -1,0 +1,4 @@
+/** The fault matrix (matrix.ts) on a serverless host (VERCEL=1). */
+import { describeFaultMatrix } from "./matrix";
+
+describeFaultMatrix("serverless");
