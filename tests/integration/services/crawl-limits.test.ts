@@ -175,10 +175,10 @@ describe.each(stores)("crawls in flight per workspace, on %s KV", (_, createKvs)
 
     for (let i = 0; i < CAP; i++) {
       const ctx = a[i % a.length] as TenantContext;
-      // Refused by the SSRF guard inside the crawl, and a start page that cannot be read.
+      // Refused by the SSRF guard inside the crawl, and a start page the site says is not there.
       await expect(crawl(ctx, { url: "http://10.0.0.1/" })).rejects.toMatchObject({ code: "invalid_input" });
       await expect(crawl(ctx, { url: `${site.origin}/missing` })).rejects.toMatchObject({
-        code: "all_providers_failed",
+        code: "not_found",
       });
     }
     await expectEverySlotFree();
