@@ -229,7 +229,7 @@ test("Settings set the rate limit and the grounded-snippets default; the playgro
   await page.getByLabel("Requests per minute per token").fill("2");
   await grounded.check();
   await page.getByRole("button", { name: "Save settings" }).click();
-  await expect(page.getByText("searches write grounded snippets")).toBeVisible();
+  await expect(page.getByText(/ and write grounded snippets/)).toBeVisible();
   await page.reload();
   await expect(page.getByRole("checkbox", { name: "Grounded snippets by default" })).toBeChecked();
 

@@ -157,7 +157,7 @@ test.describe("tools/list", () => {
       required: ["query"],
       properties: {
         query: { type: "string", minLength: 1, maxLength: 2000 },
-        mode: { enum: ["fanout", "budget", "single"] },
+        mode: { enum: ["fanout", "auto", "budget", "single"] },
         include_domains: { maxItems: 100 },
       },
     });
@@ -208,6 +208,8 @@ test.describe("tool calls", () => {
       operator_quotas: [],
       providers: expect.any(Array),
       alerts: [],
+      // What auto mode learned from this workspace's full fan-outs (other tests' searches count too).
+      search_contributions: { observations: expect.any(Number), providers: expect.any(Array) },
     });
     expect(textOf(result)).toContain("Budgets:");
   });
