@@ -8,7 +8,7 @@
  * - `low_contribution`: auto mode left it out (contribution/).
  * Refusals at admission stay in providers_failed as well, where callers have always found them.
  */
-import type { ProviderFailure, ProviderSpan, SpanOutcome } from "@/lib/engine/shared/types";
+import type { ProviderSpan, SpanOutcome } from "@/lib/engine/shared/types";
 
 export const SKIP_REASONS = ["low_contribution", "rate_limited", "budget", "breaker_open"] as const;
 type SkipReason = (typeof SKIP_REASONS)[number];
@@ -26,7 +26,7 @@ const SKIP_OF_OUTCOME: Partial<Record<SpanOutcome, SkipReason>> = {
 };
 
 /** The skip reason of each admission refusal (a failure reason meaning the provider was never called). */
-const SKIP_OF_REFUSAL: Readonly<Record<ProviderFailure["reason"] | string, SkipReason>> = {
+const SKIP_OF_REFUSAL: Readonly<Record<string, SkipReason>> = {
   breaker_open: "breaker_open",
   budget_exhausted: "budget",
   operator_quota_exhausted: "budget",
