@@ -3,7 +3,7 @@
  */
 import { ZodError } from "zod";
 import { log } from "@/lib/observability/logger";
-import { ServiceError, type ServiceErrorCode } from "@/lib/pipeline/errors";
+import { asServiceError, ServiceError, type ServiceErrorCode } from "@/lib/pipeline/errors";
 import { invalidInputError } from "@/lib/pipeline/input-issues";
 
 /** A verb's codes, and the one only HTTP has: a method the route does not serve. */
@@ -21,6 +21,7 @@ const STATUS: Readonly<Record<ApiErrorCode, number>> = {
   budget_exhausted: 402,
   all_providers_failed: 502,
   no_provider_configured: 503,
+  unavailable: 503,
 };
 
 export function errorResponse(
@@ -36,7 +37,10 @@ export function errorResponse(
 /** Maps anything a handler throws; unexpected errors become a 500 without internals. */
 export function toErrorResponse(error: unknown, requestId: string): Response {
   // The engine's own schema checks throw zod's error (a verb's parseInput has already converted it).
-  const known = error instanceof ZodError ? invalidInputError(error.issues) : error;
+  const known =
+    error instanceof ZodError
+      ? invalidInputError(error.issues)
+      : asServiceError(error, { request_id: requestId });
   if (known instanceof ServiceError) {
     const retry = known.retryAfterSeconds;
     return errorResponse(

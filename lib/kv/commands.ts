@@ -32,6 +32,17 @@ export class KvCommandError extends Error {
   }
 }
 
+/**
+ * The store did not serve a batch (connection refused or lost, a timeout, a reply it could not parse):
+ * unlike KvCommandError, no command of it was answered, so callers can tell "the store is away" apart.
+ */
+export class KvUnavailableError extends Error {
+  constructor(store: string, cause: unknown) {
+    super(`kv ${store}: ${cause instanceof Error ? cause.message : "the store did not answer"}`, { cause });
+    this.name = "KvUnavailableError";
+  }
+}
+
 /** Builders that check arguments up front, so every adapter rejects the same inputs the same way. */
 export const kvCommand = {
   get: (key: string): KvCommandOf<"get"> => ({ op: "get", key }),

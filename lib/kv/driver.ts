@@ -9,6 +9,7 @@ import {
   type KvOutcome,
   type KvReplies,
   type KvReply,
+  KvUnavailableError,
   kvCommand,
 } from "@/lib/kv/commands";
 import type { Kv, KvName, KvPipeline, KvSetOptions } from "@/lib/kv/types";
@@ -93,7 +94,9 @@ class DriverPipeline implements KvPipeline {
 
 async function executeAll(driver: KvDriver, commands: readonly KvCommand[]): Promise<KvReply[]> {
   if (commands.length === 0) return [];
-  const outcomes = await driver.execute(commands);
+  const outcomes = await driver.execute(commands).catch((error: unknown) => {
+    throw new KvUnavailableError(driver.name, error);
+  });
   return commands.map((command, index) => {
     const outcome = outcomes[index];
     if (!outcome) throw new Error(`kv ${driver.name}: no reply for command ${index + 1} (${command.op})`);

@@ -8,7 +8,7 @@ import { createRedisKv } from "@/lib/kv/redis";
 import type { Kv } from "@/lib/kv/types";
 import { createUpstashKv } from "@/lib/kv/upstash";
 
-export { KvCommandError } from "@/lib/kv/commands";
+export { KvCommandError, KvUnavailableError } from "@/lib/kv/commands";
 export type { Kv, KvPipeline } from "@/lib/kv/types";
 
 export type KvEnv = Readonly<Record<string, string | undefined>>;

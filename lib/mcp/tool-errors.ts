@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ZodError } from "zod";
 import { log } from "@/lib/observability/logger";
-import { ServiceError, type ServiceErrorCode } from "@/lib/pipeline/errors";
+import { asServiceError, ServiceError, type ServiceErrorCode } from "@/lib/pipeline/errors";
 import { invalidInputError } from "@/lib/pipeline/input-issues";
 
 /** What the model can do next, by error class. */
@@ -25,6 +25,7 @@ const NEXT_STEP: Readonly<Record<ServiceErrorCode, string>> = {
     "Retry later, or try other providers with the `providers` argument; budget_status lists what is configured.",
   no_provider_configured:
     "No provider for this tool is set up for this workspace; the user can add a provider key in the dashboard.",
+  unavailable: "A service dependency is briefly away; retry in a few seconds.",
 };
 
 function toolError(message: string): CallToolResult {
@@ -33,7 +34,7 @@ function toolError(message: string): CallToolResult {
 
 export function toolErrorFrom(error: unknown, tool: string): CallToolResult {
   // The engine's own schema checks throw zod's error; it reads as the verbs' invalid_input does.
-  const known = error instanceof ZodError ? invalidInputError(error.issues) : error;
+  const known = error instanceof ZodError ? invalidInputError(error.issues) : asServiceError(error, { tool });
   if (known instanceof ServiceError) {
     return toolError(`${tool} failed (${known.code}): ${known.message}. ${NEXT_STEP[known.code]}`);
   }

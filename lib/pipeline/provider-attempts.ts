@@ -44,6 +44,12 @@ export interface AttemptLedger {
   admit: AdmitHook;
   exhausted: ExhaustedBudget[];
   /**
+   * Whether admission could not reach the database: it failed, or an admission has waited longer than the
+   * database ever takes to answer one. A call where nothing succeeded then fails as the database's fault,
+   * not its providers'.
+   */
+  databaseAway(): boolean;
+  /**
    * Ends the call's accounting, once: attempts that ran are settled (or refunded when the provider does
    * not bill their failure), attempts admitted but never run are refunded, and so is any admission that
    * completes afterwards. Resolves with the micro-dollars kept per provider.
@@ -126,12 +132,19 @@ export function attemptLedger(ctx: TenantContext, call: LedgerCall): AttemptLedg
   return {
     admit: (providerId) => admitAttempt(ledger, providerId),
     exhausted: ledger.exhausted,
+    databaseAway: () => ledger.admissions.databaseAway(),
     close: () => {
       ledger.closing ??= closeLedger(ledger);
       return ledger.closing;
     },
   };
 }
+
+/**
+ * An admission is one short transaction: unanswered this long, the database is not serving (hung, or locked
+ * up), rather than a caller's short deadline or cancellation having come first.
+ */
+const ADMISSION_AWAY_MS = 500;
 
 /** What a provider's failure says when admission could not reach the database. */
 const ADMISSION_UNAVAILABLE = "the database that keeps budgets did not answer";
@@ -140,8 +153,16 @@ const ADMISSION_UNAVAILABLE = "the database that keeps budgets did not answer";
 class AdmissionBatch {
   private pending: Array<{ request: AdmissionRequest; done: (result: Promise<AdmissionResult>) => void }> =
     [];
+  /** When each batch sent to the database and not answered yet was sent. */
+  private readonly unansweredSince = new Set<{ at: number }>();
+  private failed = false;
 
   constructor(private readonly ctx: TenantContext) {}
+
+  databaseAway(): boolean {
+    const now = Date.now();
+    return this.failed || [...this.unansweredSince].some(({ at }) => now - at >= ADMISSION_AWAY_MS);
+  }
 
   admit(request: AdmissionRequest): Promise<AdmissionResult> {
     return new Promise<AdmissionResult>((resolve) => {
@@ -161,9 +182,14 @@ class AdmissionBatch {
       .catch((error: unknown) => {
         // The driver's error quotes the statement and its parameters: the log gets it, the caller a
         // message that names the dependency and nothing of it.
+        this.failed = true;
         log().error({ err: error, tenant_id: this.ctx.tenantId }, "admission failed");
         throw new Error(ADMISSION_UNAVAILABLE);
       });
+    const sent = { at: Date.now() };
+    this.unansweredSince.add(sent);
+    const answered = () => this.unansweredSince.delete(sent);
+    results.then(answered, answered);
     for (const [i, entry] of current.entries()) entry.done(results.then((all) => all[i] as AdmissionResult));
   };
 }

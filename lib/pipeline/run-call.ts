@@ -18,6 +18,7 @@ import { metrics } from "@/lib/observability/metrics";
 import type { SpanKind } from "@/lib/pipeline/capabilities";
 import { cacheTtlSeconds, readCached, resultCacheKey, writeCached } from "./cache/result-cache";
 import type { TenantContext } from "./context";
+import { unavailableError } from "./errors";
 import { attemptLedger, type OnProgress } from "./provider-attempts";
 import { throwIfNothingSucceeded } from "./providers/selection";
 import { selectedProviders } from "./providers/tenant-providers";
@@ -135,6 +136,7 @@ async function providerStage<P extends ProviderRegistration, R extends ToolOutco
     for (const [providerId, micros] of await ledger.close()) charged.set(providerId, micros);
   }
   const outcome = ran.result;
+  if (spec.succeeded(outcome) === 0 && ledger.databaseAway()) throw unavailableError("database");
   const own = spec.succeeded(outcome) === 0 ? spec.failure?.(outcome) : undefined;
   if (own) throw own;
   throwIfNothingSucceeded(
