@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { AllowedHost } from "@/lib/config";
 import type { Scope } from "@/lib/pipeline/context";
+import { listAuditInput } from "@/lib/services/audit/list-audit";
 import { deleteBudgetInput } from "@/lib/services/budgets/delete-budget";
 import { setBudgetInput } from "@/lib/services/budgets/set-budget";
 import { deleteKeyInput } from "@/lib/services/keys/delete-key";
@@ -23,6 +24,7 @@ import { estimateResponse, type Tool } from "@/lib/tools/tool";
 import packageJson from "@/package.json";
 import { foreignHostReason } from "./allowed-host";
 import {
+  auditListResponse,
   budgetDeleteResponse,
   budgetListResponse,
   budgetSetResponse,
@@ -228,6 +230,15 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     scope: "admin",
     query: revokeTokenInput,
     response: tokenRevokeResponse,
+  },
+  {
+    method: "get",
+    path: "/api/v1/audit",
+    operationId: "listAudit",
+    summary: "The workspace's audit log, newest first: who changed what, when, and through what",
+    scope: "admin",
+    query: listAuditInput,
+    response: auditListResponse,
   },
   {
     method: "get",

@@ -103,6 +103,31 @@ const traceFields = {
   cost_usd: z.number(),
 };
 
+export const auditListResponse = z.object({
+  entries: z.array(
+    z.object({
+      id: z.uuid(),
+      action: z.string().describe("`<area>.<verb>`, e.g. `token.create`"),
+      target_type: z.string(),
+      target_id: z.string().nullable(),
+      created_at: instant,
+      actor: z.object({
+        via: z
+          .enum(["session", "token", "connected_app", "oauth_client", "operator"])
+          .describe("How the change was made"),
+        user_id: z.string().nullable().describe("The member behind it (their session or token)"),
+        user_name: z.string().nullable(),
+        token_id: z.string().nullable(),
+        token_name: z.string().nullable(),
+        connection_id: z.string().nullable().describe("The connected app whose access token made it"),
+        client_id: z.string().nullable().describe("The OAuth client of that connected app"),
+      }),
+      details: z.record(z.string(), z.unknown()).describe("What changed (names, scopes; never secrets)"),
+    }),
+  ),
+  next_cursor: z.string().nullable().describe("`cursor` of the next page; null on the last"),
+});
+
 export const traceListResponse = z.object({
   traces: z.array(z.object(traceFields)),
   next_cursor: z.string().nullable().describe("`cursor` of the next page; null on the last"),

@@ -89,11 +89,13 @@ test("a member uses the workspace but sees no admin page", async ({ browser }) =
   const nav = page.getByRole("navigation", { name: "Dashboard" });
   await expect(nav.getByRole("link", { name: "Playground" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Budgets" })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Audit log" })).toHaveCount(0);
   await expect(nav.getByRole("link", { name: "Admin" })).toHaveCount(0);
   await screenshot(page, "member-overview");
 
   for (const [path, notice] of [
     ["/dashboard/budgets", "Budgets are managed by admins"],
+    ["/dashboard/audit", "The audit log is for admins"],
     ["/dashboard/admin", "For the operator of this deployment"],
   ] as const) {
     await page.goto(path);

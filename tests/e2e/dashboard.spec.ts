@@ -189,6 +189,22 @@ test("a revoked token is refused by the API at once", async ({ page }) => {
   expect(await refused.json()).toMatchObject({ error: { code: "unauthorized" } });
 });
 
+test("the audit log shows the token's creation and revocation, by whom, and filters by area", async ({
+  page,
+}) => {
+  expect(token, "the token test ran first").not.toBe("");
+  await page.goto("/dashboard/audit");
+  const rows = page.getByTestId("audit-row");
+  await expect(rows.filter({ hasText: "token.revoke" })).toHaveCount(1);
+  await expect(rows.filter({ hasText: "token.create" }).first()).toContainText("dashboard");
+  await page.getByLabel("Area").click();
+  await page.getByRole("option", { name: "Budgets" }).click();
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/action=budget\./);
+  await expect(rows.filter({ hasText: "token." })).toHaveCount(0);
+  await screenshot(page, "audit-budgets");
+});
+
 test("lenses: the built-in ones are listed, a workspace lens is validated, saved and deleted", async ({
   page,
 }) => {
@@ -247,6 +263,7 @@ const PAGES = [
   ["keys", "/dashboard/keys"],
   ["budgets", "/dashboard/budgets"],
   ["traces", "/dashboard/traces"],
+  ["audit", "/dashboard/audit"],
   ["team", "/dashboard/team"],
   ["settings", "/dashboard/settings"],
   ["admin", "/dashboard/admin"],

@@ -21,6 +21,7 @@ const PAGES = [
   "/dashboard/settings",
   "/dashboard/budgets",
   "/dashboard/traces",
+  "/dashboard/audit",
   "/dashboard/playground",
   "/dashboard/admin",
   "/invite/not-a-real-invitation",

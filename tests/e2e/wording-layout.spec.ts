@@ -20,6 +20,7 @@ const PAGES = [
   "/dashboard/keys",
   "/dashboard/budgets",
   "/dashboard/traces",
+  "/dashboard/audit",
   "/dashboard/team",
   "/dashboard/settings",
   "/docs/api",

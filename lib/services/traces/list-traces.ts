@@ -1,9 +1,9 @@
-import { and, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { traces, users } from "@/lib/db/schema";
 import { microsToUsd } from "@/lib/pipeline/budgets/units";
 import { actingUserId, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
-import { ServiceError } from "@/lib/pipeline/errors";
+import { encodeCursor, olderThan } from "@/lib/pipeline/cursor";
 import { parseInput } from "@/lib/pipeline/validate";
 import { traceUserColumns, visibleTraces } from "./visibility";
 
@@ -27,17 +27,6 @@ export const listTracesInput = z.strictObject({
 
 /** `q` as a literal ILIKE pattern: % and _ in the text match themselves. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-const encodeCursor = (createdAt: Date, id: string) =>
-  Buffer.from(`${createdAt.toISOString()}|${id}`).toString("base64url");
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [iso = "", id = ""] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const createdAt = new Date(iso);
-  if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id))
-    throw new ServiceError("invalid_input", "invalid cursor");
-  return { createdAt, id };
-}
 
 /** The tenant's traces, newest first, a page at a time. */
 export async function listTraces({ ctx, input }: VerbArgs<TenantContext, typeof listTracesInput>) {
@@ -63,15 +52,7 @@ export async function listTraces({ ctx, input }: VerbArgs<TenantContext, typeof 
                     ${traces.resultSummary}::text) ilike ${containing(q)}`
       : undefined,
   ];
-  if (cursor) {
-    const after = decodeCursor(cursor);
-    filters.push(
-      or(
-        lt(traces.createdAt, after.createdAt),
-        and(eq(traces.createdAt, after.createdAt), lt(traces.id, after.id)),
-      ),
-    );
-  }
+  if (cursor) filters.push(olderThan(traces, cursor));
   const rows = await ctx.db.withTenant(ctx.tenantId, (tx) =>
     tx
       .select({
