@@ -543,6 +543,12 @@ export const researchJobResponse = z.object({
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
+  data: z.unknown().optional().describe("With output_schema: values valid against it (null with data_error)"),
+  data_citations: z
+    .record(z.string(), z.array(z.string()))
+    .optional()
+    .describe("JSON pointer of each value in data → URLs of the pages read that state it"),
+  data_error: z.string().optional().describe("Why data is null"),
 });
 export type ResearchJobResponse = z.infer<typeof researchJobResponse>;
 
