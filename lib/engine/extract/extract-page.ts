@@ -13,20 +13,20 @@ import { isStrictCompatible, type JsonSchema, type Validation } from "./schema";
 import type { ChatMessage, ExtractEntry, ExtractReply, ModelPrice } from "./types";
 
 /** Characters of page text a model is given; a longer page is refused (`page_too_long`), not cut. */
-export const MAX_PAGE_CHARS = 60_000;
+const MAX_PAGE_CHARS = 60_000;
 /** The longest reply a model may write. */
 export const MAX_OUTPUT_TOKENS = 4_096;
 
-export type ExtractSpan = ProviderSpan<"llm">;
+type ExtractSpan = ProviderSpan<"llm">;
 
-export interface ExtractError {
+interface ExtractError {
   code: string;
   message: string;
 }
 
 /** The page text for a model: fetched by the caller through the fetch path, or why it could not be. */
-export type PageText = { title: string; text: string } | { error: ExtractError };
-export type PageSource = () => Promise<PageText>;
+type PageText = { title: string; text: string } | { error: ExtractError };
+type PageSource = () => Promise<PageText>;
 
 export interface ExtractRequest {
   url: string;

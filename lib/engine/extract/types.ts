@@ -18,7 +18,7 @@ export interface ModelPrice {
   outputPerMillion: number;
 }
 
-export interface TokenUsage {
+interface TokenUsage {
   prompt_tokens: number;
   completion_tokens: number;
 }
@@ -34,7 +34,7 @@ interface ExtractCallBase {
 }
 
 /** A model call: the chat so far; the adapter asks for structured output of `schema`. */
-export interface ModelExtractCall extends ExtractCallBase {
+interface ModelExtractCall extends ExtractCallBase {
   model: string;
   messages: readonly ChatMessage[];
   /** Whether the schema keeps to what strict structured outputs accept (every property required, no extras). */
@@ -43,7 +43,7 @@ export interface ModelExtractCall extends ExtractCallBase {
 }
 
 /** A service that reads the page itself: the URL, the schema and the caller's prompt. */
-export interface ReadingExtractCall extends ExtractCallBase {
+interface ReadingExtractCall extends ExtractCallBase {
   prompt?: string;
 }
 

@@ -106,7 +106,7 @@ export function withPoliteMailto(entries: readonly PaperEntry[], env: Env): Pape
 }
 
 /** SEARCHMUX_LLM_PRICE_PER_MTOK: the operator model's USD per million tokens, "input,output" (e.g. "0.15,0.6"). */
-export const OPERATOR_LLM_PRICE_ENV = "SEARCHMUX_LLM_PRICE_PER_MTOK";
+const OPERATOR_LLM_PRICE_ENV = "SEARCHMUX_LLM_PRICE_PER_MTOK";
 
 /**
  * The operator model's price for calls priced by tokens (extract), or undefined when none is named (a model

@@ -43,7 +43,7 @@ const CONCURRENT_URLS = 4;
 
 export type ExtractItem = UrlExtraction & { cache_hit?: boolean };
 
-export interface ExtractBatch {
+interface ExtractBatch {
   results: ExtractItem[];
   providers_failed: [];
   spans: [];

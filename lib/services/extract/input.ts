@@ -6,7 +6,7 @@ import { noCacheField } from "@/lib/pipeline/validate";
 import { extractProviders } from "@/lib/providers/extract";
 import { fetchProviders } from "@/lib/providers/fetch";
 
-export const MAX_EXTRACT_URLS = 20;
+const MAX_EXTRACT_URLS = 20;
 const MAX_PROMPT_CHARS = 2_000;
 
 const extractorIds = extractProviders.map((provider) => provider.id) as [string, ...string[]];
