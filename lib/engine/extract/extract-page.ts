@@ -225,6 +225,10 @@ export function modelCallCeilingMicros(price: ModelPrice, schemaChars: number, p
   return Math.ceil(chars * price.inputPerMillion + MAX_OUTPUT_TOKENS * price.outputPerMillion);
 }
 
+/** Guards against an adapter that resolves with something malformed. */
+export const isExtractReply = (value: unknown): value is ExtractReply =>
+  typeof value === "object" && value !== null && "json" in value && typeof value.json === "string";
+
 type Isolated =
   | { ok: true; reply: ExtractReply; span: ExtractSpan }
   | { ok: false; error: ExtractError; span: ExtractSpan };
@@ -239,8 +243,7 @@ async function isolated(
     {
       entry,
       invoke,
-      isResponse: (value): value is ExtractReply =>
-        typeof value === "object" && value !== null && "json" in value && typeof value.json === "string",
+      isResponse: isExtractReply,
       count: (reply) => (reply.json.trim() === "" ? 0 : 1),
       ...(priced && { pricing: priced }),
     },

@@ -5,10 +5,10 @@
  * turn with the errors, else why not. The citations come back as JSON pointer → the pages' URLs.
  */
 
-import { MAX_OUTPUT_TOKENS } from "@/lib/engine/extract/extract-page";
+import { isExtractReply, MAX_OUTPUT_TOKENS } from "@/lib/engine/extract/extract-page";
 import { parseReply, repairMessages } from "@/lib/engine/extract/prompt";
 import { isStrictCompatible, type JsonSchema, validatorFor } from "@/lib/engine/extract/schema";
-import type { ChatMessage, ExtractEntry, ExtractReply } from "@/lib/engine/extract/types";
+import type { ChatMessage, ExtractEntry } from "@/lib/engine/extract/types";
 import { callIsolated } from "@/lib/engine/shared/isolated-call";
 import type { AdmitHook, ProviderSpan } from "@/lib/engine/shared/types";
 import { reportPrompt } from "./report-prompt";
@@ -119,8 +119,7 @@ export async function structuredData(
             baseUrl: entry.baseUrl,
             signal,
           }),
-        isResponse: (value): value is ExtractReply =>
-          typeof value === "object" && value !== null && "json" in value && typeof value.json === "string",
+        isResponse: isExtractReply,
         count: () => 1,
       },
       { kind: "llm" as const, admit: request.admit, deadline: request.deadline, origin: request.origin },
