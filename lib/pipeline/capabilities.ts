@@ -134,6 +134,8 @@ export type AdmissionResult =
 export interface ClosedReservations {
   kept: readonly string[];
   refunded: readonly string[];
+  /** Kept calls priced by use that cost less than was reserved: the charge is lowered to their cost. */
+  trimmed?: ReadonlyArray<{ id: string; costMicros: number }>;
 }
 
 /**

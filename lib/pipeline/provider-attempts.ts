@@ -83,8 +83,8 @@ const PAUSE_FROM_HEADERS_MIN_SECONDS = 2;
 interface Reservation {
   id: string;
   costMicros: number;
-  /** Set when the attempt reported back, i.e. the provider was actually called. */
-  outcome?: { failure?: ProviderFailure };
+  /** Set when the attempt reported back, i.e. the provider was actually called; with its cost when priced by use. */
+  outcome?: { failure?: ProviderFailure; costMicros?: number };
   /** Gives back the breaker's half-open probe slot when the attempt never reports. */
   giveBackProbe(): void;
 }
@@ -130,7 +130,7 @@ export function attemptLedger(ctx: TenantContext, call: LedgerCall): AttemptLedg
     keyWrites: [],
   };
   return {
-    admit: (providerId) => admitAttempt(ledger, providerId),
+    admit: (providerId, reserveMicros) => admitAttempt(ledger, providerId, reserveMicros),
     exhausted: ledger.exhausted,
     databaseAway: () => ledger.admissions.databaseAway(),
     close: () => {
@@ -198,7 +198,7 @@ class AdmissionBatch {
  * Admits one provider's attempt: refused while its breaker is open or its budgets are spent, refunded at
  * once when the call was accounted for while the admission waited, else reserved until the call closes.
  */
-async function admitAttempt(ledger: Ledger, providerId: string): Promise<Admission> {
+async function admitAttempt(ledger: Ledger, providerId: string, reserveMicros?: number): Promise<Admission> {
   const { ctx, call } = ledger;
   const entry = call.entries.find((e) => e.provider.id === providerId);
   const breaker = breakerKey(providerId, entry?.apiKey);
@@ -215,7 +215,7 @@ async function admitAttempt(ledger: Ledger, providerId: string): Promise<Admissi
     const until = new Date(state.pausedUntil).toISOString();
     return skipRateLimited(call, providerId, `the key is paused until ${until} (the provider's rate limit)`);
   }
-  const costMicros = usdToMicros(entry?.provider.costPerRequestUsd ?? 0);
+  const costMicros = reserveMicros ?? usdToMicros(entry?.provider.costPerRequestUsd ?? 0);
   const admission = await ledger.admissions
     .admit({
       provider: providerId,
@@ -309,8 +309,8 @@ function settleAttempt(
 ): void {
   const { ctx, call } = ledger;
   const { providerId, entry, breaker, reservation } = admitted;
-  const { span, failure } = attempt;
-  reservation.outcome = { failure };
+  const { span, failure, costMicros } = attempt;
+  reservation.outcome = { failure, costMicros };
   ctx.breakers.record(breaker, ctx.tenantId, verdictOf(attempt));
   noteRateLimit(ledger, admitted.key, admitted.state, attempt);
   metrics().providerCallSeconds.observe({ provider: providerId, kind: call.kind }, span.duration_ms / 1000);
@@ -337,9 +337,9 @@ function reportProgress(call: LedgerCall, span: ProviderProgress): void {
 async function closeLedger(ledger: Ledger): Promise<Map<string, number>> {
   // A pause written before the answer: the caller's next call, on any instance, skips the key.
   await Promise.all(ledger.keyWrites);
-  const { charged, kept, refunded } = sortReservations(ledger.reservations);
+  const { charged, kept, refunded, trimmed } = sortReservations(ledger.reservations);
   const closed = ledger.ctx.admissions
-    .close(ledger.ctx, { kept, refunded })
+    .close(ledger.ctx, { kept, refunded, trimmed })
     .catch((error: unknown) => log().error(error, "closing reservations failed; the sweep will refund them"));
   // A refund frees budget the caller's next call may need (a retry after a refused key), so the call
   // answers once it is made. Settling kept charges changes no remaining budget (they were reserved at
@@ -352,25 +352,31 @@ async function closeLedger(ledger: Ledger): Promise<Map<string, number>> {
 
 /**
  * The reservations to keep (the attempt ran and the provider bills it) and to refund, with the charge kept
- * per provider. An attempt admitted but never run also gives its breaker probe slot back here.
+ * per provider; a kept attempt priced by use that cost less than its reservation is trimmed to its cost. An
+ * attempt admitted but never run also gives its breaker probe slot back here.
  */
 function sortReservations(reservations: Map<string, Reservation>): {
   charged: Map<string, number>;
   kept: string[];
   refunded: string[];
+  trimmed: Array<{ id: string; costMicros: number }>;
 } {
   const charged = new Map<string, number>();
   const kept: string[] = [];
   const refunded: string[] = [];
+  const trimmed: Array<{ id: string; costMicros: number }> = [];
   for (const [providerId, reservation] of reservations) {
     const failure = reservation.outcome?.failure;
     // Admitted but never run: the call gave up on the admission at its deadline.
     if (!reservation.outcome) reservation.giveBackProbe();
     if (!reservation.outcome || (failure && NOT_BILLED.has(failure.reason))) refunded.push(reservation.id);
     else {
-      charged.set(providerId, reservation.costMicros);
+      const used = reservation.outcome.costMicros;
+      const cost = used === undefined ? reservation.costMicros : Math.min(used, reservation.costMicros);
+      if (cost < reservation.costMicros) trimmed.push({ id: reservation.id, costMicros: cost });
+      charged.set(providerId, cost);
       kept.push(reservation.id);
     }
   }
-  return { charged, kept, refunded };
+  return { charged, kept, refunded, trimmed };
 }

@@ -8,6 +8,7 @@ import type {
   AnswerResponse,
   BudgetStatusResponse,
   CrawlResponse,
+  ExtractResponse,
   FetchResponse,
   FetchToolResponse,
   PaperSearchResponse,
@@ -259,4 +260,22 @@ export function formatResearch(job: ResearchJobResponse): string {
   }
   if (job.error) lines.push(`Error: ${job.error}`);
   return lines.join("\n");
+}
+
+export function formatExtract(response: ExtractResponse): string {
+  const failed = response.results.filter((r) => "error" in r).length;
+  const sections = response.results.map((r, i) => {
+    if ("error" in r) return `## ${i + 1}. ${r.url}\nFailed (${r.error.code}): ${r.error.message}`;
+    const passages = (r.passages ?? []).map((p) => `- ${p.path}: "${p.text}"`);
+    return [
+      `## ${i + 1}. ${r.url}`,
+      `Extracted by ${r.provider}${r.cache_hit ? " (cached)" : ""}:`,
+      "```json",
+      JSON.stringify(r.data, null, 2),
+      "```",
+      ...(passages.length > 0 ? ["Passages:", ...passages] : []),
+    ].join("\n");
+  });
+  const header = `${plural(response.results.length, "URL")} extracted${failed > 0 ? `, ${failed} failed` : ""}`;
+  return [header, ...sections].join("\n\n");
 }

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { SKIP_REASONS, skippedProviders } from "@/lib/pipeline/providers/skipped";
 import type { answer } from "@/lib/services/answer/answer";
 import type { crawlSite } from "@/lib/services/crawl/crawl-site";
+import type { extract } from "@/lib/services/extract/extract";
 import type { fetchPage } from "@/lib/services/fetch/fetch-page";
 import type { Lens } from "@/lib/services/lenses/lens";
 import type { paperSearch } from "@/lib/services/papers/paper-search";
@@ -19,6 +20,7 @@ type FetchBatchItem = Extract<FetchPageResult, { results: unknown }>["results"][
 type AnswerResult = Awaited<ReturnType<typeof answer>>;
 type PaperSearchResult = Awaited<ReturnType<typeof paperSearch>>;
 type CrawlSiteResult = Awaited<ReturnType<typeof crawlSite>>;
+type ExtractResult = Awaited<ReturnType<typeof extract>>;
 
 /** Written after the response; the id is known at once, so the dashboard can show the call later. */
 const traceId = z.string().nullable().describe("Trace of this call (dashboard, GET /api/v1/traces/<id>)");
@@ -541,5 +543,57 @@ export const researchJobResponse = z.object({
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
+  data: z.unknown().optional().describe("With output_schema: values valid against it (null with data_error)"),
+  data_citations: z
+    .record(z.string(), z.array(z.string()))
+    .optional()
+    .describe("JSON pointer of each value in data → URLs of the pages read that state it"),
+  data_error: z.string().optional().describe("Why data is null"),
 });
 export type ResearchJobResponse = z.infer<typeof researchJobResponse>;
+
+const extractPassage = z.object({
+  path: z.string().describe("JSON pointer of the value in data"),
+  text: z.string().describe("The page's words it came from, found in the page text"),
+});
+const extractedPage = z.object({
+  url: z.string(),
+  data: z.unknown().describe("The page's values, valid against the schema"),
+  provider: z.string().describe("The extractor that filled it: firecrawl or llm"),
+  passages: z.array(extractPassage).optional().describe("With include_passages"),
+  cache_hit: z.boolean(),
+});
+const extractFailedUrl = z.object({
+  url: z.string(),
+  error: z.object({
+    code: z
+      .string()
+      .describe(
+        "page_too_long, invalid_output, invalid_input (a refused address), a fetch or provider reason",
+      ),
+    message: z.string(),
+  }),
+});
+
+export const extractResponse = z.object({
+  results: z.array(z.union([extractedPage, extractFailedUrl])).describe("One per URL, in input order"),
+  trace_id: traceId,
+});
+export type ExtractResponse = z.infer<typeof extractResponse>;
+
+export function toExtractResponse(result: ExtractResult): ExtractResponse {
+  return {
+    results: result.results.map((item) =>
+      "error" in item
+        ? { url: item.url, error: { code: item.error.code, message: item.error.message } }
+        : {
+            url: item.url,
+            data: item.data,
+            provider: item.provider,
+            ...(item.passages && { passages: item.passages.map(({ path, text }) => ({ path, text })) }),
+            cache_hit: item.cache_hit === true,
+          },
+    ),
+    trace_id: result.trace_id,
+  };
+}

@@ -13,6 +13,9 @@ import { estimateAnswer } from "@/lib/services/answer/estimate-answer";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { crawlSite, crawlToolInput } from "@/lib/services/crawl/crawl-site";
 import { estimateCrawl } from "@/lib/services/crawl/estimate-crawl";
+import { estimateExtract } from "@/lib/services/extract/estimate-extract";
+import { extract } from "@/lib/services/extract/extract";
+import { extractToolInput } from "@/lib/services/extract/input";
 import { estimateFetch } from "@/lib/services/fetch/estimate-fetch";
 import { fetchPage, fetchToolInput } from "@/lib/services/fetch/fetch-page";
 import { estimatePaperSearch } from "@/lib/services/papers/estimate-paper-search";
@@ -27,6 +30,7 @@ import {
   formatAnswer,
   formatBudgetStatus,
   formatCrawl,
+  formatExtract,
   formatFetch,
   formatPapers,
   formatResearch,
@@ -36,12 +40,14 @@ import {
   answerResponse,
   budgetStatusResponse,
   crawlResponse,
+  extractResponse,
   fetchResponse,
   paperSearchResponse,
   researchJobResponse,
   searchResponse,
   toAnswerResponse,
   toCrawlResponse,
+  toExtractResponse,
   toFetchResponse,
   toPaperSearchResponse,
   toSearchResponse,
@@ -150,6 +156,31 @@ const TOOL_LIST = [
     run: async (ctx, input, call) => traced(toCrawlResponse, await crawlSite({ ctx, input, ...call })),
     estimate: (ctx, input) => estimateCrawl({ ctx, input }),
     format: formatCrawl,
+  }),
+  defineTool({
+    name: "extract",
+    title: "Extract structured data",
+    scope: "fetch",
+    description: [
+      "Fill a JSON Schema from each of 1–20 pages: one result per URL, `data` valid against `schema`, or an",
+      "error (page_too_long, invalid_output, fetch failures). `prompt` says what to look for;",
+      "include_passages quotes the page words each value came from. Model calls are charged to budgets;",
+      "repeats are cached. Typically 5–60 s.",
+    ].join(" "),
+    inputSchema: extractToolInput,
+    outputSchema: extractResponse,
+    rest: {
+      method: "post",
+      path: "/api/v1/extract",
+      summary: "Structured data from pages: each page filled into a JSON Schema by a model or Firecrawl",
+      operationId: "extract",
+    },
+    providers: "extract",
+    openWorld: true,
+    slow: true,
+    run: async (ctx, input, call) => traced(toExtractResponse, await extract({ ctx, input, ...call })),
+    estimate: (ctx, input) => estimateExtract({ ctx, input }),
+    format: formatExtract,
   }),
   defineTool({
     name: "answer",

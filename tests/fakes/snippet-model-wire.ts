@@ -4,8 +4,13 @@
  * Completions shape (https://platform.openai.com/docs/api-reference/chat/object) with, per request, the
  * reply of the first rule in `scenario.payload` (a FakeSnippetModel) whose `contains` occurs in the user
  * message, else "Grounded: " and the page text's first words — so a test sees which page was read.
+ * A request with Structured Outputs (`response_format: {type: "json_schema", json_schema: {name, schema,
+ * strict}}`, https://platform.openai.com/docs/guides/structured-outputs) is matched against every user
+ * message (a repair turn included), and without a rule answers JSON that fills its schema from the page
+ * text (structured-reply.ts).
  */
 import { bearer, type FakeWire, json, type RecordedRequest } from "./provider-server";
+import { type ResponseFormat, structuredReply } from "./structured-reply";
 
 export const SNIPPET_MODEL = "snippet-model";
 
@@ -16,6 +21,7 @@ interface FakeSnippetModel {
 interface ChatBody {
   model?: string;
   messages?: Array<{ role: string; content: string }>;
+  response_format?: ResponseFormat;
 }
 
 /** The user message of a recorded request. */
@@ -23,7 +29,16 @@ export function userMessage(request: RecordedRequest): string {
   return (request.body as ChatBody).messages?.find((m) => m.role === "user")?.content ?? "";
 }
 
-function reply(payload: FakeSnippetModel | undefined, user: string): string {
+function reply(payload: FakeSnippetModel | undefined, body: ChatBody): string {
+  if (body.response_format?.type === "json_schema") {
+    const users = (body.messages ?? []).filter((m) => m.role === "user").map((m) => m.content);
+    const rule = payload?.rules?.find((r) => users.some((user) => user.includes(r.contains)));
+    return rule?.reply ?? structuredReply(body.response_format, users[0] ?? "");
+  }
+  return textReply(payload, userMessage({ body } as RecordedRequest));
+}
+
+function textReply(payload: FakeSnippetModel | undefined, user: string): string {
   const rule = payload?.rules?.find((r) => user.includes(r.contains));
   if (rule) return rule.reply;
   const page = user.split('"""')[1] ?? "";
@@ -47,7 +62,7 @@ export const SNIPPET_MODEL_WIRES: Readonly<Record<string, FakeWire>> = {
             finish_reason: "stop",
             message: {
               role: "assistant",
-              content: reply(scenario.payload as FakeSnippetModel | undefined, userMessage(request)),
+              content: reply(scenario.payload as FakeSnippetModel | undefined, request.body as ChatBody),
             },
           },
         ],

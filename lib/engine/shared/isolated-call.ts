@@ -38,6 +38,11 @@ export interface IsolatedCall<E extends ResolvedProvider<ProviderRegistration>, 
   isResponse(value: unknown): value is R;
   /** Usable items in a response; 0 makes the span "empty". */
   count(response: R): number;
+  /**
+   * A call priced by what it uses (a model's tokens): the most it can cost, reserved at admission, and what
+   * an answer actually cost (at most that). Without it the provider's cost per request is charged.
+   */
+  pricing?: { reserveMicros: number; costMicros(response: R): number };
 }
 
 export type IsolatedOutcome<E, R, Kind extends string> =
@@ -79,7 +84,7 @@ export async function callIsolated<
     });
   }
 
-  const admission = await admitAttempt(provider.id, context);
+  const admission = await admitAttempt(provider.id, context, call.pricing?.reserveMicros);
   if ("refusal" in admission) return refused(entry, context, queued, admission.refusal);
   const { outcome, providerFault, rateLimit } = await attempt(call, context);
   try {
@@ -87,6 +92,7 @@ export async function callIsolated<
       span: outcome.span,
       ...(!outcome.ok && { failure: outcome.failure, providerFault }),
       ...(rateLimit && { rateLimit }),
+      ...(outcome.ok && call.pricing && { costMicros: call.pricing.costMicros(outcome.response) }),
     });
   } catch {
     // An observer's failure must not change the call's outcome.
@@ -185,12 +191,13 @@ type AdmissionCheck = { refusal: Refusal } | { settled?: (report: AttemptReport)
 async function admitAttempt(
   providerId: ProviderId,
   context: IsolationContext<string>,
+  reserveMicros: number | undefined,
 ): Promise<AdmissionCheck> {
   const { admit, deadline } = context;
   if (admit === undefined) return {};
   try {
     const admission = await raceAbort(
-      new Promise<Admission>((resolve) => resolve(admit(providerId))),
+      new Promise<Admission>((resolve) => resolve(admit(providerId, reserveMicros))),
       deadline,
     );
     if (admission.ok) return { settled: admission.settled };

@@ -65,6 +65,11 @@ export interface AttemptReport {
   providerFault?: boolean;
   /** What the provider's rate-limit headers said about the key, answer or error (lib/http/rate-limit-headers.ts). */
   rateLimit?: RateLimitHint;
+  /**
+   * What the attempt actually cost, in micro-dollars, when it is priced by what it used (a model's tokens):
+   * the charge kept is this, at most what was reserved. Undefined: the reserved cost is kept.
+   */
+  costMicros?: number;
 }
 
 export type Admission =
@@ -77,9 +82,10 @@ export type Admission =
     };
 /**
  * Called right before each provider call (atomic budget admission, circuit breaker); an admitted call
- * reports its outcome to `settled` (breaker, health, metrics, live progress).
+ * reports its outcome to `settled` (breaker, health, metrics, live progress). `reserveMicros` is the most
+ * a call priced by use can cost (a model's tokens), reserved instead of the provider's cost per request.
  */
-export type AdmitHook = (providerId: ProviderId) => Promise<Admission>;
+export type AdmitHook = (providerId: ProviderId, reserveMicros?: number) => Promise<Admission>;
 
 export interface FreeTier {
   requests: number;

@@ -109,16 +109,24 @@ export async function admit(ctx: TenantScope, request: AdmissionRequest): Promis
 }
 
 /**
- * Closes a tool call's reservations in one statement, one round trip (settle_calls): `kept` calls happened
+ * Closes a tool call's reservations in one statement, one round trip (settle_calls; a second one first when
+ * a call priced by use is trimmed to what it cost): `kept` calls happened
  * (or may have been billed), so their charges stay and the usage no budget limits is recorded; `refunded`
  * calls were definitively not billable (refused connection, bad key, 429), so their charges are subtracted
  * again.
  */
 export async function closeReservations(
   ctx: TenantScope,
-  { kept, refunded }: ClosedReservations,
+  { kept, refunded, trimmed = [] }: ClosedReservations,
 ): Promise<void> {
   if (kept.length === 0 && refunded.length === 0) return;
+  // Calls priced by use that cost less than reserved are trimmed first (trim_reservations, drizzle/0018).
+  if (trimmed.length > 0) {
+    const trims = trimmed.map(({ id, costMicros }) => ({ id, amount: Math.round(costMicros) }));
+    await ctx.db.callFunction(
+      sql`select trim_reservations(${ctx.tenantId}::uuid, ${JSON.stringify(trims)}::jsonb)`,
+    );
+  }
   const [row] = await ctx.db.callFunction<{ deferred: Charge[][] }>(sql`
     select settle_calls(${ctx.tenantId}::uuid, ${uuidArray(kept)}, ${uuidArray(refunded)}) as deferred`);
   for (const charges of row?.deferred ?? []) ctx.usage.add(ctx.tenantId, charges);

@@ -1,10 +1,11 @@
 import type { FreeTier, ProviderRegistration } from "@/lib/engine/shared/types";
 import { answerProviders } from "@/lib/providers/answer";
+import { extractProviders } from "@/lib/providers/extract";
 import { fetchProviders } from "@/lib/providers/fetch";
 import { paperProviders } from "@/lib/providers/papers";
 import { searchProviders } from "@/lib/providers/search";
 
-export type ProviderKind = "search" | "fetch" | "answer" | "papers";
+export type ProviderKind = "search" | "fetch" | "answer" | "papers" | "extract";
 
 export interface CatalogEntry {
   id: string;
@@ -16,7 +17,7 @@ export interface CatalogEntry {
   kinds: readonly ProviderKind[];
   /** The free tier as the provider's first registration declares it. */
   freeTier: FreeTier | null;
-  /** The cost of one call of its first registration (search, then fetch, answer, papers): what a key test costs. */
+  /** The cost of one call of its first registration (search, then fetch, answer, papers, extract): what a key test costs. */
   costPerRequestUsd: number;
 }
 
@@ -26,6 +27,7 @@ export const PROVIDER_REGISTRIES: ReadonlyArray<[ProviderKind, readonly Provider
   ["fetch", fetchProviders],
   ["answer", answerProviders],
   ["papers", paperProviders],
+  ["extract", extractProviders],
 ];
 
 let cached: ReadonlyMap<string, CatalogEntry> | undefined;

@@ -4,11 +4,13 @@
  * operator model's name, OpenAlex's contact address).
  */
 import type { AnswerEntry } from "@/lib/engine/answer/types";
+import type { ExtractEntry, ModelPrice } from "@/lib/engine/extract/types";
 import type { FetchProviderEntry } from "@/lib/engine/fetch/types";
 import type { PaperEntry } from "@/lib/engine/papers/types";
 import type { ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
 import { parseAllowlist } from "@/lib/http/ssrf";
 import type { Env } from "@/lib/pipeline/capabilities";
+import { ServiceError } from "@/lib/pipeline/errors";
 import { OPERATOR_LLM_MODEL_ENV } from "@/lib/providers/answer/openai-compatible";
 import { needsKey, PROVIDER_REGISTRIES, type ProviderKind } from "./catalog";
 
@@ -56,7 +58,13 @@ export function operatorProviderIds(
  * the tools of each kind: operatorProvidersByTool in lib/tools/provider-kinds.ts).
  */
 export function operatorProvidersByKind(env: Env): Record<ProviderKind, string[]> {
-  const byKind: Record<ProviderKind, string[]> = { search: [], fetch: [], answer: [], papers: [] };
+  const byKind: Record<ProviderKind, string[]> = {
+    search: [],
+    fetch: [],
+    answer: [],
+    papers: [],
+    extract: [],
+  };
   for (const [kind, registry] of PROVIDER_REGISTRIES) byKind[kind] = operatorProviderIds(registry, env);
   return byKind;
 }
@@ -78,8 +86,11 @@ export function fetchAllowlistFromEnv(env: Env) {
   return parseAllowlist((env.SEARCHMUX_FETCH_ALLOWLIST ?? "").split(","));
 }
 
-/** Entries ready for runAnswer: the operator's `llm` gets SEARCHMUX_LLM_MODEL, or is left out without one. */
-export function withOperatorModel(entries: readonly AnswerEntry[], env: Env): AnswerEntry[] {
+/** Entries ready to call: the operator's `llm` gets SEARCHMUX_LLM_MODEL, or is left out without one. */
+export function withOperatorModel<E extends AnswerEntry | ExtractEntry>(
+  entries: readonly E[],
+  env: Env,
+): Array<E & { model?: string }> {
   const model = value(env, OPERATOR_LLM_MODEL_ENV);
   return entries.flatMap((entry) => {
     if (entry.provider.defaultModel !== "") return [entry];
@@ -92,4 +103,25 @@ export function withOperatorModel(entries: readonly AnswerEntry[], env: Env): An
 export function withPoliteMailto(entries: readonly PaperEntry[], env: Env): PaperEntry[] {
   const mailto = value(env, MAILTO_ENV);
   return entries.map((entry) => (entry.provider.id === "openalex" && mailto ? { ...entry, mailto } : entry));
+}
+
+/** SEARCHMUX_LLM_PRICE_PER_MTOK: the operator model's USD per million tokens, "input,output" (e.g. "0.15,0.6"). */
+const OPERATOR_LLM_PRICE_ENV = "SEARCHMUX_LLM_PRICE_PER_MTOK";
+
+/**
+ * The operator model's price for calls priced by tokens (extract), or undefined when none is named (a model
+ * the operator runs itself costs nothing a call). A malformed value fails those calls, naming the variable:
+ * charging nothing for a price the operator meant would let budgets overspend.
+ */
+export function operatorModelPrice(env: Env): ModelPrice | undefined {
+  const named = value(env, OPERATOR_LLM_PRICE_ENV);
+  if (!named) return undefined;
+  const parts = named.split(",").map((part) => Number(part.trim()));
+  const [input, output] = parts;
+  if (parts.length !== 2 || input === undefined || output === undefined || !(input >= 0 && output >= 0))
+    throw new ServiceError(
+      "no_provider_configured",
+      `${OPERATOR_LLM_PRICE_ENV} must be two non-negative numbers, "input,output" USD per million tokens`,
+    );
+  return { inputPerMillion: input, outputPerMillion: output };
 }

@@ -6,7 +6,7 @@ import { ProviderError } from "@/lib/engine/shared/errors";
 import { InvalidPath } from "@/lib/http/provider-client";
 
 /** Keyed adapters call this first; the engine normally skips unconfigured providers before calling. */
-export function requireApiKey(call: FetchCall, displayName: string): string {
+export function requireApiKey(call: Pick<FetchCall, "apiKey">, displayName: string): string {
   if (!call.apiKey) throw new ProviderError("not_configured", `${displayName} needs an API key`);
   return call.apiKey;
 }

@@ -57,8 +57,8 @@ export async function fetchBatch(ctx: TenantContext, request: BatchRequest) {
   });
 }
 
-/** The tenant's documents: in KV under the key a fetch of one url caches them with. */
-function tenantDocuments(
+/** The tenant's documents: in KV under the key a fetch of one url caches them with (extract reads them too). */
+export function tenantDocuments(
   ctx: TenantContext,
   options: DocumentOptions,
   entries: readonly FetchProviderEntry[],

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { clampedInteger, queryField } from "@/lib/engine/shared/input-fields";
+import { outputSchemaField } from "@/lib/services/extract/input";
 
 export const researchInput = z.strictObject({
   question: queryField(1_000, "The question to research, in plain words"),
@@ -23,6 +24,11 @@ export const researchInput = z.strictObject({
     .max(30)
     .optional()
     .describe("Search only with these provider ids; default: every available provider"),
+  output_schema: outputSchemaField("output_schema")
+    .optional()
+    .describe(
+      "JSON Schema the result's `data` fills from the pages read, each value cited in data_citations (object root, ≤16 KB, ≤12 levels, no pattern)",
+    ),
 });
 
 export type ResearchInput = z.output<typeof researchInput>;

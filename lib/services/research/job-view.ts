@@ -1,6 +1,7 @@
 /** A research job as every transport shows it (REST, MCP task results, the playground, the CLI). */
 
 import type { researchJobs } from "@/lib/db/schema";
+import type { StructuredData } from "@/lib/engine/research/structured-data";
 import type { ResearchSource } from "@/lib/engine/research/types";
 import { microsToUsd } from "@/lib/pipeline/budgets/units";
 import type { ResearchInput } from "./input";
@@ -35,6 +36,11 @@ export interface ResearchJobView {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** With output_schema, once the job succeeded: values valid against it, null when none could be made. */
+  data?: unknown;
+  /** JSON pointer of each value in data → the URLs of the pages read that state it. */
+  data_citations?: Record<string, string[]>;
+  data_error?: string;
 }
 
 export const QUEUED: ResearchProgress = {
@@ -50,7 +56,7 @@ export const isFinished = (status: ResearchStatus) =>
 type JobRow = typeof researchJobs.$inferSelect;
 
 export function toJobView(row: JobRow): ResearchJobView {
-  const state = row.state as { cost_micros?: number };
+  const state = row.state as { cost_micros?: number; data?: StructuredData };
   return {
     id: row.id,
     status: row.status,
@@ -66,5 +72,12 @@ export function toJobView(row: JobRow): ResearchJobView {
     created_at: row.createdAt.toISOString(),
     started_at: row.startedAt?.toISOString() ?? null,
     finished_at: row.finishedAt?.toISOString() ?? null,
+    ...dataFields(state.data),
   };
+}
+
+function dataFields(data: StructuredData | undefined) {
+  if (data === undefined) return {};
+  if ("error" in data) return { data: null, data_citations: {}, data_error: data.error };
+  return { data: data.data, data_citations: data.citations };
 }

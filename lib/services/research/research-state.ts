@@ -3,6 +3,7 @@
  * error, the pages read, the sub-calls made and what they cost. A job taken over by another instance
  * starts from it and repeats no finished step.
  */
+import type { StructuredData } from "@/lib/engine/research/structured-data";
 import type { FoundBy, ReadPage, SubQueryResults } from "@/lib/engine/research/types";
 import type { SpanRecord } from "@/lib/pipeline/capabilities";
 import type { StopReason } from "./job-view";
@@ -32,6 +33,8 @@ export interface ResearchState {
   /** What the sub-calls and model calls have cost so far. */
   cost_micros: number;
   stop?: { reason: StopReason; detail: string };
+  /** With output_schema: the data and its citations, or why there is none. */
+  data?: StructuredData;
 }
 
 /** A model span as checkpoints written before spans took the trace's snake case (November 2026) hold it. */

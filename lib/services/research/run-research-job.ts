@@ -6,15 +6,20 @@
  * instance that takes the job over repeats none of them. Budgets running out, the job's cost limit or its
  * deadline stop the searching: the report is written from what was found, marked partial with the reason.
  */
+import type { ExtractEntry } from "@/lib/engine/extract/types";
 import { planQueries } from "@/lib/engine/research/plan";
 import { selectPages } from "@/lib/engine/research/select-pages";
+import { structuredData } from "@/lib/engine/research/structured-data";
 import type { ReadPage, ResearchModel } from "@/lib/engine/research/types";
 import { writeReport } from "@/lib/engine/research/write-report";
 import { linkedAbort } from "@/lib/engine/shared/abort";
 import type { ProviderSpan } from "@/lib/engine/shared/types";
 import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
+import { operatorModelPrice, withOperatorModel } from "@/lib/pipeline/providers/operator-providers";
+import { tenantProviders } from "@/lib/pipeline/providers/tenant-providers";
 import { completeChat } from "@/lib/providers/answer/openai-compatible";
+import { operatorModelExtractor } from "@/lib/providers/extract/model";
 import { isBatchError } from "@/lib/services/fetch/fetch-many";
 import { fetchPage } from "@/lib/services/fetch/fetch-page";
 import { tenantModel } from "@/lib/services/search/depth-stages";
@@ -178,6 +183,7 @@ async function writeStage(
       partialReason: stop?.detail,
     }),
   );
+  await dataStage(run, pages);
   const traceId = recordJobTrace(run.base, run.row, state, run.origin, { status: stop ? "partial" : "ok" });
   await save(run, {
     status: "succeeded",
@@ -305,6 +311,54 @@ async function modelStep<T extends { span?: ProviderSpan<"llm"> }>(
   } finally {
     deadline.dispose();
   }
+}
+
+/**
+ * With output_schema: the pages read filled into it by the operator model, each value cited (its call admitted
+ * and traced like the report's). Without a model the job still succeeds, its data null with why.
+ */
+async function dataStage(run: JobRun, pages: ReadPage[]): Promise<void> {
+  const { state, input } = run;
+  if (!input.output_schema || state.data) return;
+  const entry = await extractModelFor(run.ctx);
+  if (!entry) {
+    state.data = {
+      error: "output_schema needs the operator model (SEARCHMUX_LLM_BASE_URL and SEARCHMUX_LLM_MODEL)",
+    };
+    return;
+  }
+  const deadline = linkedAbort(
+    [run.control.signal],
+    MODEL_TIMEOUT_MS,
+    `the model did not answer within ${MODEL_TIMEOUT_MS} ms`,
+  );
+  const budget = stageBudget(run.ctx);
+  try {
+    const { result, spans } = await structuredData({
+      question: input.question,
+      pages,
+      schema: input.output_schema,
+      entry,
+      admit: budget.admitter("llm", [entry]),
+      deadline: deadline.signal,
+      origin: run.origin,
+    });
+    const records = stageSpanRecords(spans, await budget.close(), entry.apiKey ? [entry.apiKey] : []);
+    state.spans.push(...records);
+    state.cost_micros += records.reduce((sum, record) => sum + record.cost_micros, 0);
+    run.control.signal.throwIfAborted();
+    state.data = result;
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/** The operator model as an extractor (Structured Outputs), with its price per token when one is set. */
+async function extractModelFor(ctx: TenantContext): Promise<ExtractEntry | undefined> {
+  const { available } = await tenantProviders(ctx, [operatorModelExtractor]);
+  const [entry] = withOperatorModel(available, ctx.env);
+  const price = operatorModelPrice(ctx.env);
+  return entry?.model ? { ...entry, ...(price && { price }) } : undefined;
 }
 
 /** The web search of one sub-query. */

@@ -21,10 +21,10 @@ export function stageBudget(ctx: TenantContext, onProgress?: OnProgress): StageB
   let attempts = 0;
   const ledgers: AttemptLedger[] = [];
   return {
-    admitter: (kind, entries) => async (providerId) => {
+    admitter: (kind, entries) => async (providerId, reserveMicros) => {
       const ledger = attemptLedger(ctx, { traceId: `${stageId}:${attempts++}`, kind, entries, onProgress });
       ledgers.push(ledger);
-      const admission = await ledger.admit(providerId);
+      const admission = await ledger.admit(providerId, reserveMicros);
       if (!admission.ok) return admission;
       return {
         ok: true,

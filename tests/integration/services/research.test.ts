@@ -178,6 +178,70 @@ describe("research jobs", () => {
     ]);
   });
 
+  it("with output_schema: data valid against it, each value citing pages that were read", async () => {
+    const ctx = await newTenant();
+    const outputSchema = {
+      type: "object",
+      properties: { efficiency: { type: "number" }, method: { type: "string" } },
+      required: ["efficiency"],
+    };
+    const cited = { efficiency: 11, method: "measured over a year" };
+    fake.setScenario(SNIPPET_MODEL, {
+      payload: {
+        rules: [
+          // The first reply leaves a value uncited: the repair turn names it, the second cites both.
+          {
+            contains: "has no citation of a numbered source",
+            reply: JSON.stringify({
+              data: cited,
+              citations: [
+                { path: "/efficiency", sources: [1] },
+                { path: "/method", sources: [1, 2, 40] },
+              ],
+            }),
+          },
+          {
+            contains: "JSON Schema of the reply",
+            reply: JSON.stringify({ data: cited, citations: [{ path: "/efficiency", sources: [1] }] }),
+          },
+          { contains: "Research question:", reply: '["solar efficiency"]' },
+          { contains: "Sources", reply: "Panels convert 11 percent of sunlight [1]." },
+        ],
+      },
+    });
+    const job = await research(ctx, { max_queries: 2, max_pages: 3, output_schema: outputSchema });
+
+    expect(job.status).toBe("succeeded");
+    expect(job.data).toEqual(cited);
+    const citedPages = Object.values(job.data_citations ?? {}).flat();
+    expect(Object.keys(job.data_citations ?? {}).sort()).toEqual(["/efficiency", "/method"]);
+    expect(job.data_citations?.["/method"]).toHaveLength(2); // source 40 was never read: dropped
+    for (const url of citedPages) expect(fetched().has(url)).toBe(true);
+    const structured = fake.requests(SNIPPET_MODEL).filter((r) => "response_format" in (r.body as object));
+    expect(structured).toHaveLength(2);
+    expect(structured[0]?.body).toMatchObject({ response_format: { type: "json_schema" } });
+  });
+
+  it("with output_schema and no model: the report, and data null with why", async () => {
+    const ctx = await newTenant(withoutModel());
+    const job = await research(ctx, {
+      max_queries: 1,
+      max_pages: 2,
+      output_schema: { type: "object", properties: { a: { type: "string" } } },
+    });
+    expect(job).toMatchObject({
+      status: "succeeded",
+      data: null,
+      data_error: expect.stringMatching(/operator model/),
+    });
+    await expect(
+      startResearch({
+        ctx,
+        input: { question: "q", output_schema: { type: "object", properties: { a: { type: "nope" } } } },
+      }),
+    ).rejects.toMatchObject({ code: "invalid_input" });
+  });
+
   it("stops searching when the budget runs out, and reports what it found, marked partial with the reason", async () => {
     const ctx = await newTenant(withoutModel());
     await setBudget({ ctx, input: { provider: "brave", metric: "requests", period: "day", limit: 1 } });

@@ -118,11 +118,26 @@ describe("the tool table", () => {
     expect(PLAYGROUND_TOOL_NAMES).toEqual(
       TOOLS.filter((tool) => tool.playground !== false).map((tool) => tool.name),
     );
-    expect(PLAYGROUND_TOOL_NAMES).toEqual(["web_search", "fetch", "crawl", "answer", "paper_search"]);
+    expect(PLAYGROUND_TOOL_NAMES).toEqual([
+      "web_search",
+      "fetch",
+      "crawl",
+      "extract",
+      "answer",
+      "paper_search",
+    ]);
   });
 
   it("gives the traces filter every tool whose calls are traced", () => {
-    expect(TRACED_TOOL_NAMES).toEqual(["web_search", "fetch", "crawl", "answer", "paper_search", "research"]);
+    expect(TRACED_TOOL_NAMES).toEqual([
+      "web_search",
+      "fetch",
+      "crawl",
+      "extract",
+      "answer",
+      "paper_search",
+      "research",
+    ]);
     const parameter = operationOf("/api/v1/traces", "get")?.parameters?.find((p) => p.name === "tool");
     expect(parameter?.schema).toMatchObject({ enum: TRACED_TOOL_NAMES });
   });
@@ -169,6 +184,7 @@ describe("the tool table", () => {
     expect(operatorProvidersByTool(env).map(([tool]) => tool)).toEqual([
       "web_search",
       "fetch",
+      "extract",
       "answer",
       "paper_search",
     ]);
@@ -185,7 +201,7 @@ describe("the tool table", () => {
   it("hints each token scope with the tools it allows", () => {
     expect(TOOLS_BY_SCOPE).toEqual({
       search: ["web_search", "research"],
-      fetch: ["fetch", "crawl"],
+      fetch: ["fetch", "crawl", "extract"],
       answer: ["answer"],
       papers: ["paper_search"],
     });
