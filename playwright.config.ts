@@ -56,7 +56,8 @@ export default defineConfig({
     {
       command: `npm run build && npm start -- -p ${port}`,
       url: `${baseURL}/api/health`,
-      timeout: 300_000,
+      // The build takes 2–3 minutes on an idle 2-core machine; a loaded one may set more.
+      timeout: Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 300_000),
       reuseExistingServer: false,
       stdout: "pipe",
       env: {
