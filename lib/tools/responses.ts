@@ -9,9 +9,11 @@ import { SKIP_REASONS, skippedProviders } from "@/lib/pipeline/providers/skipped
 import type { answer } from "@/lib/services/answer/answer";
 import type { crawlSite } from "@/lib/services/crawl/crawl-site";
 import type { fetchPage } from "@/lib/services/fetch/fetch-page";
+import type { ImageSearchResult } from "@/lib/services/images/image-search";
 import type { Lens } from "@/lib/services/lenses/lens";
 import type { paperSearch } from "@/lib/services/papers/paper-search";
 import type { WebSearchResult } from "@/lib/services/search/web-search";
+import type { SimilarResult } from "@/lib/services/similar/similar";
 
 type FetchPageResult = Awaited<ReturnType<typeof fetchPage>>;
 type FetchedDocument = Exclude<FetchPageResult, { results: unknown }>;
@@ -32,7 +34,7 @@ const providersSkipped = z
       reason: z
         .enum(SKIP_REASONS)
         .describe(
-          "low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets, or paced; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested",
+          "low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets, or paced; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested; safesearch: it cannot apply the asked safesearch level",
         ),
     }),
   )
@@ -301,19 +303,23 @@ const succeeded = (successes: ReadonlyArray<z.infer<typeof providerSucceeded>>) 
 const sources = (list: ReadonlyArray<z.infer<typeof source>>) =>
   list.map(({ provider, rank }) => ({ provider, rank }));
 
+type SearchResultItem = SearchResponse["results"][number];
+
+const searchResult = (r: SearchResultItem): SearchResultItem => ({
+  title: r.title,
+  url: r.url,
+  snippet: r.snippet,
+  score: r.score,
+  sources: sources(r.sources),
+  snippet_source: r.snippet_source,
+  ...(r.content !== undefined && { content: r.content }),
+  ...(r.content_error !== undefined && { content_error: r.content_error }),
+});
+
 export function toSearchResponse(result: WebSearchResult): SearchResponse {
   return {
     query: result.query,
-    results: result.results.map((r) => ({
-      title: r.title,
-      url: r.url,
-      snippet: r.snippet,
-      score: r.score,
-      sources: sources(r.sources),
-      snippet_source: r.snippet_source,
-      ...(r.content !== undefined && { content: r.content }),
-      ...(r.content_error !== undefined && { content_error: r.content_error }),
-    })),
+    results: result.results.map(searchResult),
     providers_succeeded: succeeded(result.providers_succeeded),
     providers_failed: failedWithDuration(result.providers_failed),
     providers_skipped: result.providers_skipped.map(({ provider, reason }) => ({ provider, reason })),
@@ -543,3 +549,79 @@ export const researchJobResponse = z.object({
   finished_at: z.string().nullable(),
 });
 export type ResearchJobResponse = z.infer<typeof researchJobResponse>;
+
+export const imageSearchResponse = z.object({
+  query: z.string(),
+  results: z.array(
+    z.object({
+      image_url: z.string(),
+      thumbnail_url: z.string().nullable(),
+      title: z.string(),
+      page_url: z.string().nullable().describe("The page the image is on"),
+      width: z.number().int().nullable(),
+      height: z.number().int().nullable(),
+      score: z.number(),
+      sources: z.array(source),
+    }),
+  ),
+  providers_succeeded: z.array(providerSucceeded),
+  providers_failed: z.array(providerFailed),
+  providers_skipped: providersSkipped,
+  cache_hit: z.boolean(),
+  trace_id: traceId,
+  duration_ms: z.number(),
+});
+export type ImageSearchResponse = z.infer<typeof imageSearchResponse>;
+
+export function toImageSearchResponse(result: ImageSearchResult): ImageSearchResponse {
+  return {
+    query: result.query,
+    results: result.results.map((image) => ({
+      image_url: image.image_url,
+      thumbnail_url: image.thumbnail_url,
+      title: image.title,
+      page_url: image.page_url,
+      width: image.width,
+      height: image.height,
+      score: image.score,
+      sources: sources(image.sources),
+    })),
+    providers_succeeded: succeeded(result.providers_succeeded),
+    providers_failed: failedWithDuration(result.providers_failed),
+    providers_skipped: result.providers_skipped.map(({ provider, reason }) => ({ provider, reason })),
+    cache_hit: result.cache_hit,
+    trace_id: result.trace_id,
+    duration_ms: result.duration_ms,
+  };
+}
+
+export const similarResponse = z.object({
+  url: z.string(),
+  method: z
+    .enum(["exa", "search"])
+    .describe("exa: Exa's findSimilar; search: a web search built from the page's title and key terms"),
+  query: z.string().nullable().describe("The search built from the page (method search)"),
+  results: searchResponse.shape.results,
+  providers_succeeded: z.array(providerSucceeded),
+  providers_failed: z.array(providerFailed),
+  providers_skipped: providersSkipped,
+  cache_hit: z.boolean(),
+  trace_id: traceId,
+  duration_ms: z.number(),
+});
+export type SimilarResponse = z.infer<typeof similarResponse>;
+
+export function toSimilarResponse(result: SimilarResult): SimilarResponse {
+  return {
+    url: result.url,
+    method: result.method,
+    query: result.query,
+    results: result.results.map(searchResult),
+    providers_succeeded: succeeded(result.providers_succeeded),
+    providers_failed: failedWithDuration(result.providers_failed),
+    providers_skipped: result.providers_skipped.map(({ provider, reason }) => ({ provider, reason })),
+    cache_hit: result.cache_hit,
+    trace_id: result.trace_id,
+    duration_ms: result.duration_ms,
+  };
+}

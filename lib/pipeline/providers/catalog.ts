@@ -1,10 +1,11 @@
 import type { FreeTier, ProviderRegistration } from "@/lib/engine/shared/types";
 import { answerProviders } from "@/lib/providers/answer";
 import { fetchProviders } from "@/lib/providers/fetch";
+import { imageProviders } from "@/lib/providers/images";
 import { paperProviders } from "@/lib/providers/papers";
 import { searchProviders } from "@/lib/providers/search";
 
-export type ProviderKind = "search" | "fetch" | "answer" | "papers";
+export type ProviderKind = "search" | "fetch" | "answer" | "papers" | "images";
 
 export interface CatalogEntry {
   id: string;
@@ -26,6 +27,7 @@ export const PROVIDER_REGISTRIES: ReadonlyArray<[ProviderKind, readonly Provider
   ["fetch", fetchProviders],
   ["answer", answerProviders],
   ["papers", paperProviders],
+  ["images", imageProviders],
 ];
 
 let cached: ReadonlyMap<string, CatalogEntry> | undefined;

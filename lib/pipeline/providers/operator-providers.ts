@@ -56,7 +56,13 @@ export function operatorProviderIds(
  * the tools of each kind: operatorProvidersByTool in lib/tools/provider-kinds.ts).
  */
 export function operatorProvidersByKind(env: Env): Record<ProviderKind, string[]> {
-  const byKind: Record<ProviderKind, string[]> = { search: [], fetch: [], answer: [], papers: [] };
+  const byKind: Record<ProviderKind, string[]> = {
+    search: [],
+    fetch: [],
+    answer: [],
+    papers: [],
+    images: [],
+  };
   for (const [kind, registry] of PROVIDER_REGISTRIES) byKind[kind] = operatorProviderIds(registry, env);
   return byKind;
 }

@@ -60,7 +60,7 @@ export interface RawResult {
  */
 export function toProviderResponse(
   raw: readonly RawResult[],
-  call: Pick<ProviderCall, "options">,
+  call: ResultsCall,
   http: Pick<ProviderJsonResponse, "status" | "bytes" | "rateLimit">,
 ): ProviderResponse {
   const results: ProviderResult[] = [];
@@ -84,6 +84,11 @@ export function toProviderResponse(
   };
 }
 
+/** What cleaning a provider's list needs of a call: how many results were asked for. */
+interface ResultsCall {
+  options: Pick<ProviderCall["options"], "maxResults">;
+}
+
 /** A JSON search request, the schema its answer must match and where the results are in that answer. */
 export interface ResultsRequest<S extends z.ZodType> extends Omit<ProviderRequestOptions, "signal"> {
   schema: S;
@@ -95,7 +100,7 @@ export interface ResultsRequest<S extends z.ZodType> extends Omit<ProviderReques
  * against the adapter's schema (invalid_response otherwise) and cleans its results (toProviderResponse).
  */
 export async function requestResults<S extends z.ZodType>(
-  call: Pick<ProviderCall, "options" | "signal">,
+  call: ResultsCall & Pick<ProviderCall, "signal">,
   url: string,
   { schema, results, ...options }: ResultsRequest<S>,
 ): Promise<ProviderResponse> {

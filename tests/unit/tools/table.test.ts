@@ -30,7 +30,7 @@ const document = openApiDocument();
 const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods) as Operation[]);
 const operationOf = (path: string, method: string) =>
   (document.paths[path] as Record<string, Operation> | undefined)?.[method];
-const PROVIDER_KINDS: ProviderKind[] = ["search", "fetch", "answer", "papers"];
+const PROVIDER_KINDS: ProviderKind[] = ["search", "fetch", "answer", "papers", "images"];
 
 /** Each tool's span kind as its verbs declare it to runCall or the trace (`tool: "…", spanKind: "…"`). */
 function spanKindsOfVerbs(): Map<string, Set<string>> {

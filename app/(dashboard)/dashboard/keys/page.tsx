@@ -38,6 +38,7 @@ const KIND_LABEL: Record<ProviderKind, string> = {
   fetch: "Fetch",
   answer: "Answer",
   papers: "Papers",
+  images: "Images",
 };
 const KINDS: ReadonlyArray<{ value: ProviderKind | undefined; label: string }> = [
   { value: undefined, label: "All" },

@@ -1,0 +1,70 @@
+/**
+ * Exa — find similar.
+ * Docs: https://exa.ai/docs/reference/find-similar-links (REST, unversioned)
+ * Wire: POST {base}/findSimilar, `x-api-key: <key>`, JSON body
+ *   {url, numResults, excludeSourceDomain, excludeDomains, contents: {text: {maxCharacters}}}
+ *   -> {requestId, results: [{title, url, id, publishedDate?, author?, score?, text?}], costDollars?}.
+ * Priced like a search with contents ($5 per 1,000 requests with up to 25 results), on the same key.
+ */
+import { z } from "zod";
+import type { SimilarProvider } from "@/lib/engine/similar/types";
+import { buildUrl } from "@/lib/http/provider-client";
+import { requestResults, requireApiKey } from "@/lib/providers/search/adapter-kit";
+import { exa as exaSearch } from "@/lib/providers/search/exa";
+
+const MAX_RESULTS = 25;
+const SNIPPET_CHARACTERS = 600;
+
+const responseSchema = z.object({
+  results: z.array(
+    z.object({
+      title: z.string().nullish(),
+      url: z.string(),
+      publishedDate: z.string().nullish(),
+      text: z.string().nullish(),
+    }),
+  ),
+});
+
+const { id, displayName, keyEnv, baseUrlEnv, defaultBaseUrl, costPerRequestUsd, freeTier, defaultTimeoutMs } =
+  exaSearch;
+
+export const exa: SimilarProvider = {
+  id,
+  displayName,
+  keyEnv,
+  baseUrlEnv,
+  defaultBaseUrl,
+  costPerRequestUsd,
+  freeTier,
+  defaultTimeoutMs,
+  docsUrl: "https://exa.ai/docs/reference/find-similar-links",
+  apiVersion: "2025 REST (unversioned)",
+
+  async findSimilar(call) {
+    const maxResults = Math.min(call.maxResults, MAX_RESULTS);
+    return requestResults(
+      { options: { maxResults }, signal: call.signal },
+      buildUrl(call.baseUrl, "/findSimilar"),
+      {
+        method: "POST",
+        headers: { "x-api-key": requireApiKey(call, displayName) },
+        json: {
+          url: call.url,
+          numResults: maxResults,
+          excludeSourceDomain: false,
+          excludeDomains: call.excludeDomains.length > 0 ? call.excludeDomains : undefined,
+          contents: { text: { maxCharacters: SNIPPET_CHARACTERS } },
+        },
+        schema: responseSchema,
+        results: (data) =>
+          data.results.map((r) => ({
+            title: r.title,
+            url: r.url,
+            snippet: r.text,
+            publishedAt: r.publishedDate,
+          })),
+      },
+    );
+  },
+};
