@@ -20,9 +20,10 @@ const MAX_PIXELS = 100_000;
 /** A URL shown to clients: cleaned as search links are, with its fusion key; null when refused. */
 export function checkedUrl(raw: string | null | undefined): { key: string; link: string } | null {
   const parsed = raw ? parseResultUrl(raw) : null;
-  if (!parsed) return null;
+  if (!raw || !parsed) return null;
   try {
-    checkUrl(new URL(parsed.link), { allowlist: EMPTY_ALLOWLIST });
+    // The URL as the provider gave it: credentials, which the shown link would drop, refuse it too.
+    checkUrl(new URL(raw.trim()), { allowlist: EMPTY_ALLOWLIST });
   } catch {
     return null;
   }
