@@ -118,11 +118,28 @@ describe("the tool table", () => {
     expect(PLAYGROUND_TOOL_NAMES).toEqual(
       TOOLS.filter((tool) => tool.playground !== false).map((tool) => tool.name),
     );
-    expect(PLAYGROUND_TOOL_NAMES).toEqual(["web_search", "fetch", "crawl", "answer", "paper_search"]);
+    expect(PLAYGROUND_TOOL_NAMES).toEqual([
+      "web_search",
+      "fetch",
+      "crawl",
+      "answer",
+      "paper_search",
+      "image_search",
+      "similar",
+    ]);
   });
 
   it("gives the traces filter every tool whose calls are traced", () => {
-    expect(TRACED_TOOL_NAMES).toEqual(["web_search", "fetch", "crawl", "answer", "paper_search", "research"]);
+    expect(TRACED_TOOL_NAMES).toEqual([
+      "web_search",
+      "fetch",
+      "crawl",
+      "answer",
+      "paper_search",
+      "image_search",
+      "similar",
+      "research",
+    ]);
     const parameter = operationOf("/api/v1/traces", "get")?.parameters?.find((p) => p.name === "tool");
     expect(parameter?.schema).toMatchObject({ enum: TRACED_TOOL_NAMES });
   });
@@ -131,7 +148,13 @@ describe("the tool table", () => {
     for (const kind of PROVIDER_KINDS) {
       expect(TOOLS.filter((tool) => tool.providers === kind).length, kind).toBe(1);
     }
-    expect(toolsOfKinds(PROVIDER_KINDS)).toEqual(["web_search", "fetch", "answer", "paper_search"]);
+    expect(toolsOfKinds(PROVIDER_KINDS)).toEqual([
+      "web_search",
+      "fetch",
+      "answer",
+      "paper_search",
+      "image_search",
+    ]);
   });
 
   it("answers provider status with each provider's kinds as its tools, in the response's own order", () => {
@@ -171,6 +194,7 @@ describe("the tool table", () => {
       "fetch",
       "answer",
       "paper_search",
+      "image_search",
     ]);
     expect(operatorProvidersByTool(env)[0]?.[1]).toContain("brave");
   });
@@ -184,7 +208,7 @@ describe("the tool table", () => {
 
   it("hints each token scope with the tools it allows", () => {
     expect(TOOLS_BY_SCOPE).toEqual({
-      search: ["web_search", "research"],
+      search: ["web_search", "image_search", "similar", "research"],
       fetch: ["fetch", "crawl"],
       answer: ["answer"],
       papers: ["paper_search"],
