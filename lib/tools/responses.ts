@@ -42,6 +42,16 @@ const providersSkipped = z
     "Providers not asked, and why: nothing was sent or charged (refusals are in providers_failed too)",
   );
 
+/** What a call over several providers reports besides its results: who answered, failed or was skipped. */
+const fannedOut = {
+  providers_succeeded: z.array(providerSucceeded),
+  providers_failed: z.array(providerFailed),
+  providers_skipped: providersSkipped,
+  cache_hit: z.boolean(),
+  trace_id: traceId,
+  duration_ms: z.number(),
+};
+
 export const searchResponse = z.object({
   query: z.string(),
   results: z.array(
@@ -60,12 +70,7 @@ export const searchResponse = z.object({
       content_error: z.string().optional().describe("Why the page's content is missing (include_content)"),
     }),
   ),
-  providers_succeeded: z.array(providerSucceeded),
-  providers_failed: z.array(providerFailed),
-  providers_skipped: providersSkipped,
-  cache_hit: z.boolean(),
-  trace_id: traceId,
-  duration_ms: z.number(),
+  ...fannedOut,
 });
 export type SearchResponse = z.infer<typeof searchResponse>;
 
@@ -316,16 +321,29 @@ const searchResult = (r: SearchResultItem): SearchResultItem => ({
   ...(r.content_error !== undefined && { content_error: r.content_error }),
 });
 
+type FannedOut = {
+  providers_succeeded: ReadonlyArray<z.infer<typeof providerSucceeded>>;
+  providers_failed: ReadonlyArray<z.infer<typeof providerFailed>>;
+  providers_skipped: ReadonlyArray<{ provider: string; reason: (typeof SKIP_REASONS)[number] }>;
+  cache_hit: boolean;
+  trace_id: string | null;
+  duration_ms: number;
+};
+
+const fanOutOf = (result: FannedOut) => ({
+  providers_succeeded: succeeded(result.providers_succeeded),
+  providers_failed: failedWithDuration(result.providers_failed),
+  providers_skipped: result.providers_skipped.map(({ provider, reason }) => ({ provider, reason })),
+  cache_hit: result.cache_hit,
+  trace_id: result.trace_id,
+  duration_ms: result.duration_ms,
+});
+
 export function toSearchResponse(result: WebSearchResult): SearchResponse {
   return {
     query: result.query,
     results: result.results.map(searchResult),
-    providers_succeeded: succeeded(result.providers_succeeded),
-    providers_failed: failedWithDuration(result.providers_failed),
-    providers_skipped: result.providers_skipped.map(({ provider, reason }) => ({ provider, reason })),
-    cache_hit: result.cache_hit,
-    trace_id: result.trace_id,
-    duration_ms: result.duration_ms,
+    ...fanOutOf(result),
   };
 }
 
@@ -564,12 +582,7 @@ export const imageSearchResponse = z.object({
       sources: z.array(source),
     }),
   ),
-  providers_succeeded: z.array(providerSucceeded),
-  providers_failed: z.array(providerFailed),
-  providers_skipped: providersSkipped,
-  cache_hit: z.boolean(),
-  trace_id: traceId,
-  duration_ms: z.number(),
+  ...fannedOut,
 });
 export type ImageSearchResponse = z.infer<typeof imageSearchResponse>;
 
@@ -586,12 +599,7 @@ export function toImageSearchResponse(result: ImageSearchResult): ImageSearchRes
       score: image.score,
       sources: sources(image.sources),
     })),
-    providers_succeeded: succeeded(result.providers_succeeded),
-    providers_failed: failedWithDuration(result.providers_failed),
-    providers_skipped: result.providers_skipped.map(({ provider, reason }) => ({ provider, reason })),
-    cache_hit: result.cache_hit,
-    trace_id: result.trace_id,
-    duration_ms: result.duration_ms,
+    ...fanOutOf(result),
   };
 }
 
@@ -602,12 +610,7 @@ export const similarResponse = z.object({
     .describe("exa: Exa's findSimilar; search: a web search built from the page's title and key terms"),
   query: z.string().nullable().describe("The search built from the page (method search)"),
   results: searchResponse.shape.results,
-  providers_succeeded: z.array(providerSucceeded),
-  providers_failed: z.array(providerFailed),
-  providers_skipped: providersSkipped,
-  cache_hit: z.boolean(),
-  trace_id: traceId,
-  duration_ms: z.number(),
+  ...fannedOut,
 });
 export type SimilarResponse = z.infer<typeof similarResponse>;
 
@@ -617,11 +620,6 @@ export function toSimilarResponse(result: SimilarResult): SimilarResponse {
     method: result.method,
     query: result.query,
     results: result.results.map(searchResult),
-    providers_succeeded: succeeded(result.providers_succeeded),
-    providers_failed: failedWithDuration(result.providers_failed),
-    providers_skipped: result.providers_skipped.map(({ provider, reason }) => ({ provider, reason })),
-    cache_hit: result.cache_hit,
-    trace_id: result.trace_id,
-    duration_ms: result.duration_ms,
+    ...fanOutOf(result),
   };
 }

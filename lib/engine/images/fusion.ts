@@ -18,7 +18,7 @@ import type { FusedImage, RawImage } from "./types";
 const MAX_PIXELS = 100_000;
 
 /** A URL shown to clients: cleaned as search links are, with its fusion key; null when refused. */
-export function checkedUrl(raw: string | null | undefined): { key: string; link: string } | null {
+function checkedUrl(raw: string | null | undefined): { key: string; link: string } | null {
   const parsed = raw ? parseResultUrl(raw) : null;
   if (!raw || !parsed) return null;
   try {

@@ -11,7 +11,7 @@ import type {
   TransportFacts,
 } from "@/lib/engine/shared/types";
 
-export interface ImageSearchOptions {
+interface ImageSearchOptions {
   maxResults: number;
   safesearch: SafeSearch;
   /** Two-letter country code, lowercase. */

@@ -5,7 +5,7 @@
 import type { ProviderResponse } from "@/lib/engine/search/types";
 import type { ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
 
-export interface SimilarCall {
+interface SimilarCall {
   url: string;
   maxResults: number;
   /** Domains whose pages must not come back (subdomains included). */

@@ -11,7 +11,7 @@
  * the plan (the free plan's 2,000 a month and 1 a second are shared with web search).
  */
 import { z } from "zod";
-import { requireApiKey } from "@/lib/providers/search/adapter-kit";
+import { requireApiKey, sameAccount } from "@/lib/providers/search/adapter-kit";
 import { brave as braveSearch } from "@/lib/providers/search/brave";
 import { imageProvider } from "./image-kit";
 
@@ -29,34 +29,15 @@ const responseSchema = z.object({
   ),
 });
 
-const {
-  id,
-  displayName,
-  keyEnv,
-  baseUrlEnv,
-  defaultBaseUrl,
-  costPerRequestUsd,
-  freeTier,
-  requestsPerSecond,
-} = braveSearch;
-
 export const brave = imageProvider({
-  id,
-  displayName,
-  keyEnv,
-  baseUrlEnv,
-  defaultBaseUrl,
-  costPerRequestUsd,
-  freeTier,
-  requestsPerSecond,
+  ...sameAccount(braveSearch),
   docsUrl: "https://api-dashboard.search.brave.com/api-reference/images/image_search",
   apiVersion: "v1",
-  defaultTimeoutMs: 10_000,
   safesearch: { strict: "strict", moderate: "strict", off: "off" },
   schema: responseSchema,
   request: (call) => ({
     path: "/res/v1/images/search",
-    headers: { "x-subscription-token": requireApiKey(call, displayName) },
+    headers: { "x-subscription-token": requireApiKey(call, braveSearch.displayName) },
     query: {
       q: call.query,
       count: Math.min(call.options.maxResults, MAX_RESULTS),

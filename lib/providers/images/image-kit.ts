@@ -16,13 +16,13 @@ import {
 import { cleanText } from "@/lib/providers/search/text";
 
 /** One provider request: its path under the base URL, query string, body and headers. */
-export interface ImageRequest extends Omit<ProviderRequestOptions, "signal"> {
+interface ImageRequest extends Omit<ProviderRequestOptions, "signal"> {
   path: string;
   query?: Record<string, QueryValue>;
 }
 
 /** A call as an adapter sees it: with the wire's value for the asked safesearch level. */
-export interface AdapterCall extends ImageCall {
+interface AdapterCall extends ImageCall {
   /** The provider's spelling of the level (its `safesearch` table); null when there is nothing to send. */
   safe: string | null;
 }

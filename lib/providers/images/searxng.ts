@@ -8,6 +8,7 @@
  * The instance applies all three safesearch levels. About 20 images per page; cut to max_results here.
  */
 import { z } from "zod";
+import { sameAccount } from "@/lib/providers/search/adapter-kit";
 import {
   explainForbidden,
   SAFESEARCH_LEVEL,
@@ -37,29 +38,8 @@ function resolution(text: string | null | undefined): { width: number | null; he
   return match ? { width: Number(match[1]), height: Number(match[2]) } : { width: null, height: null };
 }
 
-const {
-  id,
-  displayName,
-  keyEnv,
-  baseUrlEnv,
-  defaultBaseUrl,
-  docsUrl,
-  apiVersion,
-  costPerRequestUsd,
-  freeTier,
-} = searxngSearch;
-
 export const searxng = imageProvider({
-  id,
-  displayName,
-  keyEnv,
-  baseUrlEnv,
-  defaultBaseUrl,
-  docsUrl,
-  apiVersion,
-  costPerRequestUsd,
-  freeTier,
-  defaultTimeoutMs: 10_000,
+  ...sameAccount(searxngSearch),
   safesearch: SAFESEARCH_LEVEL,
   schema: responseSchema,
   request: (call) => ({

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { ProviderError } from "@/lib/engine/shared/errors";
-import { requireApiKey } from "@/lib/providers/search/adapter-kit";
+import { requireApiKey, sameAccount } from "@/lib/providers/search/adapter-kit";
 import { serpapi as serpapiSearch } from "@/lib/providers/search/serpapi";
 import { imageProvider } from "./image-kit";
 
@@ -29,19 +29,10 @@ const responseSchema = z.object({
     .nullish(),
 });
 
-const { id, displayName, keyEnv, baseUrlEnv, defaultBaseUrl, costPerRequestUsd, freeTier } = serpapiSearch;
-
 export const serpapi = imageProvider({
-  id,
-  displayName,
-  keyEnv,
-  baseUrlEnv,
-  defaultBaseUrl,
-  costPerRequestUsd,
-  freeTier,
+  ...sameAccount(serpapiSearch),
   docsUrl: "https://serpapi.com/google-images-api",
   apiVersion: "2025 REST (unversioned), engine=google_images",
-  defaultTimeoutMs: 15_000,
   safesearch: { strict: "active", moderate: "active", off: "off" },
   schema: responseSchema,
   request: (call) => ({
@@ -51,7 +42,7 @@ export const serpapi = imageProvider({
       q: call.query,
       gl: call.options.region,
       safe: call.safe ?? undefined,
-      api_key: requireApiKey(call, displayName),
+      api_key: requireApiKey(call, serpapiSearch.displayName),
     },
   }),
   images: (data) => {

@@ -8,7 +8,7 @@
  * searches skip it.
  */
 import { z } from "zod";
-import { requireApiKey } from "@/lib/providers/search/adapter-kit";
+import { requireApiKey, sameAccount } from "@/lib/providers/search/adapter-kit";
 import { serper as serperSearch } from "@/lib/providers/search/serper";
 import { imageProvider } from "./image-kit";
 
@@ -29,35 +29,14 @@ const responseSchema = z.object({
     .nullish(),
 });
 
-const {
-  id,
-  displayName,
-  keyEnv,
-  baseUrlEnv,
-  defaultBaseUrl,
-  docsUrl,
-  apiVersion,
-  costPerRequestUsd,
-  freeTier,
-} = serperSearch;
-
 export const serper = imageProvider({
-  id,
-  displayName,
-  keyEnv,
-  baseUrlEnv,
-  defaultBaseUrl,
-  docsUrl,
-  apiVersion,
-  costPerRequestUsd,
-  freeTier,
-  defaultTimeoutMs: 10_000,
+  ...sameAccount(serperSearch),
   safesearch: { off: null },
   schema: responseSchema,
   request: (call) => ({
     path: "/images",
     method: "POST",
-    headers: { "x-api-key": requireApiKey(call, displayName) },
+    headers: { "x-api-key": requireApiKey(call, serperSearch.displayName) },
     json: { q: call.query, num: Math.min(call.options.maxResults, MAX_RESULTS), gl: call.options.region },
   }),
   images: (data) =>

@@ -10,7 +10,7 @@
  * only. A basic search is 1 credit, as for web search.
  */
 import { z } from "zod";
-import { requireApiKey } from "@/lib/providers/search/adapter-kit";
+import { requireApiKey, sameAccount } from "@/lib/providers/search/adapter-kit";
 import { tavilyCountry, tavily as tavilySearch } from "@/lib/providers/search/tavily";
 import { imageProvider } from "./image-kit";
 
@@ -23,35 +23,14 @@ const responseSchema = z.object({
     .nullish(),
 });
 
-const {
-  id,
-  displayName,
-  keyEnv,
-  baseUrlEnv,
-  defaultBaseUrl,
-  docsUrl,
-  apiVersion,
-  costPerRequestUsd,
-  freeTier,
-} = tavilySearch;
-
 export const tavily = imageProvider({
-  id,
-  displayName,
-  keyEnv,
-  baseUrlEnv,
-  defaultBaseUrl,
-  docsUrl,
-  apiVersion,
-  costPerRequestUsd,
-  freeTier,
-  defaultTimeoutMs: 15_000,
+  ...sameAccount(tavilySearch),
   safesearch: { off: null },
   schema: responseSchema,
   request: (call) => ({
     path: "/search",
     method: "POST",
-    headers: { authorization: `Bearer ${requireApiKey(call, displayName)}` },
+    headers: { authorization: `Bearer ${requireApiKey(call, tavilySearch.displayName)}` },
     json: {
       query: call.query,
       search_depth: "basic",

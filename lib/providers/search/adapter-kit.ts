@@ -8,6 +8,7 @@ import type {
   ProviderResult,
 } from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
+import type { ProviderRegistration } from "@/lib/engine/shared/types";
 import {
   type ProviderJsonResponse,
   type ProviderRequestOptions,
@@ -20,6 +21,30 @@ import { cleanText } from "./text";
 export function requireApiKey(call: Pick<ProviderCall, "apiKey">, displayName: string): string {
   if (!call.apiKey) throw new ProviderError("not_configured", `${displayName} needs an API key`);
   return call.apiKey;
+}
+
+/**
+ * What a provider's other tools (images, find-similar) share with its web search registration: the id its
+ * key is stored under, the key and base-URL variables, price, free tier, timeout and pacing. An adapter
+ * spreads it and names what differs (its docs, its safesearch levels).
+ */
+export function sameAccount(provider: ProviderRegistration): ProviderRegistration {
+  const { id, displayName, keyEnv, keyOptional, baseUrlEnv, defaultBaseUrl, docsUrl, apiVersion } = provider;
+  const { costPerRequestUsd, freeTier, defaultTimeoutMs, requestsPerSecond } = provider;
+  return {
+    id,
+    displayName,
+    keyEnv,
+    ...(keyOptional !== undefined && { keyOptional }),
+    baseUrlEnv,
+    defaultBaseUrl,
+    docsUrl,
+    apiVersion,
+    costPerRequestUsd,
+    freeTier,
+    defaultTimeoutMs,
+    ...(requestsPerSecond !== undefined && { requestsPerSecond }),
+  };
 }
 
 type NativeFilter = Exclude<keyof ProviderCapabilities, "queryOperators">;

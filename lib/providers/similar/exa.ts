@@ -9,7 +9,7 @@
 import { z } from "zod";
 import type { SimilarProvider } from "@/lib/engine/similar/types";
 import { buildUrl } from "@/lib/http/provider-client";
-import { requestResults, requireApiKey } from "@/lib/providers/search/adapter-kit";
+import { requestResults, requireApiKey, sameAccount } from "@/lib/providers/search/adapter-kit";
 import { exa as exaSearch } from "@/lib/providers/search/exa";
 
 const MAX_RESULTS = 25;
@@ -26,18 +26,8 @@ const responseSchema = z.object({
   ),
 });
 
-const { id, displayName, keyEnv, baseUrlEnv, defaultBaseUrl, costPerRequestUsd, freeTier, defaultTimeoutMs } =
-  exaSearch;
-
 export const exa: SimilarProvider = {
-  id,
-  displayName,
-  keyEnv,
-  baseUrlEnv,
-  defaultBaseUrl,
-  costPerRequestUsd,
-  freeTier,
-  defaultTimeoutMs,
+  ...sameAccount(exaSearch),
   docsUrl: "https://exa.ai/docs/reference/find-similar-links",
   apiVersion: "2025 REST (unversioned)",
 
@@ -48,7 +38,7 @@ export const exa: SimilarProvider = {
       buildUrl(call.baseUrl, "/findSimilar"),
       {
         method: "POST",
-        headers: { "x-api-key": requireApiKey(call, displayName) },
+        headers: { "x-api-key": requireApiKey(call, exaSearch.displayName) },
         json: {
           url: call.url,
           numResults: maxResults,
