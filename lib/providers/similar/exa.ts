@@ -6,25 +6,13 @@
  *   -> {requestId, results: [{title, url, id, publishedDate?, author?, score?, text?}], costDollars?}.
  * Priced like a search with contents ($5 per 1,000 requests with up to 25 results), on the same key.
  */
-import { z } from "zod";
 import type { SimilarProvider } from "@/lib/engine/similar/types";
 import { buildUrl } from "@/lib/http/provider-client";
 import { requestResults, requireApiKey, sameAccount } from "@/lib/providers/search/adapter-kit";
-import { exa as exaSearch } from "@/lib/providers/search/exa";
+import { exaResponse, exa as exaSearch, fromExaResults } from "@/lib/providers/search/exa";
 
 const MAX_RESULTS = 25;
 const SNIPPET_CHARACTERS = 600;
-
-const responseSchema = z.object({
-  results: z.array(
-    z.object({
-      title: z.string().nullish(),
-      url: z.string(),
-      publishedDate: z.string().nullish(),
-      text: z.string().nullish(),
-    }),
-  ),
-});
 
 export const exa: SimilarProvider = {
   ...sameAccount(exaSearch),
@@ -46,14 +34,8 @@ export const exa: SimilarProvider = {
           excludeDomains: call.excludeDomains.length > 0 ? call.excludeDomains : undefined,
           contents: { text: { maxCharacters: SNIPPET_CHARACTERS } },
         },
-        schema: responseSchema,
-        results: (data) =>
-          data.results.map((r) => ({
-            title: r.title,
-            url: r.url,
-            snippet: r.text,
-            publishedAt: r.publishedDate,
-          })),
+        schema: exaResponse,
+        results: fromExaResults,
       },
     );
   },
