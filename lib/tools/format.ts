@@ -11,9 +11,11 @@ import type {
   ExtractResponse,
   FetchResponse,
   FetchToolResponse,
+  ImageSearchResponse,
   PaperSearchResponse,
   ResearchJobResponse,
   SearchResponse,
+  SimilarResponse,
 } from "@/lib/tools/responses";
 import { plural } from "@/lib/wording";
 
@@ -44,24 +46,51 @@ const failedLine = (failed: readonly Failure[]) =>
 
 const cacheNote = (hit: boolean) => (hit ? ", from cache" : "");
 
-export function formatSearch(response: SearchResponse): string {
-  const header = `Web results for "${response.query}": ${response.results.length} in ${response.duration_ms} ms${cacheNote(response.cache_hit)}`;
-  const results = response.results.map((r, i) => {
-    const from = r.sources.map((s) => s.provider).join(", ");
+type Listed = Pick<SearchResponse, "providers_succeeded" | "providers_failed" | "providers_skipped">;
+
+/** A header, the numbered entries (or "No results."), then who answered. */
+const listing = (header: string, entries: readonly string[], response: Listed) =>
+  [
+    header,
+    "",
+    ...(entries.length > 0 ? entries : ["No results."]),
+    "",
+    ...providerLine(response.providers_succeeded, response.providers_failed, response.providers_skipped),
+  ].join("\n");
+
+const foundBy = (sources: ReadonlyArray<{ provider: string }>) =>
+  `(found by ${sources.map((s) => s.provider).join(", ")})`;
+
+/** Numbered web results with URL, snippet, who found each and, with include_content, the page. */
+const webResults = (results: SearchResponse["results"]) =>
+  results.map((r, i) => {
     const page = r.content
       ? `\n\n   Page content:\n\n${r.content}\n`
       : r.content_error
         ? `\n   (page content unavailable: ${r.content_error})`
         : "";
-    return `${i + 1}. ${r.title}\n   ${r.url}\n   ${r.snippet}\n   (found by ${from})${page}`;
+    return `${i + 1}. ${r.title}\n   ${r.url}\n   ${r.snippet}\n   ${foundBy(r.sources)}${page}`;
   });
-  return [
-    header,
-    "",
-    ...(results.length > 0 ? results : ["No results."]),
-    "",
-    ...providerLine(response.providers_succeeded, response.providers_failed, response.providers_skipped),
-  ].join("\n");
+
+export function formatSearch(response: SearchResponse): string {
+  const header = `Web results for "${response.query}": ${response.results.length} in ${response.duration_ms} ms${cacheNote(response.cache_hit)}`;
+  return listing(header, webResults(response.results), response);
+}
+
+export function formatImages(response: ImageSearchResponse): string {
+  const header = `Images for "${response.query}": ${response.results.length} in ${response.duration_ms} ms${cacheNote(response.cache_hit)}`;
+  const images = response.results.map((image, i) => {
+    const size = image.width && image.height ? ` (${image.width}×${image.height})` : "";
+    const page = image.page_url ? `\n   on ${image.page_url}` : "";
+    return `${i + 1}. ${image.title || "Untitled"}${size}\n   ${image.image_url}${page}\n   ${foundBy(image.sources)}`;
+  });
+  return listing(header, images, response);
+}
+
+export function formatSimilar(response: SimilarResponse): string {
+  const how = response.query === null ? "by Exa" : `by searching "${response.query}"`;
+  const header = `Pages like ${response.url}, found ${how}: ${response.results.length}${cacheNote(response.cache_hit)}`;
+  return listing(header, webResults(response.results), response);
 }
 
 export function formatFetch(response: FetchToolResponse): string {

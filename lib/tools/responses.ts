@@ -10,9 +10,11 @@ import type { answer } from "@/lib/services/answer/answer";
 import type { crawlSite } from "@/lib/services/crawl/crawl-site";
 import type { extract } from "@/lib/services/extract/extract";
 import type { fetchPage } from "@/lib/services/fetch/fetch-page";
+import type { ImageSearchResult } from "@/lib/services/images/image-search";
 import type { Lens } from "@/lib/services/lenses/lens";
 import type { paperSearch } from "@/lib/services/papers/paper-search";
 import type { WebSearchResult } from "@/lib/services/search/web-search";
+import type { SimilarResult } from "@/lib/services/similar/similar";
 
 type FetchPageResult = Awaited<ReturnType<typeof fetchPage>>;
 type FetchedDocument = Exclude<FetchPageResult, { results: unknown }>;
@@ -34,13 +36,23 @@ const providersSkipped = z
       reason: z
         .enum(SKIP_REASONS)
         .describe(
-          "low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets, or paced; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested",
+          "low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets, or paced; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested; safesearch: it cannot apply the asked safesearch level",
         ),
     }),
   )
   .describe(
     "Providers not asked, and why: nothing was sent or charged (refusals are in providers_failed too)",
   );
+
+/** What a call over several providers reports besides its results: who answered, failed or was skipped. */
+const fannedOut = {
+  providers_succeeded: z.array(providerSucceeded),
+  providers_failed: z.array(providerFailed),
+  providers_skipped: providersSkipped,
+  cache_hit: z.boolean(),
+  trace_id: traceId,
+  duration_ms: z.number(),
+};
 
 export const searchResponse = z.object({
   query: z.string(),
@@ -60,12 +72,7 @@ export const searchResponse = z.object({
       content_error: z.string().optional().describe("Why the page's content is missing (include_content)"),
     }),
   ),
-  providers_succeeded: z.array(providerSucceeded),
-  providers_failed: z.array(providerFailed),
-  providers_skipped: providersSkipped,
-  cache_hit: z.boolean(),
-  trace_id: traceId,
-  duration_ms: z.number(),
+  ...fannedOut,
 });
 export type SearchResponse = z.infer<typeof searchResponse>;
 
@@ -303,25 +310,42 @@ const succeeded = (successes: ReadonlyArray<z.infer<typeof providerSucceeded>>) 
 const sources = (list: ReadonlyArray<z.infer<typeof source>>) =>
   list.map(({ provider, rank }) => ({ provider, rank }));
 
+type SearchResultItem = SearchResponse["results"][number];
+
+const searchResult = (r: SearchResultItem): SearchResultItem => ({
+  title: r.title,
+  url: r.url,
+  snippet: r.snippet,
+  score: r.score,
+  sources: sources(r.sources),
+  snippet_source: r.snippet_source,
+  ...(r.content !== undefined && { content: r.content }),
+  ...(r.content_error !== undefined && { content_error: r.content_error }),
+});
+
+type FannedOut = {
+  providers_succeeded: ReadonlyArray<z.infer<typeof providerSucceeded>>;
+  providers_failed: ReadonlyArray<z.infer<typeof providerFailed>>;
+  providers_skipped: ReadonlyArray<{ provider: string; reason: (typeof SKIP_REASONS)[number] }>;
+  cache_hit: boolean;
+  trace_id: string | null;
+  duration_ms: number;
+};
+
+const fanOutOf = (result: FannedOut) => ({
+  providers_succeeded: succeeded(result.providers_succeeded),
+  providers_failed: failedWithDuration(result.providers_failed),
+  providers_skipped: result.providers_skipped.map(({ provider, reason }) => ({ provider, reason })),
+  cache_hit: result.cache_hit,
+  trace_id: result.trace_id,
+  duration_ms: result.duration_ms,
+});
+
 export function toSearchResponse(result: WebSearchResult): SearchResponse {
   return {
     query: result.query,
-    results: result.results.map((r) => ({
-      title: r.title,
-      url: r.url,
-      snippet: r.snippet,
-      score: r.score,
-      sources: sources(r.sources),
-      snippet_source: r.snippet_source,
-      ...(r.content !== undefined && { content: r.content }),
-      ...(r.content_error !== undefined && { content_error: r.content_error }),
-    })),
-    providers_succeeded: succeeded(result.providers_succeeded),
-    providers_failed: failedWithDuration(result.providers_failed),
-    providers_skipped: result.providers_skipped.map(({ provider, reason }) => ({ provider, reason })),
-    cache_hit: result.cache_hit,
-    trace_id: result.trace_id,
-    duration_ms: result.duration_ms,
+    results: result.results.map(searchResult),
+    ...fanOutOf(result),
   };
 }
 
@@ -595,5 +619,61 @@ export function toExtractResponse(result: ExtractResult): ExtractResponse {
           },
     ),
     trace_id: result.trace_id,
+  };
+}
+
+export const imageSearchResponse = z.object({
+  query: z.string(),
+  results: z.array(
+    z.object({
+      image_url: z.string(),
+      thumbnail_url: z.string().nullable(),
+      title: z.string(),
+      page_url: z.string().nullable().describe("The page the image is on"),
+      width: z.number().int().nullable(),
+      height: z.number().int().nullable(),
+      score: z.number(),
+      sources: z.array(source),
+    }),
+  ),
+  ...fannedOut,
+});
+export type ImageSearchResponse = z.infer<typeof imageSearchResponse>;
+
+export function toImageSearchResponse(result: ImageSearchResult): ImageSearchResponse {
+  return {
+    query: result.query,
+    results: result.results.map((image) => ({
+      image_url: image.image_url,
+      thumbnail_url: image.thumbnail_url,
+      title: image.title,
+      page_url: image.page_url,
+      width: image.width,
+      height: image.height,
+      score: image.score,
+      sources: sources(image.sources),
+    })),
+    ...fanOutOf(result),
+  };
+}
+
+export const similarResponse = z.object({
+  url: z.string(),
+  method: z
+    .enum(["exa", "search"])
+    .describe("exa: Exa's findSimilar; search: a web search built from the page's title and key terms"),
+  query: z.string().nullable().describe("The search built from the page (method search)"),
+  results: searchResponse.shape.results,
+  ...fannedOut,
+});
+export type SimilarResponse = z.infer<typeof similarResponse>;
+
+export function toSimilarResponse(result: SimilarResult): SimilarResponse {
+  return {
+    url: result.url,
+    method: result.method,
+    query: result.query,
+    results: result.results.map(searchResult),
+    ...fanOutOf(result),
   };
 }

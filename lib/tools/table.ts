@@ -18,6 +18,8 @@ import { extract } from "@/lib/services/extract/extract";
 import { extractToolInput } from "@/lib/services/extract/input";
 import { estimateFetch } from "@/lib/services/fetch/estimate-fetch";
 import { fetchPage, fetchToolInput } from "@/lib/services/fetch/fetch-page";
+import { estimateImageSearch } from "@/lib/services/images/estimate-image-search";
+import { imageSearch, imageSearchToolInput } from "@/lib/services/images/image-search";
 import { estimatePaperSearch } from "@/lib/services/papers/estimate-paper-search";
 import { paperSearch, paperSearchToolInput } from "@/lib/services/papers/paper-search";
 import { awaitResearch } from "@/lib/services/research/await-research";
@@ -26,15 +28,19 @@ import { researchInput } from "@/lib/services/research/input";
 import { startResearch } from "@/lib/services/research/start-research";
 import { estimateWebSearch } from "@/lib/services/search/estimate-web-search";
 import { webSearch, webSearchInput } from "@/lib/services/search/web-search";
+import { estimateSimilar } from "@/lib/services/similar/estimate-similar";
+import { similar, similarInput } from "@/lib/services/similar/similar";
 import {
   formatAnswer,
   formatBudgetStatus,
   formatCrawl,
   formatExtract,
   formatFetch,
+  formatImages,
   formatPapers,
   formatResearch,
   formatSearch,
+  formatSimilar,
 } from "@/lib/tools/format";
 import {
   answerResponse,
@@ -42,15 +48,19 @@ import {
   crawlResponse,
   extractResponse,
   fetchResponse,
+  imageSearchResponse,
   paperSearchResponse,
   researchJobResponse,
   searchResponse,
+  similarResponse,
   toAnswerResponse,
   toCrawlResponse,
   toExtractResponse,
   toFetchResponse,
+  toImageSearchResponse,
   toPaperSearchResponse,
   toSearchResponse,
+  toSimilarResponse,
 } from "@/lib/tools/responses";
 import { defineTool, type Tool, traced } from "./tool";
 
@@ -233,6 +243,55 @@ const TOOL_LIST = [
       traced(toPaperSearchResponse, await paperSearch({ ctx, input, ...call })),
     estimate: (ctx, input) => estimatePaperSearch({ ctx, input }),
     format: formatPapers,
+  }),
+  defineTool({
+    name: "image_search",
+    title: "Search images",
+    scope: "search",
+    description: [
+      "Find images through several image search engines at once (Brave, Google via SerpApi or Serper, Tavily,",
+      "SearXNG), fused by image URL: image, thumbnail and page URLs, size where known. safesearch is strict by",
+      "default; providers that cannot apply it are skipped. Each provider call is charged.",
+    ].join(" "),
+    inputSchema: imageSearchToolInput,
+    outputSchema: imageSearchResponse,
+    rest: {
+      method: "post",
+      path: "/api/v1/image-search",
+      summary: "Images fused across the workspace's image providers, safesearch honoured per provider",
+      operationId: "imageSearch",
+    },
+    providers: "images",
+    openWorld: true,
+    run: async (ctx, input, call) =>
+      traced(toImageSearchResponse, await imageSearch({ ctx, input, ...call })),
+    estimate: (ctx, input) => estimateImageSearch({ ctx, input }),
+    format: formatImages,
+  }),
+  defineTool({
+    name: "similar",
+    title: "Find similar pages",
+    scope: "search",
+    description: [
+      "Find pages like a given URL: Exa's find-similar where the workspace has an Exa key, otherwise a web search",
+      "built from the page's title and key terms (reads the page: needs the fetch scope). The page itself is left",
+      "out; `method` and `query` say which way it went. Charged like those calls.",
+    ].join(" "),
+    inputSchema: similarInput,
+    outputSchema: similarResponse,
+    rest: {
+      method: "post",
+      path: "/api/v1/similar",
+      summary: "Pages like a given URL (Exa's findSimilar, or a search built from the page)",
+      operationId: "similarPages",
+    },
+    // Exa's findSimilar is one provider; the fallback runs fetch and web_search, whose providers those tools list.
+    providers: null,
+    openWorld: true,
+    slow: true,
+    run: async (ctx, input, call) => traced(toSimilarResponse, await similar({ ctx, input, ...call })),
+    estimate: (ctx, input) => estimateSimilar({ ctx, input }),
+    format: formatSimilar,
   }),
   defineTool({
     name: "research",

@@ -132,15 +132,17 @@ test.describe("session setup", () => {
 });
 
 test.describe("tools/list", () => {
-  test("lists the seven tools with annotations, strict input schemas and output schemas", async () => {
+  test("lists the nine tools with annotations, strict input schemas and output schemas", async () => {
     const { tools } = await (await client()).listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       "answer",
       "budget_status",
       "crawl",
       "fetch",
+      "image_search",
       "paper_search",
       "research",
+      "similar",
       "web_search",
     ]);
     for (const tool of tools) {

@@ -192,7 +192,7 @@ const body = (name: string) => (request: RecordedRequest) => {
  * plan sends them with every response: 50 requests a second, 20 million a month, plenty left. A key's first
  * response tells the gateway it is not on the free plan (1 a second), so it is not paced.
  */
-const BRAVE_PAID_PLAN_HEADERS: Readonly<Record<string, string>> = {
+export const BRAVE_PAID_PLAN_HEADERS: Readonly<Record<string, string>> = {
   "x-ratelimit-limit": "50, 20000000",
   "x-ratelimit-policy": "50;w=1, 20000000;w=2592000",
   "x-ratelimit-remaining": "49, 19999000",

@@ -176,14 +176,16 @@ describe("local mode", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("lists the six tools with the hosted server's schemas", async () => {
+  it("lists the eight tools with the hosted server's schemas", async () => {
     const { tools } = await bridge.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       "answer",
       "budget_status",
       "crawl",
       "fetch",
+      "image_search",
       "paper_search",
+      "similar",
       "web_search",
     ]);
     expect(tools.find((tool) => tool.name === "web_search")?.annotations).toMatchObject({

@@ -419,6 +419,28 @@ export function PaperSearchForm(props: ToolFormProps) {
   );
 }
 
+const SAFESEARCH = [
+  { value: "strict", label: "Strict (default)" },
+  { value: "moderate", label: "Moderate" },
+  { value: "off", label: "Off" },
+];
+
+const readImages = (form: FormData) => ({
+  safesearch: option(form, "safesearch"),
+  max_results: number(form, "max_results"),
+});
+
+export function ImageSearchForm(props: ToolFormProps) {
+  return (
+    <QueryToolForm {...props} build={readImages} placeholder="e.g. aurora over iceland">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField label="Safe search" name="safesearch" defaultValue="strict" options={SAFESEARCH} />
+        <TextField label="Results" name="max_results" inputMode="numeric" defaultValue="10" />
+      </div>
+    </QueryToolForm>
+  );
+}
+
 /** A research job's question and limits; the job runs in the background, so the button starts it. */
 export function ResearchForm(tool: ToolFormProps) {
   const build = (form: FormData) => ({

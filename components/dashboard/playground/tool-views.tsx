@@ -1,16 +1,27 @@
-import { BookOpen, FileText, Globe, type LucideIcon, MessageSquareText, Network, Wrench } from "lucide-react";
+import {
+  BookOpen,
+  FileText,
+  Globe,
+  Image as ImageIcon,
+  type LucideIcon,
+  MessageSquareText,
+  Network,
+  Wrench,
+} from "lucide-react";
 import type { ComponentType } from "react";
 import type { PlaygroundResult, PlaygroundTool } from "@/lib/dashboard/playground-events";
 import { plural } from "@/lib/wording";
 import { AnswerResults } from "./answer-results";
 import { CrawlResult } from "./crawl-result";
 import { FetchResult } from "./fetch-result";
+import { ImageResults } from "./image-results";
 import { PaperResults } from "./paper-results";
 import { SearchResults } from "./search-results";
 import {
   AnswerForm,
   CrawlForm,
   FetchForm,
+  ImageSearchForm,
   JsonInputForm,
   PaperSearchForm,
   type ToolFormProps,
@@ -70,6 +81,13 @@ export const TOOL_VIEWS: { [Name in PlaygroundTool]?: ToolView<Name> } = {
     Form: PaperSearchForm,
     Result: PaperResults,
     count: (response) => plural(response.results.length, "paper"),
+  },
+  image_search: {
+    label: "Images",
+    icon: ImageIcon,
+    Form: ImageSearchForm,
+    Result: ImageResults,
+    count: (response) => plural(response.results.length, "image"),
   },
 };
 

@@ -37,7 +37,8 @@ export function callProvider(entry: ProviderEntry, context: CallContext): Promis
   );
 }
 
-function isProviderResponse(value: unknown): value is ProviderResponse {
+/** Guards against adapters that resolve with something that is not a list of results. */
+export function isProviderResponse(value: unknown): value is ProviderResponse {
   if (typeof value !== "object" || value === null || !("results" in value) || !Array.isArray(value.results)) {
     return false;
   }

@@ -28,7 +28,7 @@ const domain = z
     return host;
   });
 
-const domainList = z
+export const domainList = z
   .array(domain)
   .max(MAX_DOMAINS)
   .default([])

@@ -2,10 +2,11 @@ import type { FreeTier, ProviderRegistration } from "@/lib/engine/shared/types";
 import { answerProviders } from "@/lib/providers/answer";
 import { extractProviders } from "@/lib/providers/extract";
 import { fetchProviders } from "@/lib/providers/fetch";
+import { imageProviders } from "@/lib/providers/images";
 import { paperProviders } from "@/lib/providers/papers";
 import { searchProviders } from "@/lib/providers/search";
 
-export type ProviderKind = "search" | "fetch" | "answer" | "papers" | "extract";
+export type ProviderKind = "search" | "fetch" | "answer" | "papers" | "extract" | "images";
 
 export interface CatalogEntry {
   id: string;
@@ -28,6 +29,7 @@ export const PROVIDER_REGISTRIES: ReadonlyArray<[ProviderKind, readonly Provider
   ["answer", answerProviders],
   ["papers", paperProviders],
   ["extract", extractProviders],
+  ["images", imageProviders],
 ];
 
 let cached: ReadonlyMap<string, CatalogEntry> | undefined;

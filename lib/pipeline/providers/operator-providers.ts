@@ -64,6 +64,7 @@ export function operatorProvidersByKind(env: Env): Record<ProviderKind, string[]
     answer: [],
     papers: [],
     extract: [],
+    images: [],
   };
   for (const [kind, registry] of PROVIDER_REGISTRIES) byKind[kind] = operatorProviderIds(registry, env);
   return byKind;

@@ -8,6 +8,7 @@ import type {
   ProviderResult,
 } from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
+import type { ProviderRegistration } from "@/lib/engine/shared/types";
 import {
   type ProviderJsonResponse,
   type ProviderRequestOptions,
@@ -20,6 +21,30 @@ import { cleanText } from "./text";
 export function requireApiKey(call: Pick<ProviderCall, "apiKey">, displayName: string): string {
   if (!call.apiKey) throw new ProviderError("not_configured", `${displayName} needs an API key`);
   return call.apiKey;
+}
+
+/**
+ * What a provider's other tools (images, find-similar) share with its web search registration: the id its
+ * key is stored under, the key and base-URL variables, price, free tier, timeout and pacing. An adapter
+ * spreads it and names what differs (its docs, its safesearch levels).
+ */
+export function sameAccount(provider: ProviderRegistration): ProviderRegistration {
+  const { id, displayName, keyEnv, keyOptional, baseUrlEnv, defaultBaseUrl, docsUrl, apiVersion } = provider;
+  const { costPerRequestUsd, freeTier, defaultTimeoutMs, requestsPerSecond } = provider;
+  return {
+    id,
+    displayName,
+    keyEnv,
+    ...(keyOptional !== undefined && { keyOptional }),
+    baseUrlEnv,
+    defaultBaseUrl,
+    docsUrl,
+    apiVersion,
+    costPerRequestUsd,
+    freeTier,
+    defaultTimeoutMs,
+    ...(requestsPerSecond !== undefined && { requestsPerSecond }),
+  };
 }
 
 type NativeFilter = Exclude<keyof ProviderCapabilities, "queryOperators">;
@@ -60,7 +85,7 @@ export interface RawResult {
  */
 export function toProviderResponse(
   raw: readonly RawResult[],
-  call: Pick<ProviderCall, "options">,
+  call: ResultsCall,
   http: Pick<ProviderJsonResponse, "status" | "bytes" | "rateLimit">,
 ): ProviderResponse {
   const results: ProviderResult[] = [];
@@ -84,6 +109,11 @@ export function toProviderResponse(
   };
 }
 
+/** What cleaning a provider's list needs of a call: how many results were asked for. */
+interface ResultsCall {
+  options: Pick<ProviderCall["options"], "maxResults">;
+}
+
 /** A JSON search request, the schema its answer must match and where the results are in that answer. */
 export interface ResultsRequest<S extends z.ZodType> extends Omit<ProviderRequestOptions, "signal"> {
   schema: S;
@@ -95,7 +125,7 @@ export interface ResultsRequest<S extends z.ZodType> extends Omit<ProviderReques
  * against the adapter's schema (invalid_response otherwise) and cleans its results (toProviderResponse).
  */
 export async function requestResults<S extends z.ZodType>(
-  call: Pick<ProviderCall, "options" | "signal">,
+  call: ResultsCall & Pick<ProviderCall, "signal">,
   url: string,
   { schema, results, ...options }: ResultsRequest<S>,
 ): Promise<ProviderResponse> {

@@ -19,7 +19,8 @@ import { buildQueryText } from "./query-text";
 const MAX_RESULTS = 25;
 const SNIPPET_CHARACTERS = 600;
 
-const responseSchema = z.object({
+/** Exa's results, the same objects for search and findSimilar. */
+export const exaResponse = z.object({
   results: z.array(
     z.object({
       title: z.string().nullish(),
@@ -67,14 +68,18 @@ export const exa: SearchProvider = {
       method: "POST",
       headers: { "x-api-key": apiKey },
       json: body,
-      schema: responseSchema,
-      results: (data) =>
-        data.results.map((r) => ({
-          title: r.title,
-          url: r.url,
-          snippet: r.highlights?.join(" … ") || r.summary || r.text,
-          publishedAt: r.publishedDate,
-        })),
+      schema: exaResponse,
+      results: fromExaResults,
     });
   },
 };
+
+/** Exa's results as every adapter's raw results: the snippet from highlights, a summary or the text. */
+export function fromExaResults(data: z.output<typeof exaResponse>) {
+  return data.results.map((r) => ({
+    title: r.title,
+    url: r.url,
+    snippet: r.highlights?.join(" … ") || r.summary || r.text,
+    publishedAt: r.publishedDate,
+  }));
+}

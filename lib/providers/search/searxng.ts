@@ -15,7 +15,17 @@ import { requestResults, supports } from "./adapter-kit";
 import { primaryLanguage } from "./locale";
 import { buildQueryText } from "./query-text";
 
-const SAFESEARCH_LEVEL: Readonly<Record<SafeSearch, string>> = { off: "0", moderate: "1", strict: "2" };
+export const SAFESEARCH_LEVEL: Readonly<Record<SafeSearch, string>> = {
+  off: "0",
+  moderate: "1",
+  strict: "2",
+};
+
+/** SearXNG's `language` for a region: the region's main language with the country, "de-AT". */
+export function searxngLanguage(region: string | undefined): string | undefined {
+  const language = primaryLanguage(region);
+  return language && region ? `${language}-${region.toUpperCase()}` : undefined;
+}
 
 const responseSchema = z.object({
   results: z.array(
@@ -46,14 +56,13 @@ export const searxng: SearchProvider = {
 
   async search(call) {
     const { options } = call;
-    const language = primaryLanguage(options.region);
     const url = buildUrl(call.baseUrl, "/search", {
       q: buildQueryText(call, searxng.capabilities.queryOperators),
       format: "json",
       pageno: 1,
       time_range: options.timeRange,
       safesearch: options.safesearch ? SAFESEARCH_LEVEL[options.safesearch] : undefined,
-      language: language && options.region ? `${language}-${options.region.toUpperCase()}` : undefined,
+      language: searxngLanguage(options.region),
     });
     return requestResults(call, url, {
       schema: responseSchema,
@@ -70,7 +79,8 @@ export const searxng: SearchProvider = {
   },
 };
 
-function explainForbidden(error: unknown): unknown {
+/** SearXNG answers 403 when JSON output is off: say how to turn it on. */
+export function explainForbidden(error: unknown): unknown {
   if (error instanceof ProviderError && error.status === 403) {
     return new ProviderError(
       "http_error",

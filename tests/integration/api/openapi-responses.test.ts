@@ -9,6 +9,7 @@ import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RouteMethod } from "@/lib/api/route-methods";
 import { ANSWER_PREFIX, ANSWER_WIRES } from "@/tests/fakes/answer-wires";
+import { IMAGE_WIRES, imageWireId } from "@/tests/fakes/image-wires";
 import { PAPER_WIRES } from "@/tests/fakes/paper-wires";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 import { serveRequest } from "@/tests/support/app-routes";
@@ -65,7 +66,7 @@ async function expectDocumented(
 }
 
 beforeAll(async () => {
-  fake = await startFakeProviders({ ...ANSWER_WIRES, ...PAPER_WIRES });
+  fake = await startFakeProviders({ ...ANSWER_WIRES, ...PAPER_WIRES, ...IMAGE_WIRES });
   site = await startArticleSite("A page", "Documented responses are what clients generate their types from.");
   await app.start({
     ...fakeProviderEnv(fake.url),
@@ -74,6 +75,7 @@ beforeAll(async () => {
     PERPLEXITY_API_KEY: "operator-pplx",
     SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1",
     SEARCHMUX_RATE_LIMIT_RPM: "1000",
+    SEARXNG_URL: fake.baseUrlFor(imageWireId("searxng")),
   });
   document = (await import("@/lib/api/openapi")).openApiDocument() as unknown as typeof document;
   const { SCOPES } = await import("@/lib/pipeline/context");
@@ -119,6 +121,12 @@ describe("every documented operation answers what the document says", () => {
       (await call("POST", "/api/v1/papers", { body: { query: "attention", providers: ["arxiv"] } })).status,
     ).toBe(200);
     expect((await call("GET", "/api/v1/usage")).status).toBe(200);
+    expect(
+      (await call("POST", "/api/v1/image-search", { body: { query: "documented", providers: ["searxng"] } }))
+        .status,
+    ).toBe(200);
+    const similar = await call("POST", "/api/v1/similar", { body: { url: `${site?.origin}/page` } });
+    expect(similar).toMatchObject({ status: 200, body: { method: "search" } });
     fake.setScenario("brave", {
       results: [{ title: "A page", url: `${site?.origin}/page`, snippet: "Documented." }],
     });

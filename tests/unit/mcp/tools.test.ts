@@ -12,6 +12,8 @@ describe("toolsForScopes", () => {
       "crawl",
       "answer",
       "paper_search",
+      "image_search",
+      "similar",
       "research",
       "budget_status",
     ]);
@@ -20,7 +22,13 @@ describe("toolsForScopes", () => {
 
   it("maps each scope to its tool, and budget_status to every token", () => {
     expect(names(["mcp"])).toEqual(["budget_status"]);
-    expect(names(["mcp", "search"])).toEqual(["web_search", "research", "budget_status"]);
+    expect(names(["mcp", "search"])).toEqual([
+      "web_search",
+      "image_search",
+      "similar",
+      "research",
+      "budget_status",
+    ]);
     expect(names(["mcp", "fetch"])).toEqual(["fetch", "crawl", "budget_status"]);
     expect(names(["mcp", "answer"])).toEqual(["answer", "budget_status"]);
     expect(names(["mcp", "papers"])).toEqual(["paper_search", "budget_status"]);

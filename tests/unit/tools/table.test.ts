@@ -30,7 +30,7 @@ const document = openApiDocument();
 const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods) as Operation[]);
 const operationOf = (path: string, method: string) =>
   (document.paths[path] as Record<string, Operation> | undefined)?.[method];
-const PROVIDER_KINDS: ProviderKind[] = ["search", "fetch", "answer", "papers"];
+const PROVIDER_KINDS: ProviderKind[] = ["search", "fetch", "answer", "papers", "images"];
 
 /** Each tool's span kind as its verbs declare it to runCall or the trace (`tool: "…", spanKind: "…"`). */
 function spanKindsOfVerbs(): Map<string, Set<string>> {
@@ -125,6 +125,8 @@ describe("the tool table", () => {
       "extract",
       "answer",
       "paper_search",
+      "image_search",
+      "similar",
     ]);
   });
 
@@ -136,6 +138,8 @@ describe("the tool table", () => {
       "extract",
       "answer",
       "paper_search",
+      "image_search",
+      "similar",
       "research",
     ]);
     const parameter = operationOf("/api/v1/traces", "get")?.parameters?.find((p) => p.name === "tool");
@@ -146,7 +150,13 @@ describe("the tool table", () => {
     for (const kind of PROVIDER_KINDS) {
       expect(TOOLS.filter((tool) => tool.providers === kind).length, kind).toBe(1);
     }
-    expect(toolsOfKinds(PROVIDER_KINDS)).toEqual(["web_search", "fetch", "answer", "paper_search"]);
+    expect(toolsOfKinds(PROVIDER_KINDS)).toEqual([
+      "web_search",
+      "fetch",
+      "answer",
+      "paper_search",
+      "image_search",
+    ]);
   });
 
   it("answers provider status with each provider's kinds as its tools, in the response's own order", () => {
@@ -187,6 +197,7 @@ describe("the tool table", () => {
       "extract",
       "answer",
       "paper_search",
+      "image_search",
     ]);
     expect(operatorProvidersByTool(env)[0]?.[1]).toContain("brave");
   });
@@ -200,7 +211,7 @@ describe("the tool table", () => {
 
   it("hints each token scope with the tools it allows", () => {
     expect(TOOLS_BY_SCOPE).toEqual({
-      search: ["web_search", "research"],
+      search: ["web_search", "image_search", "similar", "research"],
       fetch: ["fetch", "crawl", "extract"],
       answer: ["answer"],
       papers: ["paper_search"],

@@ -39,6 +39,7 @@ const KIND_LABEL: Record<ProviderKind, string> = {
   answer: "Answer",
   papers: "Papers",
   extract: "Extract",
+  images: "Images",
 };
 const KINDS: ReadonlyArray<{ value: ProviderKind | undefined; label: string }> = [
   { value: undefined, label: "All" },
