@@ -76,6 +76,9 @@ beforeAll(async () => {
     SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1",
     SEARCHMUX_RATE_LIMIT_RPM: "1000",
     SEARXNG_URL: fake.baseUrlFor(imageWireId("searxng")),
+    // The operator model extract would ask (its estimate names it).
+    SEARCHMUX_LLM_BASE_URL: fake.baseUrlFor(ANSWER_PREFIX.llm),
+    SEARCHMUX_LLM_MODEL: "documented-model",
   });
   document = (await import("@/lib/api/openapi")).openApiDocument() as unknown as typeof document;
   const { SCOPES } = await import("@/lib/pipeline/context");
@@ -125,6 +128,14 @@ describe("every documented operation answers what the document says", () => {
       (await call("POST", "/api/v1/image-search", { body: { query: "documented", providers: ["searxng"] } }))
         .status,
     ).toBe(200);
+    const extracted = await call("POST", "/api/v1/extract", {
+      body: {
+        urls: [`${site?.origin}/page`],
+        schema: { type: "object", properties: { title: { type: "string" } } },
+        estimate: true,
+      },
+    });
+    expect(extracted.status).toBe(200);
     const similar = await call("POST", "/api/v1/similar", { body: { url: `${site?.origin}/page` } });
     expect(similar).toMatchObject({ status: 200, body: { method: "search" } });
     fake.setScenario("brave", {
@@ -190,6 +201,10 @@ describe("every documented operation answers what the document says", () => {
       (await call("GET", "/api/v1/usage/history", { path: "/api/v1/usage/history?days=3" })).status,
     ).toBe(200);
     expect((await call("GET", "/api/v1/providers")).status).toBe(200);
+    const audit = await call("GET", "/api/v1/audit", { path: "/api/v1/audit?limit=5" });
+    expect(audit.body.entries).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: "token.create" })]),
+    );
   });
 
   it("the compatibility endpoints, health, readiness and the document itself", async () => {

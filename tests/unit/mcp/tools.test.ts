@@ -10,6 +10,7 @@ describe("toolsForScopes", () => {
       "web_search",
       "fetch",
       "crawl",
+      "extract",
       "answer",
       "paper_search",
       "image_search",
@@ -29,7 +30,7 @@ describe("toolsForScopes", () => {
       "research",
       "budget_status",
     ]);
-    expect(names(["mcp", "fetch"])).toEqual(["fetch", "crawl", "budget_status"]);
+    expect(names(["mcp", "fetch"])).toEqual(["fetch", "crawl", "extract", "budget_status"]);
     expect(names(["mcp", "answer"])).toEqual(["answer", "budget_status"]);
     expect(names(["mcp", "papers"])).toEqual(["paper_search", "budget_status"]);
     expect(names(["admin"])).toEqual(["budget_status"]);
