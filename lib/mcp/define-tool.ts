@@ -17,7 +17,6 @@ import {
   type Tool,
   type ToolCall,
   type ToolOutput,
-  withEstimateOutput,
 } from "@/lib/tools/tool";
 import type { OfferedTool, ToolConfig } from "./offered";
 import { reportJobProgress, withProgress } from "./progress";
@@ -59,10 +58,10 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
     title: spec.title,
     description: spec.description,
     inputSchema: spec.inputSchema,
-    // An estimate call (estimate: true) answers only `estimate`, which the response schema must admit.
-    outputSchema: withEstimateOutput(spec.outputSchema),
+    // No outputSchema: the response schemas were most of the tool list's bytes, paid for in every model's
+    // context; structuredContent is sent all the same (docs/decisions.md, "A small tool list").
     // Every tool only reads: searching, fetching and answering change nothing the caller owns.
-    annotations: { title: spec.title, readOnlyHint: true, openWorldHint: spec.openWorld },
+    annotations: { readOnlyHint: true, openWorldHint: spec.openWorld },
   };
   function answeredBy(
     run: ToolRunner<I, O>,

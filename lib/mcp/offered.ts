@@ -17,8 +17,7 @@ export interface ToolConfig {
   title: string;
   description: string;
   inputSchema: z.ZodObject;
-  outputSchema: z.ZodObject;
-  annotations: { title: string; readOnlyHint: boolean; openWorldHint: boolean };
+  annotations: { readOnlyHint: boolean; openWorldHint: boolean };
 }
 
 /** A tool as one server offers it: what a revision's adapter registers. */

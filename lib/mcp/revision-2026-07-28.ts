@@ -29,11 +29,7 @@ const cachedConfigs = new WeakMap<ToolConfig, ToolConfig>();
 function withCachedSchemas(config: ToolConfig): ToolConfig {
   let cached = cachedConfigs.get(config);
   if (!cached) {
-    cached = {
-      ...config,
-      inputSchema: withCachedJsonSchema(config.inputSchema),
-      outputSchema: withCachedJsonSchema(config.outputSchema),
-    };
+    cached = { ...config, inputSchema: withCachedJsonSchema(config.inputSchema) };
     cachedConfigs.set(config, cached);
   }
   return cached;

@@ -56,34 +56,11 @@ export const estimateResponse = z.object({
 });
 type EstimateResponse = z.infer<typeof estimateResponse>;
 
-/** A schema as JSON Schema, for a document that embeds it. */
-const jsonSchemaOf = (schema: z.ZodType) => {
-  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" });
-  return json;
-};
-
 /**
- * A response schema that admits an estimate too, for transports that declare one object schema per tool (MCP
- * validates `structuredContent` against it): an object that is either, `anyOf` the response and the estimate.
+ * The `estimate` input field every tool has; what it does is said once, in the MCP server's instructions and
+ * the OpenAPI document, rather than in every tool's schema.
  */
-export function withEstimateOutput<Output extends z.ZodObject>(schema: Output) {
-  const either = z.union([schema, estimateResponse]);
-  return z
-    .looseObject({})
-    .refine((value) => either.safeParse(value).success, "neither the tool's response nor an estimate")
-    .meta({
-      description: "The tool's response; a call with estimate: true answers {estimate} instead",
-      anyOf: [jsonSchemaOf(schema), jsonSchemaOf(estimateResponse)],
-    });
-}
-
-/** The `estimate` input field every tool has. */
-const estimateFlag = z
-  .boolean()
-  .optional()
-  .describe(
-    "true: answer {estimate: {providers, max_cost_usd}} (which providers the call would ask and the most it could cost) without calling anything, charging nothing",
-  );
+const estimateFlag = z.boolean().optional();
 
 /** A tool's input schema with the `estimate` field. */
 const withEstimateFlag = <Input extends z.ZodObject>(schema: Input) =>
