@@ -19,6 +19,7 @@ import {
   type ToolOutput,
 } from "@/lib/tools/tool";
 import type { OfferedTool, ToolConfig } from "./offered";
+import { withDefaults } from "./profile-defaults";
 import { reportJobProgress, withProgress } from "./progress";
 import { registerTool } from "./revision-2025";
 import { toolErrorFrom } from "./tool-errors";
@@ -34,7 +35,10 @@ export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   scope: Scope | null;
   /** Whether the tool starts a job (`OfferedTool.startJob`), whose results tasks then serve. */
   background: boolean;
-  /** The tool answered by its verb, as the tenant of `ctx`. */
+  /**
+   * The tool answered by its verb, as the tenant of `ctx`; its input schema carries the defaults of the
+   * connection's profile, so the schema's parse (the SDK's) fills them where the call gives none.
+   */
   offerFor(ctx: TenantContext): OfferedTool;
   /** Registers the same tool (name, description, schemas, annotations, text) answered by `run`, on a v1 server. */
   registerRunner(server: McpServer, run: ToolRunner<I, O>, format?: (output: ToolOutput<O>) => string): void;
@@ -66,10 +70,11 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
   function answeredBy(
     run: ToolRunner<I, O>,
     format = (output: ToolOutput<O>) => formatOutput(spec, output),
+    offeredConfig = config,
   ): OfferedTool {
     return {
       name: spec.name,
-      config,
+      config: offeredConfig,
       async call(args, extra) {
         try {
           // The SDK has parsed `args` with this very schema (defaults applied); it only hands them over untyped.
@@ -96,6 +101,8 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
       // The SDK parsed the input with the verb's schema; the verb parses it again (its defaults hold).
       const offered = answeredBy(
         async (input, call) => (await callTool(spec, ctx, input as z.input<I>, call)).response,
+        undefined,
+        withDefaults(config, ctx.profile?.defaults?.[spec.name]),
       );
       if (!background) return offered;
       return {

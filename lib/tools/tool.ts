@@ -9,6 +9,7 @@ import type { Scope, TenantContext } from "@/lib/pipeline/context";
 import { type CallEstimate, publicEstimate } from "@/lib/pipeline/estimate";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
 import type { ProviderKind } from "@/lib/pipeline/providers/catalog";
+import { assertProfileAllows, withConnectionDefaults } from "./connection";
 
 /**
  * How a call is being made: `signal` is the caller's cancellation (client disconnect, MCP cancellation;
@@ -142,23 +143,30 @@ function formatEstimate({ estimate }: EstimateResponse): string {
 /**
  * Declares a table entry; the name stays a literal type so `tools.<name>` is typed. Every entry takes
  * `estimate: true` (its input schema gains the field), which the transports answer with `estimate`
- * (`callTool`).
+ * (`callTool`). Its run, estimate and job start all go through the connection's profile (connection.ts):
+ * refused when the profile leaves the tool out, its defaults under the call's own arguments.
  */
 export function defineTool<const Name extends string, Input extends z.ZodObject, Output extends z.ZodObject>(
   spec: ToolSpec<Name, Input, Output>,
 ): Tool<Name, WithEstimate<Input>, Output> {
-  /** The verb's own input: `estimate` is the table's field, never the verb's (whose schema is strict). */
-  const verbInput = (input: z.input<WithEstimate<Input>>) => {
-    const { estimate: _estimate, ...rest } = input;
+  /**
+   * The verb's own input, with the connection's defaults: `estimate` is the table's field, never the verb's
+   * (whose schema is strict).
+   */
+  const verbInput = (ctx: TenantContext, input: z.input<WithEstimate<Input>>) => {
+    assertProfileAllows(ctx, spec.name);
+    const { estimate: _estimate, ...rest } = withConnectionDefaults(ctx, spec.name, input);
     return rest as z.input<Input>;
   };
   const { background } = spec;
   return {
     ...spec,
     inputSchema: withEstimateFlag(spec.inputSchema),
-    ...(background && { background: { start: (ctx, input) => background.start(ctx, verbInput(input)) } }),
-    run: (ctx, input, call) => spec.run(ctx, verbInput(input), call),
-    estimate: async (ctx, input) => publicEstimate(await spec.estimate(ctx, verbInput(input))),
+    ...(background && {
+      background: { start: (ctx, input) => background.start(ctx, verbInput(ctx, input)) },
+    }),
+    run: (ctx, input, call) => spec.run(ctx, verbInput(ctx, input), call),
+    estimate: async (ctx, input) => publicEstimate(await spec.estimate(ctx, verbInput(ctx, input))),
   };
 }
 

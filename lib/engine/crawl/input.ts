@@ -43,10 +43,7 @@ export const crawlInputSchema = z.object({
     .refine((value) => URL.canParse(value), { message: "not an absolute URL", abort: true })
     .refine((value) => /^https?:$/.test(new URL(value).protocol), "only http and https URLs can be crawled")
     .describe("Start page; only its site is followed"),
-  mode: z
-    .enum(["pages", "map"])
-    .default("pages")
-    .describe("map: only URLs and titles"),
+  mode: z.enum(["pages", "map"]).default("pages").describe("map: only URLs and titles"),
   max_depth: z
     .number()
     .int()
@@ -54,9 +51,7 @@ export const crawlInputSchema = z.object({
     .default(CRAWL_LIMITS.depth.defaultValue)
     .transform((n) => Math.min(n, CRAWL_LIMITS.depth.max))
     .meta({ minimum: 0, maximum: CRAWL_LIMITS.depth.max })
-    .describe(
-      "Link hops (0: the start page only)",
-    ),
+    .describe("Link hops (0: the start page only)"),
   max_pages: z
     .number()
     .int()
@@ -66,12 +61,8 @@ export const crawlInputSchema = z.object({
     .describe(
       `Default ${CRAWL_LIMITS.pages.defaultValue}, at most ${CRAWL_LIMITS.pages.max} (map: ${CRAWL_LIMITS.map.defaultValue}, ${CRAWL_LIMITS.map.max})`,
     ),
-  format: z
-    .enum(["markdown", "text", "html"])
-    .default("markdown"),
-  max_chars: clampedInteger(CRAWL_LIMITS.chars).describe(
-    `Per page (${CRAWL_LIMITS.totalChars} in all)`,
-  ),
+  format: z.enum(["markdown", "text", "html"]).default("markdown"),
+  max_chars: clampedInteger(CRAWL_LIMITS.chars).describe(`Per page (${CRAWL_LIMITS.totalChars} in all)`),
   include_paths: pathPatterns('Follow only paths matching a glob, e.g. "/docs/*"'),
   exclude_paths: pathPatterns("Skip paths matching a glob"),
   timeout_ms: deadlineField(CRAWL_LIMITS.timeout),

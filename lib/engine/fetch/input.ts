@@ -59,16 +59,12 @@ function inputSchema(registry: readonly FetchProvider[]) {
 
   return z.object({
     url: fetchUrlField(registry).describe("The page to fetch (http or https)"),
-    format: z
-      .enum(["markdown", "text", "html"])
-      .default("markdown"),
+    format: z.enum(["markdown", "text", "html"]).default("markdown"),
     max_chars: clampedInteger({
       min: MIN_CHARS,
       max: MAX_CHARS_CAP,
       defaultValue: DEFAULT_MAX_CHARS,
-    }).describe(
-      "Longer content is cut with a marker",
-    ),
+    }).describe("Longer content is cut with a marker"),
     providers: providerList.optional().describe("Only these steps, in order"),
     skip_providers: providerList
       .optional()

@@ -22,10 +22,7 @@ export const paperSearchInputSchema = z
       { defaultCount: DEFAULT_MAX_RESULTS, cap: MAX_RESULTS_CAP },
       "Merged papers",
     ),
-    sort: z
-      .enum(["relevance", "date"])
-      .default("relevance")
-      .describe("date: newest first"),
+    sort: z.enum(["relevance", "date"]).default("relevance").describe("date: newest first"),
     year_from: year.optional().describe("Published in or after"),
     year_to: year.optional().describe("Published in or before"),
     open_access: z.boolean().default(false).describe("Only papers with a free full text"),

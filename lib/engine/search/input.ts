@@ -43,9 +43,7 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 
 export const searchModeField = z
   .enum(SEARCH_MODES)
-  .describe(
-    "fanout: all; auto: free + useful paid; budget: cheapest first; single: first to answer",
-  );
+  .describe("fanout: all; auto: free + useful paid; budget: cheapest first; single: first to answer");
 
 export const searchInputSchema = z.object({
   query: queryField(
@@ -55,9 +53,7 @@ export const searchInputSchema = z.object({
   max_results: resultCountField({ defaultCount: DEFAULT_MAX_RESULTS, cap: MAX_RESULTS_CAP }),
   mode: searchModeField.default("fanout"),
   timeout_ms: deadlineField({ defaultMs: DEFAULT_TIMEOUT_MS, minMs: MIN_TIMEOUT_MS, maxMs: MAX_TIMEOUT_MS }),
-  time_range: z
-    .enum(["day", "week", "month", "year"])
-    .optional(),
+  time_range: z.enum(["day", "week", "month", "year"]).optional(),
   region: z
     .string()
     .regex(/^[A-Za-z]{2}$/, "two-letter country code")

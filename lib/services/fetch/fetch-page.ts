@@ -36,18 +36,14 @@ export const fetchToolInput = fetchInputSchemaFor(fetchProviders)
       .min(1)
       .max(MAX_URLS)
       .optional()
-      .describe(
-        "Fetched in parallel: a result or error each, in order",
-      ),
+      .describe("Fetched in parallel: a result or error each, in order"),
     offset: z
       .number()
       .int()
       .min(0)
       .max(MAX_CHARS_CAP)
       .default(0)
-      .describe(
-        "A previous result's next_offset (cached, free)",
-      ),
+      .describe("A previous result's next_offset (cached, free)"),
     // No schema default: it depends on the surface (result-size.ts), and MCP applies schema defaults itself.
     max_chars: z
       .number()
@@ -56,9 +52,7 @@ export const fetchToolInput = fetchInputSchemaFor(fetchProviders)
       .transform((n) => Math.min(Math.max(n, MIN_CHARS), MAX_CHARS_CAP))
       .meta({ minimum: MIN_CHARS, maximum: MAX_CHARS_CAP })
       .optional()
-      .describe(
-        `Per result (default ${MCP_MAX_CHARS} on MCP, ${DEFAULT_MAX_CHARS} on REST)`,
-      ),
+      .describe(`Per result (default ${MCP_MAX_CHARS} on MCP, ${DEFAULT_MAX_CHARS} on REST)`),
     no_cache: noCacheField,
   })
   .strict()

@@ -3,20 +3,14 @@ import { clampedInteger, queryField } from "@/lib/engine/shared/input-fields";
 
 export const researchInput = z.strictObject({
   question: queryField(1_000),
-  max_queries: clampedInteger({ min: 1, max: 8, defaultValue: 4 }).describe(
-    "Searches to run",
-  ),
-  max_pages: clampedInteger({ min: 1, max: 20, defaultValue: 8 }).describe(
-    "Pages to read",
-  ),
+  max_queries: clampedInteger({ min: 1, max: 8, defaultValue: 4 }).describe("Searches to run"),
+  max_pages: clampedInteger({ min: 1, max: 20, defaultValue: 8 }).describe("Pages to read"),
   max_cost_usd: z
     .number()
     .min(0.001)
     .max(1_000)
     .optional()
-    .describe(
-      "Stop starting steps at this cost (USD)",
-    ),
+    .describe("Stop starting steps at this cost (USD)"),
   providers: z
     .array(z.string().trim().toLowerCase().min(1).max(40))
     .min(1)

@@ -10,7 +10,6 @@ import { skippedProviders } from "@/lib/pipeline/providers/skipped";
 import { runCall } from "@/lib/pipeline/run-call";
 import { noCacheField, parseInput } from "@/lib/pipeline/validate";
 import { searchProviders } from "@/lib/providers/search";
-import { CONTENT_TOTAL_CHARS, MCP_CONTENT_TOTAL_CHARS } from "@/lib/services/fetch/result-size";
 import { lensName } from "@/lib/services/lenses/lens";
 import { resolveLens } from "@/lib/services/lenses/resolve-lens";
 import { applyLens } from "./apply-lens";
@@ -23,43 +22,26 @@ const DEFAULT_CONTENT_CHARS = 10_000;
 
 export const webSearchInput = searchInputSchema
   .extend({
-    mode: searchModeField
-      .optional()
-      .describe(
-        `${searchModeField.description}. Default: the workspace's`,
-      ),
+    mode: searchModeField.optional().describe(`${searchModeField.description}. Default: the workspace's`),
     providers: z
       .array(z.string().trim().toLowerCase().min(1).max(40))
       .min(1)
       .max(30)
       .optional()
-      .describe(
-        "Only these provider ids",
-      ),
+      .describe("Only these provider ids"),
     no_cache: noCacheField,
-    lens: lensName
-      .optional()
-      .describe(
-        "Domain set: docs, academic, news, forums, code or the workspace's",
-      ),
+    lens: lensName.optional().describe("Domain set: docs, academic, news, forums, code or the workspace's"),
     grounded_snippets: z
       .boolean()
       .optional()
-      .describe(
-        "A model writes snippets from the top pages (5–30 s, charged per page)",
-      ),
+      .describe("A model writes snippets from the top pages (5–30 s, charged per page)"),
     grounded_results: resultCountField({ defaultCount: 10, cap: 20 }, "Results to ground"),
     grounded_timeout_ms: clampedInteger({
       min: 1_000,
       max: 60_000,
       defaultValue: DEFAULT_GROUNDED_TIMEOUT_MS,
     }).describe("Per grounded page"),
-    include_content: z
-      .boolean()
-      .optional()
-      .describe(
-        "Also return the top pages' Markdown",
-      ),
+    include_content: z.boolean().optional().describe("Also return the top pages' Markdown"),
     content_results: resultCountField({ defaultCount: 3, cap: 10 }, "Pages for content"),
     max_chars: clampedInteger({ min: 100, max: 100_000, defaultValue: DEFAULT_CONTENT_CHARS }).describe(
       "Per content page",
