@@ -78,8 +78,8 @@ async function modernClient(token: string, form: UrlForm = "header", query = "")
 type AnyClient = Client | ModernClient;
 const CLIENTS = { "2025": legacyClient, "2026-07-28": modernClient } as const;
 const toolNames = async (client: AnyClient) => (await client.listTools()).tools.map((tool) => tool.name);
-const resultCount = (result: { structuredContent?: unknown }) =>
-  (result.structuredContent as { results: unknown[] }).results.length;
+const resultCount = (result: object) =>
+  (result as { structuredContent: { results: unknown[] } }).structuredContent.results.length;
 
 beforeAll(async () => {
   fake = await startFakeProviders();
