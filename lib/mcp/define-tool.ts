@@ -40,6 +40,8 @@ export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
    * connection's profile, so the schema's parse (the SDK's) fills them where the call gives none.
    */
   offerFor(ctx: TenantContext): OfferedTool;
+  /** The config a connection with these defaults for the tool lists (profile-defaults.ts). */
+  configFor(defaults: Record<string, unknown> | undefined): ToolConfig;
   /** Registers the same tool (name, description, schemas, annotations, text) answered by `run`, on a v1 server. */
   registerRunner(server: McpServer, run: ToolRunner<I, O>, format?: (output: ToolOutput<O>) => string): void;
   /** A response as the call's result: its text for the model, and the structured content. */
@@ -115,6 +117,7 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
         },
       };
     },
+    configFor: (defaults) => withDefaults(config, defaults),
     registerRunner: (server, run, format) => registerTool(server, answeredBy(run, format)),
     result: (output) => ({ content: textContent(spec.format(output)), structuredContent: output }),
   };
