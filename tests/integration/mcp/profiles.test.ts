@@ -12,6 +12,7 @@ import {
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { initializeRequest } from "@/tests/e2e/support/mcp";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 import { appFetch, serveRequest } from "@/tests/support/app-routes";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
@@ -305,16 +306,7 @@ describe("?tools= and edits", () => {
       routeRequest(`${ORIGIN}/api/mcp?tools=web_search,web_serach`, {
         method: "POST",
         token,
-        body: {
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: {},
-            clientInfo: { name: "t", version: "1" },
-          },
-        },
+        body: initializeRequest("2025-06-18"),
         headers: { accept: "application/json, text/event-stream" },
       }),
     );
