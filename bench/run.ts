@@ -42,6 +42,7 @@ import { attachedServerEnv, attachTo, type BenchTarget, ownServer } from "./supp
 import { booleanFlag, numberFlag, stringFlag } from "./support/flags";
 import { corpusOfFlags } from "./support/relevance-corpus";
 import { machine, printTable, writeResults } from "./support/report";
+import { printToolListSizes, toolListSizes } from "./tool-list-size";
 
 const config = {
   durationSeconds: numberFlag("duration", 10),
@@ -231,6 +232,8 @@ async function main(): Promise<void> {
     const results = await run(target);
     const about = machine(loadAtStart);
     printTable(results, about);
+    const toolList = await toolListSizes();
+    printToolListSizes(toolList);
     const measuredRtt = target.relays?.redis ? await measuredRoundTripMs(target.relays.redis) : undefined;
     if (measuredRtt !== undefined)
       console.log(`relay round trip measured through Redis: p50 ${measuredRtt.toFixed(2)} ms`);
@@ -242,7 +245,7 @@ async function main(): Promise<void> {
       nodeOptions: nodeOptions ?? "",
       server: server ?? "own",
     };
-    const file = writeResults(results, about, settings, stringFlag("label"));
+    const file = writeResults(results, about, settings, stringFlag("label"), { toolList });
     console.log(`wrote ${file}`);
   } finally {
     await target.close();

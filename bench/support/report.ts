@@ -84,6 +84,8 @@ export function writeResults(
   about: Machine,
   config: object,
   label?: string,
+  /** Figures beside the scenarios' rows (the tool list's size). */
+  extra: object = {},
 ): string {
   const dir = path.join(import.meta.dirname, "..", "results");
   mkdirSync(dir, { recursive: true });
@@ -93,6 +95,7 @@ export function writeResults(
     machine: about,
     config,
     results: results.map((r) => ({ ...r, targets: checkTargets(r) })),
+    ...extra,
   };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   return path.relative(process.cwd(), file);

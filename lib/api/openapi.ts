@@ -16,6 +16,7 @@ import { setLensInput } from "@/lib/services/lenses/set-lens";
 import { workspaceSettingsInput } from "@/lib/services/tenants/workspace-settings";
 import { createTokenInput } from "@/lib/services/tokens/create-token";
 import { revokeTokenInput } from "@/lib/services/tokens/revoke-token";
+import { setTokenProfileInput } from "@/lib/services/tokens/set-token-profile";
 import { listTracesInput } from "@/lib/services/traces/list-traces";
 import { usageHistoryInput } from "@/lib/services/usage/usage-history";
 import { lensListResponse, lensResponse, researchJobResponse } from "@/lib/tools/responses";
@@ -44,6 +45,7 @@ import {
   settingsResponse,
   tokenCreatedResponse,
   tokenListResponse,
+  tokenProfileResponse,
   tokenRevokeResponse,
   traceListResponse,
   traceResponse,
@@ -230,6 +232,16 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     scope: "admin",
     query: revokeTokenInput,
     response: tokenRevokeResponse,
+  },
+  {
+    method: "patch",
+    path: "/api/v1/tokens/{id}",
+    operationId: "setTokenProfile",
+    summary:
+      "Replace a token's profile: the tools it lists and may call, their default arguments (null: none)",
+    scope: "admin",
+    body: setTokenProfileInput.omit({ id: true }),
+    response: tokenProfileResponse,
   },
   {
     method: "get",

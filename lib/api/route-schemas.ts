@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { SCOPES } from "@/lib/pipeline/context";
+import { connectionProfileInput } from "@/lib/services/tokens/connection-profile";
 import { budgetStatusResponse } from "@/lib/tools/responses";
 
 const instant = z.iso.datetime().describe("ISO 8601 date-time (UTC)");
@@ -64,6 +65,7 @@ export const tokenListResponse = z.object({
       id: z.uuid(),
       name: z.string(),
       scopes,
+      profile: connectionProfileInput,
       displayStart: z.string().describe("The token's first characters, to recognise it"),
       last4: z.string(),
       createdAt: instant,
@@ -80,12 +82,15 @@ export const tokenCreatedResponse = z.object({
   id: z.uuid(),
   name: z.string(),
   scopes,
+  profile: connectionProfileInput,
   token: z.string().describe("The secret (smx_…): in this response only, never again"),
   createdAt: instant,
   expiresAt: instant.nullable(),
 });
 
 export const tokenRevokeResponse = z.object({ id: z.uuid(), revoked: z.literal(true) });
+
+export const tokenProfileResponse = z.object({ id: z.uuid(), profile: connectionProfileInput });
 
 const traceFields = {
   id: z.uuid(),

@@ -210,6 +210,7 @@ function authorizedContext(
     actor: { kind: "token", tokenId: token.tokenId, tokenName: token.name, userId: token.createdBy ?? null },
     tenantId: token.tenantId,
     scopes: token.scopes,
+    ...(token.profile && { profile: token.profile }),
     surface,
   };
 }

@@ -166,6 +166,16 @@ export const memberships = pgTable(
   ],
 );
 
+/**
+ * A connection's profile (a token's, or a connected app's on its grant): the tools it lists and may call, a
+ * subset of what its scopes allow, and default arguments per tool, each checked against the tool's input
+ * schema when saved (lib/tools/profile.ts). Null: every tool of its scopes, no defaults.
+ */
+export interface ConnectionProfile {
+  tools?: string[];
+  defaults?: Record<string, Record<string, unknown>>;
+}
+
 export const apiTokens = pgTable(
   "api_tokens",
   {
@@ -186,6 +196,8 @@ export const apiTokens = pgTable(
     grantId: uuid("grant_id").references((): AnyPgColumn => oauthGrants.id, { onDelete: "cascade" }),
     /** The resource (RFC 8707) an OAuth access token is for; null for tokens people create. */
     audience: text("audience"),
+    /** Null for an OAuth access token: its grant's profile applies. */
+    profile: jsonb("profile").$type<ConnectionProfile>(),
   },
   (t) => [
     uniqueIndex("api_tokens_hash_idx").on(t.tokenHash),
@@ -419,6 +431,8 @@ export const oauthGrants = pgTable(
     scopes: text("scopes").array().notNull(),
     /** The resource (RFC 8707) its access tokens are for: their audience. */
     resource: text("resource").notNull(),
+    /** What its access tokens list and call, and their default arguments (ConnectionProfile). */
+    profile: jsonb("profile").$type<ConnectionProfile>(),
     createdAt: createdAt(),
     /** The latest use of its access tokens that were since deleted (expired ones go at each refresh). */
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),

@@ -17,9 +17,9 @@ import {
   type Tool,
   type ToolCall,
   type ToolOutput,
-  withEstimateOutput,
 } from "@/lib/tools/tool";
 import type { OfferedTool, ToolConfig } from "./offered";
+import { withDefaults } from "./profile-defaults";
 import { reportJobProgress, withProgress } from "./progress";
 import { registerTool } from "./revision-2025";
 import { toolErrorFrom } from "./tool-errors";
@@ -35,8 +35,13 @@ export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   scope: Scope | null;
   /** Whether the tool starts a job (`OfferedTool.startJob`), whose results tasks then serve. */
   background: boolean;
-  /** The tool answered by its verb, as the tenant of `ctx`. */
+  /**
+   * The tool answered by its verb, as the tenant of `ctx`; its input schema carries the defaults of the
+   * connection's profile, so the schema's parse (the SDK's) fills them where the call gives none.
+   */
   offerFor(ctx: TenantContext): OfferedTool;
+  /** The config a connection with these defaults for the tool lists (profile-defaults.ts). */
+  configFor(defaults: Record<string, unknown> | undefined): ToolConfig;
   /** Registers the same tool (name, description, schemas, annotations, text) answered by `run`, on a v1 server. */
   registerRunner(server: McpServer, run: ToolRunner<I, O>, format?: (output: ToolOutput<O>) => string): void;
   /** A response as the call's result: its text for the model, and the structured content. */
@@ -59,18 +64,19 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
     title: spec.title,
     description: spec.description,
     inputSchema: spec.inputSchema,
-    // An estimate call (estimate: true) answers only `estimate`, which the response schema must admit.
-    outputSchema: withEstimateOutput(spec.outputSchema),
+    // No outputSchema: the response schemas were most of the tool list's bytes, paid for in every model's
+    // context; structuredContent is sent all the same (docs/decisions.md, "A small tool list").
     // Every tool only reads: searching, fetching and answering change nothing the caller owns.
-    annotations: { title: spec.title, readOnlyHint: true, openWorldHint: spec.openWorld },
+    annotations: { readOnlyHint: true, openWorldHint: spec.openWorld },
   };
   function answeredBy(
     run: ToolRunner<I, O>,
     format = (output: ToolOutput<O>) => formatOutput(spec, output),
+    offeredConfig = config,
   ): OfferedTool {
     return {
       name: spec.name,
-      config,
+      config: offeredConfig,
       async call(args, extra) {
         try {
           // The SDK has parsed `args` with this very schema (defaults applied); it only hands them over untyped.
@@ -97,6 +103,8 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
       // The SDK parsed the input with the verb's schema; the verb parses it again (its defaults hold).
       const offered = answeredBy(
         async (input, call) => (await callTool(spec, ctx, input as z.input<I>, call)).response,
+        undefined,
+        withDefaults(config, ctx.profile?.defaults?.[spec.name]),
       );
       if (!background) return offered;
       return {
@@ -109,6 +117,7 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
         },
       };
     },
+    configFor: (defaults) => withDefaults(config, defaults),
     registerRunner: (server, run, format) => registerTool(server, answeredBy(run, format)),
     result: (output) => ({ content: textContent(spec.format(output)), structuredContent: output }),
   };

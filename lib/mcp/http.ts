@@ -10,7 +10,10 @@
  * call asked for progress or is slow (keep-alive comments), else it is one JSON body; either way it carries
  * exactly one JSON-RPC response per request. A tools/call
  * naming a tool outside the token's scopes answers 403 with an insufficient_scope challenge, so an OAuth
- * client can step up to the wider scope (MCP authorization, "Scope Challenge Handling").
+ * client can step up to the wider scope (MCP authorization, "Scope Challenge Handling"); one outside the
+ * connection's profile or the URL's `?tools=` answers 403 too, without a challenge (no scope would help).
+ * `?tools=a,b` narrows what the connection lists and may call to those of its tools; a name no tool has
+ * answers 400 on every request, initialize included, so a typo is seen at once.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
@@ -21,12 +24,13 @@ import { keepWorkingAfterResponse } from "@/lib/api/research-work";
 import { insufficientScope, type TokenRefusal, type TokenRequest, withToken } from "@/lib/api/with-token";
 import { config } from "@/lib/config";
 import type { RouteTemplate } from "@/lib/observability/http-metrics";
+import type { TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { buildServer } from "./build-server";
 import { bearerChallenge, mcpResource } from "./resource-metadata";
 import { requestRevision, revision2025, revisionHasTasks } from "./revision-2025";
 import { authInfoFor, mcpHandler } from "./revision-2026-07-28";
-import { answerStreams, missingScope, touchesJobs } from "./tools";
+import { answerStreams, refusedCall, TOOLS, touchesJobs } from "./tools";
 
 type RouteContext<P> = { params: Promise<P> };
 
@@ -62,11 +66,50 @@ function parsedJson(body: string | undefined): unknown {
   }
 }
 
+/** Names at most this many, each cut, in an error: a hostile query string may hold thousands. */
+const quoted = (names: readonly string[]) =>
+  names
+    .slice(0, 10)
+    .map((name) => `'${name.slice(0, 40)}'`)
+    .join(", ");
+
+/**
+ * The connection narrowed by the URL's `?tools=a,b` (repeatable): only those of the tools its scopes and
+ * profile allow. It never widens: a named tool the connection may not call stays out. Names no tool has
+ * answer 400.
+ */
+function narrowedByUrl(ctx: TenantContext, url: URL): TenantContext | Response {
+  if (!url.searchParams.has("tools")) return ctx;
+  const asked = [
+    ...new Set(
+      url.searchParams
+        .getAll("tools")
+        .flatMap((value) => value.split(","))
+        .map((name) => name.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (asked.length === 0)
+    return jsonRpcError(400, "?tools= names no tools: name some (?tools=web_search,fetch) or leave it out");
+  const unknown = asked.filter((name) => !TOOLS.some((tool) => tool.name === name));
+  if (unknown.length > 0) {
+    return jsonRpcError(
+      400,
+      `?tools= names unknown tools: ${quoted(unknown)}; the tools are ${TOOLS.map((tool) => tool.name).join(", ")}`,
+    );
+  }
+  const profiled = ctx.profile?.tools;
+  const tools = asked.filter((name) => profiled?.includes(name) ?? true);
+  return { ...ctx, profile: { ...ctx.profile, tools } };
+}
+
 async function serveMcp<P>(
   request: Request,
-  { ctx }: TokenRequest<P>,
+  token: TokenRequest<P>,
   challenge: (refusal: TokenRefusal) => string,
 ): Promise<Response> {
+  const ctx = narrowedByUrl(token.ctx, new URL(request.url));
+  if (ctx instanceof Response) return ctx;
   if (request.headers.has("mcp-session-id")) {
     return jsonRpcError(
       404,
@@ -78,12 +121,20 @@ async function serveMcp<P>(
   const body = await readMcpBody(request);
   if (body instanceof Response) return body;
   const message = parsedJson(body);
-  const refusal = missingScope(message, ctx.scopes);
-  if (refusal) {
+  const refusal = refusedCall(message, ctx);
+  if (refusal?.scope) {
     return jsonRpcError(
       403,
       `this token lacks the '${refusal.scope}' scope`,
       { "www-authenticate": challenge(insufficientScope(ctx.scopes, refusal.scope)) },
+      refusal.id,
+    );
+  }
+  if (refusal) {
+    return jsonRpcError(
+      403,
+      `this connection's profile or ?tools= does not include the '${refusal.tool}' tool`,
+      undefined,
       refusal.id,
     );
   }

@@ -4,7 +4,7 @@
  * this module, not on each other.
  */
 import type { TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
-import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { ResearchJobView } from "@/lib/services/research/job-view";
 import type { ProgressSink } from "./progress";
@@ -17,8 +17,7 @@ export interface ToolConfig {
   title: string;
   description: string;
   inputSchema: z.ZodObject;
-  outputSchema: z.ZodObject;
-  annotations: { title: string; readOnlyHint: boolean; openWorldHint: boolean };
+  annotations: { readOnlyHint: boolean; openWorldHint: boolean };
 }
 
 /** A tool as one server offers it: what a revision's adapter registers. */
@@ -43,10 +42,21 @@ export interface OfferedResource {
   read(uri: URL): Promise<ReadResourceResult>;
 }
 
+/** A prompt as one server offers it (prompts.ts): its string arguments as a zod shape, and its messages. */
+export interface OfferedPrompt {
+  name: string;
+  /** The tools its messages use: it is offered only where the connection lists them all. */
+  tools: readonly string[];
+  config: { title: string; description: string };
+  args: Record<string, z.ZodType<string | undefined>>;
+  get(args: Record<string, string | undefined>): GetPromptResult;
+}
+
 /** One protocol revision's SDK: how its server is made and what it is given registered. */
 export interface Revision<Server> {
   /** A server with Searchmux's identity and limits (server-options.ts), offering `tasks` when given. */
   newServer(instructions: string, tasks?: TaskStore): Server;
   registerTool(server: Server, tool: OfferedTool): void;
   registerResource(server: Server, resource: OfferedResource): void;
+  registerPrompt(server: Server, prompt: OfferedPrompt): void;
 }

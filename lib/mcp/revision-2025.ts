@@ -90,4 +90,7 @@ export const revision2025: Revision<McpServer> = {
   newServer: newMcpServer,
   registerTool,
   registerResource: (server, { name, uri, config, read }) => server.registerResource(name, uri, config, read),
+  // The v1 SDK takes the arguments as a raw zod shape.
+  registerPrompt: (server, { name, config, args, get }) =>
+    server.registerPrompt(name, { ...config, argsSchema: args }, (parsed) => get(parsed)),
 };

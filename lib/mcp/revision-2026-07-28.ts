@@ -12,6 +12,7 @@ import {
   McpServer,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import { z } from "zod";
 import { MAX_BODY_BYTES } from "@/lib/api/body";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { buildServer } from "./build-server";
@@ -29,11 +30,7 @@ const cachedConfigs = new WeakMap<ToolConfig, ToolConfig>();
 function withCachedSchemas(config: ToolConfig): ToolConfig {
   let cached = cachedConfigs.get(config);
   if (!cached) {
-    cached = {
-      ...config,
-      inputSchema: withCachedJsonSchema(config.inputSchema),
-      outputSchema: withCachedJsonSchema(config.outputSchema),
-    };
+    cached = { ...config, inputSchema: withCachedJsonSchema(config.inputSchema) };
     cachedConfigs.set(config, cached);
   }
   return cached;
@@ -45,6 +42,8 @@ const revision20260728: Revision<McpServer> = {
   registerTool: (server, { name, config, call }) =>
     server.registerTool(name, withCachedSchemas(config), (args, context) => call(args, callExtraOf(context))),
   registerResource: (server, { name, uri, config, read }) => server.registerResource(name, uri, config, read),
+  registerPrompt: (server, { name, config, args, get }) =>
+    server.registerPrompt(name, { ...config, argsSchema: z.object(args) }, (parsed) => get(parsed)),
 };
 
 /**

@@ -1,38 +1,50 @@
 /**
  * MCP: the tools of the table (lib/tools/table.ts). Each calls the same service verb as REST and the
- * dashboard, with the verb's own strict input schema; only the tools a token's scopes allow are
- * registered (and so listed). A call to one of the others is refused before the server sees it
- * (`missingScope`), with a challenge the client can step up from.
+ * dashboard, with the verb's own strict input schema; only the tools a connection may call (its token's
+ * scopes, its profile, the URL's `?tools=`) are registered (and so listed). A call to one of the others is
+ * refused before the server sees it (`refusedCall`): outside the scopes with a challenge the client can step
+ * up from, outside the profile without one (no scope would help).
  */
-import type { Scope } from "@/lib/pipeline/context";
+import type { Scope, TenantContext } from "@/lib/pipeline/context";
+import { connectionAllows } from "@/lib/tools/connection";
 import { TOOLS as TABLE } from "@/lib/tools/table";
 import { isSlowCall } from "@/lib/tools/tool";
 import { type McpTool, mcpTool } from "./define-tool";
 
 export const TOOLS: readonly McpTool[] = TABLE.map(mcpTool);
 
-/** The tools a token may see and call: those of its scopes, and budget_status for every token. */
-export function toolsForScopes(scopes: readonly Scope[]): McpTool[] {
-  return TOOLS.filter((tool) => tool.scope === null || scopes.includes(tool.scope));
-}
-
-/** A tools/call the token may not make: the call's id and the scope its tool needs. */
-export interface ScopeRefusal {
-  id: string | number | null;
-  scope: Scope;
+/**
+ * The tools a connection may see and call: those of its scopes (budget_status for every token) that its
+ * profile, narrowed by `?tools=`, names.
+ */
+export function toolsFor(ctx: Pick<TenantContext, "scopes" | "profile">): McpTool[] {
+  return TOOLS.filter((tool) => connectionAllows(ctx, tool));
 }
 
 /**
- * The first tools/call in a JSON-RPC message or batch that names a tool of the table outside `scopes`.
- * Anything else (other methods, unknown tools, malformed messages) is left to the SDK to answer.
+ * A tools/call the connection may not make: the call's id, and the scope its tool needs or (`scope`
+ * absent) the tool its profile leaves out.
  */
-export function missingScope(body: unknown, scopes: readonly Scope[]): ScopeRefusal | null {
+export interface CallRefusal {
+  id: string | number | null;
+  tool: string;
+  scope?: Scope;
+}
+
+/**
+ * The first tools/call in a JSON-RPC message or batch that names a tool of the table the connection may not
+ * call. Anything else (other methods, unknown tools, malformed messages) is left to the SDK to answer.
+ */
+export function refusedCall(
+  body: unknown,
+  ctx: Pick<TenantContext, "scopes" | "profile">,
+): CallRefusal | null {
   for (const { method, params, id } of requestsOf(body)) {
-    if (method !== "tools/call") continue;
-    const scope = TOOLS.find((tool) => tool.name === params?.name)?.scope;
-    if (scope && !scopes.includes(scope)) {
-      return { id: typeof id === "string" || typeof id === "number" ? id : null, scope };
-    }
+    const tool = method === "tools/call" ? TOOLS.find(({ name }) => name === params?.name) : undefined;
+    if (!tool || connectionAllows(ctx, tool)) continue;
+    const callId = typeof id === "string" || typeof id === "number" ? id : null;
+    const scope = tool.scope && !ctx.scopes.includes(tool.scope) ? tool.scope : undefined;
+    return { id: callId, tool: tool.name, ...(scope && { scope }) };
   }
   return null;
 }

@@ -6,6 +6,7 @@
 
 import type { z } from "zod";
 import type { Database } from "@/lib/db";
+import type { ConnectionProfile } from "@/lib/db/schema";
 import type { Kv } from "@/lib/kv";
 import type {
   Admissions,
@@ -74,11 +75,24 @@ export interface Platform {
   now(): Date;
 }
 
+export type { ConnectionProfile };
+
+/**
+ * Checks a profile for a connection holding `scopes` and answers it as stored (null: none): lib/tools/profile.ts, which
+ * reads the tool table (the verbs that store profiles cannot), throwing invalid_input for what it refuses.
+ */
+export type ProfileRules = (profile: unknown, scopes: readonly Scope[]) => ConnectionProfile | null;
+
 /** Context of a call made on behalf of one tenant. */
 export interface TenantContext extends Platform {
   actor: Actor;
   tenantId: string;
   scopes: readonly Scope[];
+  /**
+   * The connection's profile (its token's or connected app's, narrowed by MCP's `?tools=`): the tools it may
+   * list and call within its scopes, and their default arguments. None for sessions and the CLI.
+   */
+  profile?: ConnectionProfile;
   /** The surface the call came through, recorded on its trace. */
   surface: Surface;
 }

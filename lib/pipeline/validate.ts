@@ -9,7 +9,4 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 }
 
 /** `no_cache` on every tool's input. */
-export const noCacheField = z
-  .boolean()
-  .optional()
-  .describe("Skip the workspace's result cache and call the providers afresh");
+export const noCacheField = z.boolean().optional();

@@ -9,6 +9,7 @@ import type { Scope, TenantContext } from "@/lib/pipeline/context";
 import { type CallEstimate, publicEstimate } from "@/lib/pipeline/estimate";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
 import type { ProviderKind } from "@/lib/pipeline/providers/catalog";
+import { assertProfileAllows, withConnectionDefaults } from "./connection";
 
 /**
  * How a call is being made: `signal` is the caller's cancellation (client disconnect, MCP cancellation;
@@ -56,34 +57,11 @@ export const estimateResponse = z.object({
 });
 type EstimateResponse = z.infer<typeof estimateResponse>;
 
-/** A schema as JSON Schema, for a document that embeds it. */
-const jsonSchemaOf = (schema: z.ZodType) => {
-  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" });
-  return json;
-};
-
 /**
- * A response schema that admits an estimate too, for transports that declare one object schema per tool (MCP
- * validates `structuredContent` against it): an object that is either, `anyOf` the response and the estimate.
+ * The `estimate` input field every tool has; what it does is said once, in the MCP server's instructions and
+ * the OpenAPI document, rather than in every tool's schema.
  */
-export function withEstimateOutput<Output extends z.ZodObject>(schema: Output) {
-  const either = z.union([schema, estimateResponse]);
-  return z
-    .looseObject({})
-    .refine((value) => either.safeParse(value).success, "neither the tool's response nor an estimate")
-    .meta({
-      description: "The tool's response; a call with estimate: true answers {estimate} instead",
-      anyOf: [jsonSchemaOf(schema), jsonSchemaOf(estimateResponse)],
-    });
-}
-
-/** The `estimate` input field every tool has. */
-const estimateFlag = z
-  .boolean()
-  .optional()
-  .describe(
-    "true: answer {estimate: {providers, max_cost_usd}} (which providers the call would ask and the most it could cost) without calling anything, charging nothing",
-  );
+const estimateFlag = z.boolean().optional();
 
 /** A tool's input schema with the `estimate` field. */
 const withEstimateFlag = <Input extends z.ZodObject>(schema: Input) =>
@@ -165,23 +143,30 @@ function formatEstimate({ estimate }: EstimateResponse): string {
 /**
  * Declares a table entry; the name stays a literal type so `tools.<name>` is typed. Every entry takes
  * `estimate: true` (its input schema gains the field), which the transports answer with `estimate`
- * (`callTool`).
+ * (`callTool`). Its run, estimate and job start all go through the connection's profile (connection.ts):
+ * refused when the profile leaves the tool out, its defaults under the call's own arguments.
  */
 export function defineTool<const Name extends string, Input extends z.ZodObject, Output extends z.ZodObject>(
   spec: ToolSpec<Name, Input, Output>,
 ): Tool<Name, WithEstimate<Input>, Output> {
-  /** The verb's own input: `estimate` is the table's field, never the verb's (whose schema is strict). */
-  const verbInput = (input: z.input<WithEstimate<Input>>) => {
-    const { estimate: _estimate, ...rest } = input;
+  /**
+   * The verb's own input, with the connection's defaults: `estimate` is the table's field, never the verb's
+   * (whose schema is strict).
+   */
+  const verbInput = (ctx: TenantContext, input: z.input<WithEstimate<Input>>) => {
+    assertProfileAllows(ctx, spec.name);
+    const { estimate: _estimate, ...rest } = withConnectionDefaults(ctx, spec.name, input);
     return rest as z.input<Input>;
   };
   const { background } = spec;
   return {
     ...spec,
     inputSchema: withEstimateFlag(spec.inputSchema),
-    ...(background && { background: { start: (ctx, input) => background.start(ctx, verbInput(input)) } }),
-    run: (ctx, input, call) => spec.run(ctx, verbInput(input), call),
-    estimate: async (ctx, input) => publicEstimate(await spec.estimate(ctx, verbInput(input))),
+    ...(background && {
+      background: { start: (ctx, input) => background.start(ctx, verbInput(ctx, input)) },
+    }),
+    run: (ctx, input, call) => spec.run(ctx, verbInput(ctx, input), call),
+    estimate: async (ctx, input) => publicEstimate(await spec.estimate(ctx, verbInput(ctx, input))),
   };
 }
 

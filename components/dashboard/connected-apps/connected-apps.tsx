@@ -1,17 +1,24 @@
 import { Plug, Unplug } from "lucide-react";
+import { ProfileEditor } from "@/components/dashboard/profiles/profile-editor";
 import { SectionCard } from "@/components/dashboard/section-card";
 import { Badge } from "@/components/ui/badge";
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { DestructiveAction } from "@/components/ui/destructive-action";
 import { EmptyState } from "@/components/ui/empty-state";
 import { revokeConnectedAppAction } from "@/lib/dashboard/actions/oauth";
+import { setConnectedAppProfileAction } from "@/lib/dashboard/actions/profiles";
 import { formatDateTime, formatRelative } from "@/lib/dashboard/format";
+import { profileToolSizes, type ToolSizes } from "@/lib/dashboard/profile-tools";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { listConnectedApps } from "@/lib/services/oauth/list-connected-apps";
 
 type ConnectedApp = Awaited<ReturnType<typeof listConnectedApps>>[number];
 
-function columns(now: Date, showApprover: boolean): Column<ConnectedApp>[] {
+function columns(
+  now: Date,
+  showApprover: boolean,
+  toolSizes: (scopes: readonly string[]) => ToolSizes,
+): Column<ConnectedApp>[] {
   return [
     {
       header: "App",
@@ -56,15 +63,23 @@ function columns(now: Date, showApprover: boolean): Column<ConnectedApp>[] {
       hideHeader: true,
       align: "end",
       cell: (app) => (
-        <DestructiveAction
-          text="Disconnect"
-          label={`Disconnect ${app.clientName}`}
-          icon={Unplug}
-          title={`Disconnect “${app.clientName}”?`}
-          description="Its tokens are refused within seconds and it can no longer renew them; to use Searchmux again it must sign in and be approved anew."
-          confirmLabel="Disconnect"
-          action={revokeConnectedAppAction.bind(null, app.id)}
-        />
+        <div className="flex justify-end gap-1">
+          <ProfileEditor
+            label={app.clientName}
+            profile={app.profile}
+            toolSizes={toolSizes(app.scopes)}
+            save={setConnectedAppProfileAction.bind(null, app.id)}
+          />
+          <DestructiveAction
+            text="Disconnect"
+            label={`Disconnect ${app.clientName}`}
+            icon={Unplug}
+            title={`Disconnect “${app.clientName}”?`}
+            description="Its tokens are refused within seconds and it can no longer renew them; to use Searchmux again it must sign in and be approved anew."
+            confirmLabel="Disconnect"
+            action={revokeConnectedAppAction.bind(null, app.id)}
+          />
+        </div>
       ),
     },
   ];
@@ -78,6 +93,7 @@ function columns(now: Date, showApprover: boolean): Column<ConnectedApp>[] {
 export async function ConnectedApps() {
   const { ctx, canAdminister } = await dashboardSession();
   const apps = await listConnectedApps({ ctx });
+  const toolSizes = await profileToolSizes();
   return (
     <SectionCard
       id="connected-apps"
@@ -92,7 +108,7 @@ export async function ConnectedApps() {
       ) : (
         <DataTable
           rows={apps}
-          columns={columns(ctx.now(), canAdminister)}
+          columns={columns(ctx.now(), canAdminister, toolSizes)}
           rowKey={(app) => app.id}
           rowTestId="connected-app-row"
         />

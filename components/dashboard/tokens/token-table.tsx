@@ -1,8 +1,11 @@
+import { ProfileEditor } from "@/components/dashboard/profiles/profile-editor";
 import { Badge } from "@/components/ui/badge";
 import { type Column, DataTable } from "@/components/ui/data-table";
+import { setTokenProfileAction } from "@/lib/dashboard/actions/profiles";
 import { revokeTokenAction, rotateTokenAction } from "@/lib/dashboard/actions/tokens";
 import { isLiveToken } from "@/lib/dashboard/checklist";
 import { formatDateTime, formatRelative } from "@/lib/dashboard/format";
+import type { ToolSizes } from "@/lib/dashboard/profile-tools";
 import type { listTokens } from "@/lib/services/tokens/list-tokens";
 import { TokenActions } from "./token-actions";
 
@@ -22,7 +25,11 @@ const CREATOR: Column<Token> = {
   cell: (t) => (t.createdBy === null ? "the operator" : (t.createdByName ?? "a former member")),
 };
 
-const columns = (now: Date, showCreator: boolean): Column<Token>[] => [
+const columns = (
+  now: Date,
+  showCreator: boolean,
+  toolSizes: (scopes: readonly string[]) => ToolSizes,
+): Column<Token>[] => [
   {
     header: "Name",
     className: "font-medium",
@@ -68,26 +75,44 @@ const columns = (now: Date, showCreator: boolean): Column<Token>[] => [
     align: "end",
     cell: (t) =>
       t.revokedAt ? null : (
-        <TokenActions
-          name={t.name}
-          rotate={rotateTokenAction.bind(null, t.id)}
-          revoke={revokeTokenAction.bind(null, t.id)}
-        />
+        <div className="flex justify-end gap-1">
+          <ProfileEditor
+            label={t.name}
+            profile={t.profile}
+            toolSizes={toolSizes(t.scopes)}
+            save={setTokenProfileAction.bind(null, t.id)}
+          />
+          <TokenActions
+            name={t.name}
+            rotate={rotateTokenAction.bind(null, t.id)}
+            revoke={revokeTokenAction.bind(null, t.id)}
+          />
+        </div>
       ),
   },
 ];
 
-/** `showCreator`: the viewer sees everyone's tokens (admins), each with the member who created it. */
+/**
+ * `showCreator`: the viewer sees everyone's tokens (admins), each with the member who created it.
+ * `toolSizes`: the tools a token's scopes allow, for its profile editor.
+ */
 export function TokenTable({
   tokens,
   now,
   showCreator,
+  toolSizes,
 }: {
   tokens: readonly Token[];
   now: Date;
   showCreator: boolean;
+  toolSizes: (scopes: readonly string[]) => ToolSizes;
 }) {
   return (
-    <DataTable rows={tokens} rowKey={(t) => t.id} rowTestId="token-row" columns={columns(now, showCreator)} />
+    <DataTable
+      rows={tokens}
+      rowKey={(t) => t.id}
+      rowTestId="token-row"
+      columns={columns(now, showCreator, toolSizes)}
+    />
   );
 }

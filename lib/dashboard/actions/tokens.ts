@@ -9,6 +9,7 @@ import type { Scope } from "@/lib/pipeline/context";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { listTokens } from "@/lib/services/tokens/list-tokens";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
+import { profileRules } from "@/lib/tools/profile";
 
 /** A token's secret, in the one answer that ever carries it. */
 export interface NewToken {
@@ -57,7 +58,7 @@ export async function createTokenAction(
 }
 
 /**
- * A new token with the old one's name, scopes and (future) expiry, then the old one revoked: clients
+ * A new token with the old one's name, scopes, profile and (future) expiry, then the old one revoked: clients
  * switch to the new secret, and the old one stops working within seconds.
  */
 export async function rotateTokenAction(id: string): Promise<ActionState<NewToken>> {
@@ -68,8 +69,9 @@ export async function rotateTokenAction(id: string): Promise<ActionState<NewToke
     const expiresAt = old.expiresAt && old.expiresAt > ctx.now() ? old.expiresAt : undefined;
     const created = await createToken({
       ctx,
-      input: { name: old.name, scopes: old.scopes as Scope[], expiresAt },
+      input: { name: old.name, scopes: old.scopes as Scope[], expiresAt, profile: old.profile },
       replaces: id,
+      profiles: profileRules,
     });
     await revokeToken({ ctx, input: { id } });
     refresh();

@@ -12,16 +12,13 @@ const MAX_TIMEOUT_MS = 120_000;
 const MAX_PROVIDERS = 50;
 
 export const answerInputSchema = z.object({
-  query: queryField(MAX_QUERY_CHARS, "The question to answer"),
+  query: queryField(MAX_QUERY_CHARS),
   providers: z
     .array(z.string().trim().toLowerCase().min(1))
     .max(MAX_PROVIDERS)
     .optional()
-    .describe("Only these answer providers (ids); default: every configured one"),
-  timeout_ms: deadlineField(
-    { defaultMs: DEFAULT_TIMEOUT_MS, minMs: MIN_TIMEOUT_MS, maxMs: MAX_TIMEOUT_MS },
-    "; answers still running then are reported as timeouts",
-  ),
+    .describe("Only these provider ids"),
+  timeout_ms: deadlineField({ defaultMs: DEFAULT_TIMEOUT_MS, minMs: MIN_TIMEOUT_MS, maxMs: MAX_TIMEOUT_MS }),
 });
 
 export type AnswerInputRaw = z.input<typeof answerInputSchema>;

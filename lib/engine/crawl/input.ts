@@ -32,7 +32,7 @@ const pathPatterns = (what: string) =>
     )
     .max(CRAWL_LIMITS.patterns)
     .optional()
-    .describe(`${what} (globs on the URL path, * matches anything, e.g. "/docs/*")`);
+    .describe(what);
 
 export const crawlInputSchema = z.object({
   url: z
@@ -42,11 +42,8 @@ export const crawlInputSchema = z.object({
     .max(8_192)
     .refine((value) => URL.canParse(value), { message: "not an absolute URL", abort: true })
     .refine((value) => /^https?:$/.test(new URL(value).protocol), "only http and https URLs can be crawled")
-    .describe("Where the crawl starts (http or https); only pages of the same site are followed"),
-  mode: z
-    .enum(["pages", "map"])
-    .default("pages")
-    .describe("pages: each page's content; map: only the discovered URLs with titles (default pages)"),
+    .describe("Start page; only its site is followed"),
+  mode: z.enum(["pages", "map"]).default("pages").describe("map: only URLs and titles"),
   max_depth: z
     .number()
     .int()
@@ -54,9 +51,7 @@ export const crawlInputSchema = z.object({
     .default(CRAWL_LIMITS.depth.defaultValue)
     .transform((n) => Math.min(n, CRAWL_LIMITS.depth.max))
     .meta({ minimum: 0, maximum: CRAWL_LIMITS.depth.max })
-    .describe(
-      `Link hops from the start page (0: the start page only; default ${CRAWL_LIMITS.depth.defaultValue}, capped at ${CRAWL_LIMITS.depth.max}); sitemap entries count as one hop`,
-    ),
+    .describe("Link hops (0: the start page only)"),
   max_pages: z
     .number()
     .int()
@@ -64,18 +59,13 @@ export const crawlInputSchema = z.object({
     .optional()
     .meta({ minimum: 1, maximum: CRAWL_LIMITS.map.max })
     .describe(
-      `Pages to return; pages that fail do not count, and at most twice as many are tried (default ${CRAWL_LIMITS.pages.defaultValue} in pages mode, capped at ${CRAWL_LIMITS.pages.max}; default ${CRAWL_LIMITS.map.defaultValue} in map mode, capped at ${CRAWL_LIMITS.map.max})`,
+      `Default ${CRAWL_LIMITS.pages.defaultValue}, at most ${CRAWL_LIMITS.pages.max} (map: ${CRAWL_LIMITS.map.defaultValue}, ${CRAWL_LIMITS.map.max})`,
     ),
-  format: z
-    .enum(["markdown", "text", "html"])
-    .default("markdown")
-    .describe("Content format in pages mode (default markdown)"),
-  max_chars: clampedInteger(CRAWL_LIMITS.chars).describe(
-    `Characters of content per page (default ${CRAWL_LIMITS.chars.defaultValue}, clamped to ${CRAWL_LIMITS.chars.min}–${CRAWL_LIMITS.chars.max}); the whole result holds at most ${CRAWL_LIMITS.totalChars}`,
-  ),
-  include_paths: pathPatterns("Follow only links whose path matches one of these"),
-  exclude_paths: pathPatterns("Never follow links whose path matches one of these"),
-  timeout_ms: deadlineField(CRAWL_LIMITS.timeout, "; the crawl returns what it has by then"),
+  format: z.enum(["markdown", "text", "html"]).default("markdown"),
+  max_chars: clampedInteger(CRAWL_LIMITS.chars).describe(`Per page (${CRAWL_LIMITS.totalChars} in all)`),
+  include_paths: pathPatterns('Follow only paths matching a glob, e.g. "/docs/*"'),
+  exclude_paths: pathPatterns("Skip paths matching a glob"),
+  timeout_ms: deadlineField(CRAWL_LIMITS.timeout),
 });
 
 export type CrawlInputRaw = z.input<typeof crawlInputSchema>;

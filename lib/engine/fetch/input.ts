@@ -59,21 +59,16 @@ function inputSchema(registry: readonly FetchProvider[]) {
 
   return z.object({
     url: fetchUrlField(registry).describe("The page to fetch (http or https)"),
-    format: z
-      .enum(["markdown", "text", "html"])
-      .default("markdown")
-      .describe("Content format (default markdown)"),
+    format: z.enum(["markdown", "text", "html"]).default("markdown"),
     max_chars: clampedInteger({
       min: MIN_CHARS,
       max: MAX_CHARS_CAP,
       defaultValue: DEFAULT_MAX_CHARS,
-    }).describe(
-      `Maximum characters of content (default ${DEFAULT_MAX_CHARS}, clamped to ${MIN_CHARS}–${MAX_CHARS_CAP}); longer content is truncated with a marker`,
-    ),
-    providers: providerList.optional().describe("Only these fetch steps, in waterfall order"),
+    }).describe("Longer content is cut with a marker"),
+    providers: providerList.optional().describe("Only these steps, in order"),
     skip_providers: providerList
       .optional()
-      .describe("Steps to skip; asks for a second opinion: two winners, the second in alternative_results"),
+      .describe("Steps to skip: a second opinion in alternative_results"),
     timeout_ms: deadlineField({
       defaultMs: DEFAULT_TIMEOUT_MS,
       minMs: MIN_TIMEOUT_MS,

@@ -17,23 +17,20 @@ const year = z.number().int().min(1000).max(3000);
 
 export const paperSearchInputSchema = z
   .object({
-    query: queryField(MAX_QUERY_CHARS, "Search terms for scholarly papers"),
+    query: queryField(MAX_QUERY_CHARS),
     max_results: resultCountField(
       { defaultCount: DEFAULT_MAX_RESULTS, cap: MAX_RESULTS_CAP },
-      "merged papers",
+      "Merged papers",
     ),
-    sort: z
-      .enum(["relevance", "date"])
-      .default("relevance")
-      .describe("relevance (fused rank) or date (newest first)"),
-    year_from: year.optional().describe("Only papers published in or after this year"),
-    year_to: year.optional().describe("Only papers published in or before this year"),
+    sort: z.enum(["relevance", "date"]).default("relevance").describe("date: newest first"),
+    year_from: year.optional().describe("Published in or after"),
+    year_to: year.optional().describe("Published in or before"),
     open_access: z.boolean().default(false).describe("Only papers with a free full text"),
     providers: z
       .array(z.string().trim().toLowerCase().min(1))
       .max(MAX_PROVIDERS)
       .optional()
-      .describe("Only these paper providers (arxiv, pubmed, semantic_scholar, openalex)"),
+      .describe("arxiv, pubmed, semantic_scholar, openalex"),
     timeout_ms: deadlineField({
       defaultMs: DEFAULT_TIMEOUT_MS,
       minMs: MIN_TIMEOUT_MS,

@@ -43,31 +43,26 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 
 export const searchModeField = z
   .enum(SEARCH_MODES)
-  .describe(
-    "fanout: all providers in parallel; auto: the free providers plus the paid ones this workspace's recent searches show are needed to keep the fused results (some searches still ask all, to keep measuring); budget: cheapest first until enough results; single: first provider that answers",
-  );
+  .describe("fanout: all; auto: free + useful paid; budget: cheapest first; single: first to answer");
 
 export const searchInputSchema = z.object({
   query: queryField(
     MAX_QUERY_CHARS,
-    'Search query; supports site:, -site:, filetype:, intitle:, "phrase", before:, after:',
+    'Takes site:, -site:, filetype:, intitle:, "phrase", before:/after:YYYY-MM-DD',
   ),
-  max_results: resultCountField({ defaultCount: DEFAULT_MAX_RESULTS, cap: MAX_RESULTS_CAP }, "fused results"),
+  max_results: resultCountField({ defaultCount: DEFAULT_MAX_RESULTS, cap: MAX_RESULTS_CAP }),
   mode: searchModeField.default("fanout"),
   timeout_ms: deadlineField({ defaultMs: DEFAULT_TIMEOUT_MS, minMs: MIN_TIMEOUT_MS, maxMs: MAX_TIMEOUT_MS }),
-  time_range: z
-    .enum(["day", "week", "month", "year"])
-    .optional()
-    .describe("Only results published within the last day, week, month or year"),
+  time_range: z.enum(["day", "week", "month", "year"]).optional(),
   region: z
     .string()
     .regex(/^[A-Za-z]{2}$/, "two-letter country code")
     .transform((code) => code.toLowerCase())
     .optional()
-    .describe("Two-letter country code to localise results, e.g. us, de"),
+    .describe("Country code, e.g. us"),
   safesearch: z.enum(["off", "moderate", "strict"]).optional(),
-  include_domains: domainList.describe("Only results from these domains (subdomains included)"),
-  exclude_domains: domainList.describe("No results from these domains (subdomains included)"),
+  include_domains: domainList.describe("Only these (and subdomains)"),
+  exclude_domains: domainList.describe("Not these (and subdomains)"),
 });
 
 /** What callers send (defaults optional). */

@@ -18,31 +18,36 @@ export function clampedInteger(bounds: { min: number; max: number; defaultValue:
     .meta({ minimum: bounds.min, maximum: bounds.max });
 }
 
-/** `timeout_ms`: the overall deadline, defaulted and clamped to [min, max]. */
-export function deadlineField(bounds: { defaultMs: number; minMs: number; maxMs: number }, detail = "") {
-  return clampedInteger({ min: bounds.minMs, max: bounds.maxMs, defaultValue: bounds.defaultMs }).describe(
-    `Overall deadline in ms (default ${bounds.defaultMs}, clamped to ${bounds.minMs}–${bounds.maxMs})${detail}`,
-  );
+/**
+ * `timeout_ms`: the overall deadline, defaulted and clamped to [min, max]. Descriptions of fields name what
+ * the schema does not say: its default and range are in the JSON Schema already (every byte of a tool list
+ * is paid for in every model's context, docs/decisions.md "A small tool list").
+ */
+export function deadlineField(bounds: { defaultMs: number; minMs: number; maxMs: number }, detail?: string) {
+  const field = clampedInteger({ min: bounds.minMs, max: bounds.maxMs, defaultValue: bounds.defaultMs });
+  return detail ? field.describe(detail) : field;
 }
 
-/** `max_results`: defaulted and capped. */
-export function resultCountField(bounds: { defaultCount: number; cap: number }, what: string) {
-  return clampedInteger({ min: 1, max: bounds.cap, defaultValue: bounds.defaultCount }).describe(
-    `Number of ${what} (default ${bounds.defaultCount}, capped at ${bounds.cap})`,
-  );
+/** `max_results`: defaulted and capped; described when its name does not say what it counts. */
+export function resultCountField(bounds: { defaultCount: number; cap: number }, what?: string) {
+  const field = clampedInteger({ min: 1, max: bounds.cap, defaultValue: bounds.defaultCount });
+  return what ? field.describe(what) : field;
 }
 
 // C0 controls and DEL, except tab, line feed and carriage return, which pasted text legitimately has.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
-/** A query: trimmed, 1–`maxChars` characters, no control characters (they only reach providers as garbage). */
-export function queryField(maxChars: number, description: string) {
-  return z
+/**
+ * A query: trimmed, 1–`maxChars` characters, no control characters (they only reach providers as garbage);
+ * described when there is more to say than its name.
+ */
+export function queryField(maxChars: number, description?: string) {
+  const field = z
     .string()
     .trim()
     .min(1)
     .max(maxChars)
-    .refine((query) => !CONTROL_CHARACTERS.test(query), "must not contain control characters")
-    .describe(description);
+    .refine((query) => !CONTROL_CHARACTERS.test(query), "must not contain control characters");
+  return description ? field.describe(description) : field;
 }

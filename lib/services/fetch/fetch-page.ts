@@ -30,24 +30,20 @@ const urlField = fetchUrlField(fetchProviders);
 
 export const fetchToolInput = fetchInputSchemaFor(fetchProviders)
   .extend({
-    url: urlField.optional().describe("The page to fetch (http or https); or give `urls`"),
+    url: urlField.optional().describe("Or urls"),
     urls: z
       .array(urlField)
       .min(1)
       .max(MAX_URLS)
       .optional()
-      .describe(
-        `Up to ${MAX_URLS} pages fetched in parallel instead of one url: one result or one error per URL, in this order`,
-      ),
+      .describe("Fetched in parallel: a result or error each, in order"),
     offset: z
       .number()
       .int()
       .min(0)
       .max(MAX_CHARS_CAP)
       .default(0)
-      .describe(
-        "Start at this character of the document: a previous result's next_offset (later pages come from the cache at no cost)",
-      ),
+      .describe("A previous result's next_offset (cached, free)"),
     // No schema default: it depends on the surface (result-size.ts), and MCP applies schema defaults itself.
     max_chars: z
       .number()
@@ -56,9 +52,7 @@ export const fetchToolInput = fetchInputSchemaFor(fetchProviders)
       .transform((n) => Math.min(Math.max(n, MIN_CHARS), MAX_CHARS_CAP))
       .meta({ minimum: MIN_CHARS, maximum: MAX_CHARS_CAP })
       .optional()
-      .describe(
-        `Characters of content per result (default ${DEFAULT_MAX_CHARS}, ${MCP_MAX_CHARS} on MCP; clamped to ${MIN_CHARS}–${MAX_CHARS_CAP}); the rest is read with offset = next_offset`,
-      ),
+      .describe(`Per result (default ${MCP_MAX_CHARS} on MCP, ${DEFAULT_MAX_CHARS} on REST)`),
     no_cache: noCacheField,
   })
   .strict()

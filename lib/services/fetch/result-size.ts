@@ -13,7 +13,7 @@ export const MCP_MAX_CHARS = 25_000;
 
 /** include_content: the pages' content together, each page trimmed so the sum fits. */
 export const MCP_CONTENT_TOTAL_CHARS = 25_000;
-export const CONTENT_TOTAL_CHARS = 100_000;
+const CONTENT_TOTAL_CHARS = 100_000;
 
 export function defaultMaxChars(surface: Surface): number {
   return surface === "mcp" ? MCP_MAX_CHARS : DEFAULT_MAX_CHARS;

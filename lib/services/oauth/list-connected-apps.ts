@@ -27,6 +27,7 @@ export async function listConnectedApps({ ctx }: { ctx: TenantContext }) {
         id: oauthGrants.id,
         clientId: oauthGrants.clientId,
         scopes: oauthGrants.scopes,
+        profile: oauthGrants.profile,
         createdAt: oauthGrants.createdAt,
         approvedBy: sql<string | null>`coalesce(${users.name}, ${users.email})`,
         lastUsedAt:

@@ -10,7 +10,6 @@ import { skippedProviders } from "@/lib/pipeline/providers/skipped";
 import { runCall } from "@/lib/pipeline/run-call";
 import { noCacheField, parseInput } from "@/lib/pipeline/validate";
 import { searchProviders } from "@/lib/providers/search";
-import { CONTENT_TOTAL_CHARS, MCP_CONTENT_TOTAL_CHARS } from "@/lib/services/fetch/result-size";
 import { lensName } from "@/lib/services/lenses/lens";
 import { resolveLens } from "@/lib/services/lenses/resolve-lens";
 import { applyLens } from "./apply-lens";
@@ -23,48 +22,29 @@ const DEFAULT_CONTENT_CHARS = 10_000;
 
 export const webSearchInput = searchInputSchema
   .extend({
-    mode: searchModeField
-      .optional()
-      .describe(
-        `${searchModeField.description}. Default: the workspace's setting (auto for new workspaces), fanout when \`providers\` is given`,
-      ),
+    mode: searchModeField.optional().describe(`${searchModeField.description}. Default: the workspace's`),
     providers: z
       .array(z.string().trim().toLowerCase().min(1).max(40))
       .min(1)
       .max(30)
       .optional()
-      .describe(
-        "Only these provider ids (e.g. brave, tavily, duckduckgo); default: every available provider",
-      ),
+      .describe("Only these provider ids"),
     no_cache: noCacheField,
-    lens: lensName
-      .optional()
-      .describe(
-        "A named domain set to search within (built-in: docs, academic, news, forums, code; or the workspace's own); GET /api/v1/lenses lists them",
-      ),
+    lens: lensName.optional().describe("Domain set: docs, academic, news, forums, code or the workspace's"),
     grounded_snippets: z
       .boolean()
       .optional()
-      .describe(
-        "Read the top results' pages and let the workspace's model write each snippet from what the page says (slower; costs a model call per page). Default: the workspace setting",
-      ),
-    grounded_results: resultCountField({ defaultCount: 10, cap: 20 }, "top results to ground"),
+      .describe("A model writes snippets from the top pages (5–30 s, charged per page)"),
+    grounded_results: resultCountField({ defaultCount: 10, cap: 20 }, "Results to ground"),
     grounded_timeout_ms: clampedInteger({
       min: 1_000,
       max: 60_000,
       defaultValue: DEFAULT_GROUNDED_TIMEOUT_MS,
-    }).describe(
-      `Deadline per grounded page in ms, fetch and model together (default ${DEFAULT_GROUNDED_TIMEOUT_MS}, clamped to 1000–60000)`,
-    ),
-    include_content: z
-      .boolean()
-      .optional()
-      .describe(
-        `Also return the Markdown of the top results' pages (fetched within timeout_ms; ${CONTENT_TOTAL_CHARS} characters across pages at most, ${MCP_CONTENT_TOTAL_CHARS} on MCP, each page trimmed to fit)`,
-      ),
-    content_results: resultCountField({ defaultCount: 3, cap: 10 }, "top results whose content is returned"),
+    }).describe("Per grounded page"),
+    include_content: z.boolean().optional().describe("Also return the top pages' Markdown"),
+    content_results: resultCountField({ defaultCount: 3, cap: 10 }, "Pages for content"),
     max_chars: clampedInteger({ min: 100, max: 100_000, defaultValue: DEFAULT_CONTENT_CHARS }).describe(
-      `Maximum characters of content per page (default ${DEFAULT_CONTENT_CHARS}, clamped to 100–100000)`,
+      "Per content page",
     ),
   })
   .strict();

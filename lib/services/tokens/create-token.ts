@@ -4,9 +4,16 @@ import { tenantLimits } from "@/lib/config";
 import type { Tx } from "@/lib/db";
 import { apiTokens, tenants } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/pipeline/audit";
-import { type Actor, DEFAULT_TOKEN_SCOPES, SCOPES, type TenantContext } from "@/lib/pipeline/context";
+import {
+  type Actor,
+  DEFAULT_TOKEN_SCOPES,
+  type ProfileRules,
+  SCOPES,
+  type TenantContext,
+} from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { parseInput } from "@/lib/pipeline/validate";
+import { connectionProfileInput } from "./connection-profile";
 import { generateToken, hashToken, tokenDisplay } from "./token-format";
 import { assertGrantable, assertManagesTokens } from "./token-managers";
 
@@ -14,6 +21,8 @@ export const createTokenInput = z.strictObject({
   name: z.string().trim().min(1).max(100),
   scopes: z.array(z.enum(SCOPES)).min(1).max(SCOPES.length).optional(),
   expiresAt: z.coerce.date().optional(),
+  /** Checked by the caller's `profiles` rules (lib/tools/profile.ts) against the token's scopes. */
+  profile: connectionProfileInput.optional(),
 });
 
 /**
@@ -32,7 +41,8 @@ async function creatorOf(tx: Tx, actor: Actor): Promise<string | null> {
 
 /**
  * Creates an API token; the secret is in the result once and never stored. Admins create any token, a
- * member tokens of their own within their role's scopes (token-managers.ts). A workspace holds at most
+ * member tokens of their own within their role's scopes (token-managers.ts). A `profile` needs `profiles`,
+ * the rules that check it against the tool table (services cannot read it). A workspace holds at most
  * SEARCHMUX_MAX_TOKENS_PER_TENANT active (neither revoked nor expired) tokens: the tenant row is locked
  * while they are counted, so concurrent creations cannot pass the cap together. `replaces`: the token a
  * rotation revokes right after; it does not count, so a workspace at the cap can still rotate a token.
@@ -41,17 +51,21 @@ export async function createToken({
   ctx,
   input,
   replaces,
+  profiles,
 }: {
   ctx: TenantContext;
   input: z.input<typeof createTokenInput>;
   replaces?: string;
+  profiles?: ProfileRules;
 }) {
   assertManagesTokens(ctx);
-  const { name, scopes, expiresAt } = parseInput(createTokenInput, input);
+  const { name, scopes, expiresAt, profile: asked } = parseInput(createTokenInput, input);
   if (expiresAt && expiresAt <= ctx.now())
     throw new ServiceError("invalid_input", "expiresAt must be in the future");
   const granted = [...new Set(scopes ?? DEFAULT_TOKEN_SCOPES)];
   assertGrantable(ctx, granted);
+  if (asked != null && !profiles) throw new Error("createToken was given a profile without its rules");
+  const profile = profiles?.(asked, granted) ?? null;
   const token = generateToken();
 
   const { maxTokensPerTenant } = tenantLimits(ctx.env);
@@ -89,6 +103,7 @@ export async function createToken({
         ...tokenDisplay(token),
         createdBy: await creatorOf(tx, ctx.actor),
         expiresAt,
+        profile,
       })
       .returning({ id: apiTokens.id, createdAt: apiTokens.createdAt });
     if (!created) throw new Error("token insert returned no row");
@@ -98,9 +113,17 @@ export async function createToken({
       action: "token.create",
       targetType: "api_token",
       targetId: created.id,
-      details: { name, scopes: granted, last4: token.slice(-4) },
+      details: { name, scopes: granted, last4: token.slice(-4), ...(profile && { profile }) },
     });
     return created;
   });
-  return { id: row.id, name, scopes: granted, token, createdAt: row.createdAt, expiresAt: expiresAt ?? null };
+  return {
+    id: row.id,
+    name,
+    scopes: granted,
+    profile,
+    token,
+    createdAt: row.createdAt,
+    expiresAt: expiresAt ?? null,
+  };
 }

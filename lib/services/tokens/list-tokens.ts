@@ -15,6 +15,7 @@ export async function listTokens({ ctx }: { ctx: TenantContext }) {
         id: apiTokens.id,
         name: apiTokens.name,
         scopes: apiTokens.scopes,
+        profile: apiTokens.profile,
         displayStart: apiTokens.displayStart,
         last4: apiTokens.last4,
         createdAt: apiTokens.createdAt,

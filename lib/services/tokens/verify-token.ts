@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { apiTokens, tenants } from "@/lib/db/schema";
+import { apiTokens, type ConnectionProfile, oauthGrants, tenants } from "@/lib/db/schema";
 import type { Kv } from "@/lib/kv";
 import { execAlongside, type KvAlongside } from "@/lib/kv/alongside";
 import { log } from "@/lib/observability/logger";
@@ -8,6 +8,13 @@ import { hashToken, hasValidChecksum } from "./token-format";
 
 /** Verification results live in KV at most this long; revocation replaces them with a tombstone at once. */
 const TOKEN_CACHE_SECONDS = 60;
+/**
+ * What a token's cache entry holds for a while after its profile changed: "look me up", which a lookup under
+ * way cannot overwrite (see lookupAndCache), so no instance serves the old profile from KV. It outlives any
+ * lookup that may cache (LOOKUP_CACHE_DEADLINE_MS); until it expires the token is read from the database.
+ */
+const LOOK_UP_AGAIN = "lookup";
+const LOOK_UP_AGAIN_SECONDS = 30;
 /**
  * How long a revocation's tombstone lives: far longer than any lookup may take before it caches (see
  * LOOKUP_CACHE_DEADLINE_MS), so a lookup under way when the token was revoked always finds it. A revoked
@@ -45,6 +52,8 @@ export interface VerifiedToken {
   audience?: string | null;
   /** The tenant's per-token limit override (requests per minute), if any. */
   rateLimitRpm: number | null;
+  /** Its profile, or for an OAuth access token its grant's; null or absent: none. */
+  profile?: ConnectionProfile | null;
 }
 
 export const tokenCacheKey = (tokenHash: string) => `smx:token:${tokenHash}`;
@@ -110,8 +119,8 @@ export async function cachedToken({
     own: [cached, vouched],
     alongside: replies,
   } = await execAlongside(ctx.kv.pipeline().get(tokenCacheKey(hash)).get(tokenVouchKey(hash)), extra ?? []);
-  const verdict =
-    typeof cached === "string" ? usable(ctx, JSON.parse(cached) as VerifiedToken | null) : undefined;
+  const entry = typeof cached === "string" ? cachedVerdict(cached) : undefined;
+  const verdict = entry === undefined ? undefined : usable(ctx, entry);
   return {
     verdict: verdict ? rememberValid(hash, verdict) : verdict,
     vouched: typeof vouched === "string",
@@ -167,14 +176,15 @@ async function lookupAndCache(ctx: Platform, hash: string): Promise<VerifiedToke
         expiresAt: apiTokens.expiresAt,
         audience: apiTokens.audience,
         rateLimitRpm: tenants.rateLimitRpm,
+        ownProfile: apiTokens.profile,
+        grantProfile: oauthGrants.profile,
       })
       .from(apiTokens)
       .innerJoin(tenants, eq(tenants.id, apiTokens.tenantId))
+      .leftJoin(oauthGrants, eq(oauthGrants.id, apiTokens.grantId))
       .where(and(eq(apiTokens.tokenHash, hash), isNull(apiTokens.revokedAt))),
   );
-  const found = row
-    ? { ...row, scopes: row.scopes as Scope[], expiresAt: row.expiresAt?.toISOString() ?? null }
-    : null;
+  const found = row ? verifiedToken(row) : null;
   const key = tokenCacheKey(hash);
   if (ctx.now().getTime() - started < LOOKUP_CACHE_DEADLINE_MS) {
     // Unknown hashes are cached too: a new token has a new hash, so this never hides a fresh token. The
@@ -189,10 +199,12 @@ async function lookupAndCache(ctx: Platform, hash: string): Promise<VerifiedToke
       .exec();
     if (written) return found;
   }
-  // What KV says wins: a tombstone (then the vouch just written goes), or a concurrent lookup's verdict.
+  // What KV says wins: a tombstone (then the vouch just written goes), or a concurrent lookup's verdict; a
+  // changed profile's "look up again" lets this lookup's fresh row answer.
   const current = await ctx.kv.get(key);
   if (current === null) return found;
-  const verdict = JSON.parse(current) as VerifiedToken | null;
+  const verdict = cachedVerdict(current);
+  if (verdict === undefined) return found;
   if (found && !verdict) await ctx.kv.del(tokenVouchKey(hash));
   return verdict;
 }
@@ -210,6 +222,41 @@ export async function tombstoneTokens(kv: Kv, tokenHashes: readonly string[]): P
       .del(tokenVouchKey(hash));
   }
   await pipeline.exec();
+}
+
+/**
+ * Makes every instance read these tokens from the database again (their profile changed): a "look up again"
+ * entry no lookup under way can overwrite. Call after the change committed.
+ */
+export async function lookUpTokensAgain(kv: Kv, tokenHashes: readonly string[]): Promise<void> {
+  if (tokenHashes.length === 0) return;
+  const pipeline = kv.pipeline();
+  for (const hash of tokenHashes) {
+    pipeline.set(tokenCacheKey(hash), JSON.stringify(LOOK_UP_AGAIN), { ttlSeconds: LOOK_UP_AGAIN_SECONDS });
+  }
+  await pipeline.exec();
+}
+
+/** A cache entry's verdict; undefined for "look up again". */
+function cachedVerdict(entry: string): VerifiedToken | null | undefined {
+  const parsed = JSON.parse(entry) as VerifiedToken | null | typeof LOOK_UP_AGAIN;
+  return parsed === LOOK_UP_AGAIN ? undefined : parsed;
+}
+
+type TokenRow = Omit<VerifiedToken, "scopes" | "expiresAt" | "profile"> & {
+  scopes: string[];
+  expiresAt: Date | null;
+  ownProfile: ConnectionProfile | null;
+  grantProfile: ConnectionProfile | null;
+};
+
+function verifiedToken({ ownProfile, grantProfile, ...row }: TokenRow): VerifiedToken {
+  return {
+    ...row,
+    scopes: row.scopes as Scope[],
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    profile: grantProfile ?? ownProfile,
+  };
 }
 
 /** Thrown when UNVOUCHED_LOOKUPS_WAITING lookups already wait: the token is refused without a lookup. */

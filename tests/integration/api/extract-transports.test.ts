@@ -1,7 +1,7 @@
 /**
  * extract over REST (the tools' dynamic route, its OpenAPI-described body and statuses) and over MCP with the
- * official SDK client, which validates structuredContent against the published output schema: the same
- * verb, the same data per URL, its refusals as a 400 and an isError result, and the fetch scope.
+ * official SDK client (structuredContent is REST's body): the same verb, the same data per URL, its refusals
+ * as a 400 and an isError result, and the fetch scope.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -85,7 +85,7 @@ describe("extract over REST and MCP", () => {
     expect(estimate.body.estimate.providers).toContain("llm");
   });
 
-  it("answers the same over MCP, structuredContent valid against the published schema", async () => {
+  it("answers the same over MCP, structuredContent as REST's body", async () => {
     const client = await mcp();
     const listed = (await client.listTools()).tools.find((tool) => tool.name === "extract");
     expect(listed?.description?.length).toBeLessThanOrEqual(350);

@@ -62,7 +62,7 @@ describe("MCP", () => {
     for (const name of ["image_search", "similar"]) {
       const tool = listed.find((t) => t.name === name);
       expect(tool?.description?.length, name).toBeLessThanOrEqual(300);
-      expect(tool?.outputSchema, name).toBeDefined();
+      expect(tool?.inputSchema, name).toMatchObject({ type: "object", additionalProperties: false });
     }
 
     const images = await client.callTool({ name: "image_search", arguments: { query: "lighthouse" } });

@@ -180,9 +180,17 @@ describe("every documented operation answers what the document says", () => {
     expect((await call("PUT", "/api/v1/lenses", { body: lens })).status).toBe(200);
     expect((await call("GET", "/api/v1/lenses")).status).toBe(200);
     expect((await call("DELETE", "/api/v1/lenses", { path: "/api/v1/lenses?name=wiki" })).status).toBe(200);
-    const created = await call("POST", "/api/v1/tokens", { body: { name: "ci", scopes: ["search"] } });
+    const created = await call("POST", "/api/v1/tokens", {
+      body: { name: "ci", scopes: ["search"], profile: { defaults: { web_search: { max_results: 5 } } } },
+    });
     expect(created.status).toBe(201);
     expect((await call("GET", "/api/v1/tokens")).body.tokens).toHaveLength(2);
+    const path = `/api/v1/tokens/${created.body.id}`;
+    const profiled = await call("PATCH", "/api/v1/tokens/{id}", {
+      path,
+      body: { profile: { tools: ["web_search"] } },
+    });
+    expect(profiled.body.profile).toEqual({ tools: ["web_search"] });
     expect(
       (await call("DELETE", "/api/v1/tokens", { path: `/api/v1/tokens?id=${created.body.id}` })).status,
     ).toBe(200);

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { answerStreams, TOOLS, toolsForScopes, touchesJobs } from "@/lib/mcp/tools";
-import { DEFAULT_TOKEN_SCOPES, SCOPES } from "@/lib/pipeline/context";
+import { answerStreams, refusedCall, TOOLS, toolsFor, touchesJobs } from "@/lib/mcp/tools";
+import { type ConnectionProfile, DEFAULT_TOKEN_SCOPES, SCOPES, type Scope } from "@/lib/pipeline/context";
 
-const names = (scopes: Parameters<typeof toolsForScopes>[0]) => toolsForScopes(scopes).map((t) => t.name);
+const names = (scopes: readonly Scope[], profile?: ConnectionProfile) =>
+  toolsFor({ scopes, profile }).map((t) => t.name);
 
-describe("toolsForScopes", () => {
+describe("toolsFor", () => {
   it("gives a default token every tool", () => {
     expect(names(DEFAULT_TOKEN_SCOPES)).toEqual([
       "web_search",
@@ -34,6 +35,41 @@ describe("toolsForScopes", () => {
     expect(names(["mcp", "answer"])).toEqual(["answer", "budget_status"]);
     expect(names(["mcp", "papers"])).toEqual(["paper_search", "budget_status"]);
     expect(names(["admin"])).toEqual(["budget_status"]);
+  });
+
+  it("lists only the profile's tools, and never one outside the scopes", () => {
+    expect(names(DEFAULT_TOKEN_SCOPES, { tools: ["fetch"] })).toEqual(["fetch"]);
+    expect(names(["mcp", "search"], { tools: ["web_search", "fetch"] })).toEqual(["web_search"]);
+    expect(names(DEFAULT_TOKEN_SCOPES, { tools: [] })).toEqual([]);
+    // Defaults alone narrow nothing.
+    expect(names(["mcp", "fetch"], { defaults: { fetch: { format: "text" } } })).toEqual([
+      "fetch",
+      "crawl",
+      "budget_status",
+    ]);
+  });
+});
+
+describe("refusedCall", () => {
+  const call = (name: string, id: number | string = 7) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: {} },
+  });
+
+  it("names the missing scope of a tool outside the scopes, the tool alone outside the profile", () => {
+    const ctx = { scopes: ["mcp", "search"] as Scope[], profile: { tools: ["web_search"] } };
+    expect(refusedCall(call("fetch"), ctx)).toEqual({ id: 7, tool: "fetch", scope: "fetch" });
+    expect(refusedCall(call("research", "r"), ctx)).toEqual({ id: "r", tool: "research" });
+    expect(refusedCall(call("web_search"), ctx)).toBeNull();
+  });
+
+  it("finds the refused call in a batch and leaves unknown tools and other methods to the SDK", () => {
+    const ctx = { scopes: ["mcp"] as Scope[], profile: { tools: ["budget_status"] } };
+    expect(refusedCall([call("budget_status", 1), call("answer", 2)], ctx)).toMatchObject({ id: 2 });
+    expect(refusedCall(call("no_such_tool"), ctx)).toBeNull();
+    expect(refusedCall({ jsonrpc: "2.0", id: 1, method: "tools/list" }, ctx)).toBeNull();
   });
 });
 

@@ -14,6 +14,7 @@ import { tenantLimits } from "@/lib/config";
 import { baseUrl } from "@/lib/dashboard/base-url";
 import { isLiveToken } from "@/lib/dashboard/checklist";
 import { paginate } from "@/lib/dashboard/paginate";
+import { profileToolSizes } from "@/lib/dashboard/profile-tools";
 import { TOOLS_BY_SCOPE } from "@/lib/dashboard/scope-tools";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { listTokens } from "@/lib/services/tokens/list-tokens";
@@ -31,6 +32,7 @@ export default async function ConnectPage({ searchParams }: { searchParams: Sear
   const now = ctx.now();
   const { maxTokensPerTenant } = tenantLimits(ctx.env);
   const live = tokens.filter((token) => isLiveToken(token, now)).length;
+  const toolSizes = await profileToolSizes();
 
   return (
     <NewTokenProvider baseUrl={base}>
@@ -45,7 +47,9 @@ export default async function ConnectPage({ searchParams }: { searchParams: Sear
             <>
               Streamable HTTP. Send a token in the{" "}
               <code className="font-mono">Authorization: Bearer smx_…</code> header. Clients that take only a
-              URL use <code className="font-mono break-all">{base}/api/mcp/t/&lt;token&gt;</code> instead.
+              URL use <code className="font-mono break-all">{base}/api/mcp/t/&lt;token&gt;</code> instead. Add{" "}
+              <code className="font-mono">?tools=web_search,fetch</code> to either to list only those tools; a
+              token's profile (below) narrows and presets them for every client.
             </>
           }
         >
@@ -79,7 +83,7 @@ export default async function ConnectPage({ searchParams }: { searchParams: Sear
             </EmptyState>
           ) : (
             <div>
-              <TokenTable tokens={page.items} now={now} showCreator={canAdminister} />
+              <TokenTable tokens={page.items} now={now} showCreator={canAdminister} toolSizes={toolSizes} />
               <PagePagination label="Token pages" page={page} params={params} />
             </div>
           )}

@@ -4,6 +4,7 @@ import { withToken } from "@/lib/api/with-token";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { listTokens } from "@/lib/services/tokens/list-tokens";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
+import { profileRules } from "@/lib/tools/profile";
 
 export const dynamic = "force-dynamic";
 
@@ -13,10 +14,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
     route: "/api/v1/tokens",
     scope: "admin",
   }),
-  /** POST /api/v1/tokens — `{name, scopes?, expiresAt?}`; the token is in the response once. */
+  /** POST /api/v1/tokens — `{name, scopes?, expiresAt?, profile?}`; the token is in the response once. */
   POST: withToken(
     async (request, { ctx }) =>
-      Response.json(await createToken({ ctx, input: await readJsonBody(request) }), { status: 201 }),
+      Response.json(await createToken({ ctx, input: await readJsonBody(request), profiles: profileRules }), {
+        status: 201,
+      }),
     { route: "/api/v1/tokens", scope: "admin" },
   ),
   /** DELETE /api/v1/tokens?id=… — revoke; refused everywhere at once. */
