@@ -47,6 +47,20 @@ export const searchModeField = z
     "fanout: all providers in parallel; auto: the free providers plus the paid ones this workspace's recent searches show are needed to keep the fused results (some searches still ask all, to keep measuring); budget: cheapest first until enough results; single: first provider that answers",
   );
 
+/** What a search looks for: web pages, or news articles from the providers with a news mode. */
+export const SEARCH_TOPICS = ["general", "news"] as const;
+export type SearchTopic = (typeof SEARCH_TOPICS)[number];
+
+const languageNames = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+
+/** An ISO 639-1 code that names a language ("jp" and "zz" do not), lowercase. */
+export const languageField = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/, "two-letter ISO 639-1 language code")
+  .transform((code) => code.toLowerCase())
+  .refine((code) => languageNames.of(code) !== undefined, "not an ISO 639-1 language code")
+  .describe("Preferred language of the results (ISO 639-1, e.g. de), apart from region");
+
 export const searchInputSchema = z.object({
   query: queryField(
     MAX_QUERY_CHARS,
@@ -66,6 +80,11 @@ export const searchInputSchema = z.object({
     .optional()
     .describe("Two-letter country code to localise results, e.g. us, de"),
   safesearch: z.enum(["off", "moderate", "strict"]).optional(),
+  topic: z
+    .enum(SEARCH_TOPICS)
+    .default("general")
+    .describe("news: news articles (with published_at and source) from the providers that have a news search"),
+  language: languageField.optional(),
   include_domains: domainList.describe("Only results from these domains (subdomains included)"),
   exclude_domains: domainList.describe("No results from these domains (subdomains included)"),
 });

@@ -1,4 +1,4 @@
-/** Google's own parameter spellings and result shape, shared by the Google-backed adapters (Serper, SerpApi). */
+/** Google's own parameter spellings and result shapes, shared by the Google-backed adapters (Serper, SerpApi). */
 import { z } from "zod";
 import type { SafeSearch, TimeRange } from "@/lib/engine/search/types";
 
@@ -32,5 +32,29 @@ export function fromGoogleOrganic(results: z.infer<typeof googleOrganicResults>)
     url: r.link,
     snippet: r.snippet,
     publishedAt: r.date,
+  }));
+}
+
+/** One news result as Google-backed APIs return it (Serper `news`, SerpApi `news_results`). */
+export const googleNewsResults = z
+  .array(
+    z.object({
+      title: z.string().nullish(),
+      link: z.string(),
+      snippet: z.string().nullish(),
+      date: z.string().nullish(),
+      // A name; SerpApi's newer answers nest it ({name, icon}).
+      source: z.union([z.string(), z.object({ name: z.string().nullish() })]).nullish(),
+    }),
+  )
+  .nullish();
+
+export function fromGoogleNews(results: z.infer<typeof googleNewsResults>) {
+  return (results ?? []).map((r) => ({
+    title: r.title,
+    url: r.link,
+    snippet: r.snippet,
+    publishedAt: r.date,
+    source: typeof r.source === "object" ? r.source?.name : r.source,
   }));
 }
