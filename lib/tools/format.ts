@@ -44,23 +44,36 @@ const failedLine = (failed: readonly Failure[]) =>
 const cacheNote = (hit: boolean) => (hit ? ", from cache" : "");
 
 export function formatSearch(response: SearchResponse): string {
-  const header = `Web results for "${response.query}": ${response.results.length} in ${response.duration_ms} ms${cacheNote(response.cache_hit)}`;
-  const results = response.results.map((r, i) => {
+  const what = response.queries
+    ? `${plural(response.queries.length, "query", "queries")}${response.results_by_query ? "" : " (merged)"}`
+    : `"${response.query}"`;
+  const byQuery = response.results_by_query;
+  const total = byQuery ? byQuery.reduce((sum, q) => sum + q.results.length, 0) : response.results.length;
+  const header = `Web results for ${what}: ${total} in ${response.duration_ms} ms${cacheNote(response.cache_hit)}`;
+  const sections = byQuery
+    ? byQuery.flatMap((q) => ["", `## ${q.query}`, "", ...resultLines(q.results)])
+    : ["", ...resultLines(response.results)];
+  return [
+    header,
+    ...sections,
+    "",
+    ...providerLine(response.providers_succeeded, response.providers_failed, response.providers_skipped),
+  ].join("\n");
+}
+
+/** Numbered results; a news result (or any dated one) says who published it and when. */
+function resultLines(results: SearchResponse["results"]): string[] {
+  if (results.length === 0) return ["No results."];
+  return results.map((r, i) => {
     const from = r.sources.map((s) => s.provider).join(", ");
+    const published = [r.source, r.published_at].filter(Boolean).join(", ");
     const page = r.content
       ? `\n\n   Page content:\n\n${r.content}\n`
       : r.content_error
         ? `\n   (page content unavailable: ${r.content_error})`
         : "";
-    return `${i + 1}. ${r.title}\n   ${r.url}\n   ${r.snippet}\n   (found by ${from})${page}`;
+    return `${i + 1}. ${r.title}\n   ${r.url}${published ? `\n   Published: ${published}` : ""}\n   ${r.snippet}\n   (found by ${from})${page}`;
   });
-  return [
-    header,
-    "",
-    ...(results.length > 0 ? results : ["No results."]),
-    "",
-    ...providerLine(response.providers_succeeded, response.providers_failed, response.providers_skipped),
-  ].join("\n");
 }
 
 export function formatFetch(response: FetchToolResponse): string {

@@ -32,7 +32,7 @@ const providersSkipped = z
       reason: z
         .enum(SKIP_REASONS)
         .describe(
-          "low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets, or paced; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested",
+          "low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets, or paced; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested; no_news_search: topic news, and it has no news search",
         ),
     }),
   )
@@ -40,24 +40,32 @@ const providersSkipped = z
     "Providers not asked, and why: nothing was sent or charged (refusals are in providers_failed too)",
   );
 
+const searchResult = z.object({
+  title: z.string(),
+  url: z.string(),
+  snippet: z.string(),
+  score: z.number(),
+  sources: z.array(source),
+  snippet_source: z
+    .enum(["aggregated", "grounded", "fallback"])
+    .describe(
+      "aggregated: merged from the providers' snippets; grounded: written by the model from the page; fallback: grounding found no usable page, aggregated snippet kept",
+    ),
+  published_at: z.string().optional().describe("Publication date, ISO 8601 where the provider's was readable"),
+  source: z.string().optional().describe("Publisher (news)"),
+  content: z.string().optional().describe("The page as Markdown (include_content)"),
+  content_error: z.string().optional().describe("Why the page's content is missing (include_content)"),
+});
+type SearchResultItem = z.infer<typeof searchResult>;
+
 export const searchResponse = z.object({
-  query: z.string(),
-  results: z.array(
-    z.object({
-      title: z.string(),
-      url: z.string(),
-      snippet: z.string(),
-      score: z.number(),
-      sources: z.array(source),
-      snippet_source: z
-        .enum(["aggregated", "grounded", "fallback"])
-        .describe(
-          "aggregated: merged from the providers' snippets; grounded: written by the model from the page; fallback: grounding found no usable page, aggregated snippet kept",
-        ),
-      content: z.string().optional().describe("The page as Markdown (include_content)"),
-      content_error: z.string().optional().describe("Why the page's content is missing (include_content)"),
-    }),
-  ),
+  query: z.string().optional().describe("The query (absent with queries)"),
+  queries: z.array(z.string()).optional(),
+  results: z.array(searchResult).describe("With queries: the merged list (merge), else empty"),
+  results_by_query: z
+    .array(z.object({ query: z.string(), results: z.array(searchResult) }))
+    .optional()
+    .describe("With queries and no merge: each query's results, in order"),
   providers_succeeded: z.array(providerSucceeded),
   providers_failed: z.array(providerFailed),
   providers_skipped: providersSkipped,
@@ -301,19 +309,30 @@ const succeeded = (successes: ReadonlyArray<z.infer<typeof providerSucceeded>>) 
 const sources = (list: ReadonlyArray<z.infer<typeof source>>) =>
   list.map(({ provider, rank }) => ({ provider, rank }));
 
+type FoundResult = WebSearchResult["results"][number];
+
+const searchResultOf = (r: FoundResult): SearchResultItem => ({
+  title: r.title,
+  url: r.url,
+  snippet: r.snippet,
+  score: r.score,
+  sources: sources(r.sources),
+  snippet_source: r.snippet_source,
+  ...(r.publishedAt !== undefined && { published_at: r.publishedAt }),
+  ...(r.source !== undefined && { source: r.source }),
+  ...(r.content !== undefined && { content: r.content }),
+  ...(r.content_error !== undefined && { content_error: r.content_error }),
+});
+
 export function toSearchResponse(result: WebSearchResult): SearchResponse {
+  const { queries, by_query: byQuery } = result;
   return {
-    query: result.query,
-    results: result.results.map((r) => ({
-      title: r.title,
-      url: r.url,
-      snippet: r.snippet,
-      score: r.score,
-      sources: sources(r.sources),
-      snippet_source: r.snippet_source,
-      ...(r.content !== undefined && { content: r.content }),
-      ...(r.content_error !== undefined && { content_error: r.content_error }),
-    })),
+    ...(queries ? { queries: [...queries] } : { query: result.query }),
+    results: result.results.map(searchResultOf),
+    ...(byQuery &&
+      !result.merged && {
+        results_by_query: byQuery.map((q) => ({ query: q.query, results: q.results.map(searchResultOf) })),
+      }),
     providers_succeeded: succeeded(result.providers_succeeded),
     providers_failed: failedWithDuration(result.providers_failed),
     providers_skipped: result.providers_skipped.map(({ provider, reason }) => ({ provider, reason })),

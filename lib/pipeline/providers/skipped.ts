@@ -5,12 +5,19 @@
  *   send slot left under its per-second limit (rate-limit/provider-pause.ts, rate-limit/pacing.ts);
  * - `budget`: a budget or an operator quota refused it;
  * - `breaker_open`: its circuit breaker is open;
- * - `low_contribution`: auto mode left it out (contribution/).
+ * - `low_contribution`: auto mode left it out (contribution/);
+ * - `no_news_search`: a news search (web_search's topic "news") left out a provider that has none.
  * Refusals at admission stay in providers_failed as well, where callers have always found them.
  */
 import type { ProviderSpan, SpanOutcome } from "@/lib/engine/shared/types";
 
-export const SKIP_REASONS = ["low_contribution", "rate_limited", "budget", "breaker_open"] as const;
+export const SKIP_REASONS = [
+  "low_contribution",
+  "rate_limited",
+  "budget",
+  "breaker_open",
+  "no_news_search",
+] as const;
 type SkipReason = (typeof SKIP_REASONS)[number];
 
 export interface SkippedProvider {
