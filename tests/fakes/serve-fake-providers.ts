@@ -16,10 +16,11 @@ import {
 } from "@/tests/e2e/support/fake-providers";
 import { ANSWER_WIRES } from "./answer-wires";
 import { FETCH_WIRES } from "./fetch-wires";
+import { NEWS_WIRES } from "./news-wires";
 import { PAPER_WIRES } from "./paper-wires";
 import { FAKE_PROVIDER_IDS, type FakeScenario, startFakeProviders } from "./provider-server";
 
-const extraWires = { ...FETCH_WIRES, ...ANSWER_WIRES, ...PAPER_WIRES };
+const extraWires = { ...FETCH_WIRES, ...ANSWER_WIRES, ...PAPER_WIRES, ...NEWS_WIRES };
 const fake = await startFakeProviders(extraWires);
 
 function defaultScenario(wire: string): FakeScenario {
