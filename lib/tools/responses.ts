@@ -40,28 +40,29 @@ const providersSkipped = z
     "Providers not asked, and why: nothing was sent or charged (refusals are in providers_failed too)",
   );
 
+/** One fused result; what its fields mean is said once, on `results` (results_by_query repeats the shape). */
 const searchResult = z.object({
   title: z.string(),
   url: z.string(),
   snippet: z.string(),
   score: z.number(),
   sources: z.array(source),
-  snippet_source: z
-    .enum(["aggregated", "grounded", "fallback"])
-    .describe(
-      "aggregated: merged from the providers' snippets; grounded: written by the model from the page; fallback: grounding found no usable page, aggregated snippet kept",
-    ),
-  published_at: z.string().optional().describe("Publication date, ISO 8601 where the provider's was readable"),
-  source: z.string().optional().describe("Publisher (news)"),
-  content: z.string().optional().describe("The page as Markdown (include_content)"),
-  content_error: z.string().optional().describe("Why the page's content is missing (include_content)"),
+  snippet_source: z.enum(["aggregated", "grounded", "fallback"]),
+  published_at: z.string().optional(),
+  source: z.string().optional(),
+  content: z.string().optional(),
+  content_error: z.string().optional(),
 });
 type SearchResultItem = z.infer<typeof searchResult>;
 
 export const searchResponse = z.object({
   query: z.string().optional().describe("The query (absent with queries)"),
   queries: z.array(z.string()).optional(),
-  results: z.array(searchResult).describe("With queries: the merged list (merge), else empty"),
+  results: z
+    .array(searchResult)
+    .describe(
+      "Fused results (with queries: merged across them, else empty). snippet_source: aggregated (merged from the providers' snippets), grounded (written by the model from the page) or fallback (grounding found no usable page); published_at: ISO 8601 where readable; source: the publisher (news); content: the page as Markdown, or content_error (include_content)",
+    ),
   results_by_query: z
     .array(z.object({ query: z.string(), results: z.array(searchResult) }))
     .optional()

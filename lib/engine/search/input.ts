@@ -8,7 +8,7 @@ import { z } from "zod";
 import { deadlineField, queryField, resultCountField } from "@/lib/engine/shared/input-fields";
 import { normalizeDomain } from "./domains";
 
-const MAX_QUERY_CHARS = 2_000;
+export const MAX_QUERY_CHARS = 2_000;
 const DEFAULT_MAX_RESULTS = 10;
 const MAX_RESULTS_CAP = 50;
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -59,7 +59,7 @@ export const languageField = z
   .regex(/^[A-Za-z]{2}$/, "two-letter ISO 639-1 language code")
   .transform((code) => code.toLowerCase())
   .refine((code) => languageNames.of(code) !== undefined, "not an ISO 639-1 language code")
-  .describe("Preferred language of the results (ISO 639-1, e.g. de), apart from region");
+  .describe("Preferred language of results (ISO 639-1, e.g. de)");
 
 export const searchInputSchema = z.object({
   query: queryField(
@@ -83,7 +83,7 @@ export const searchInputSchema = z.object({
   topic: z
     .enum(SEARCH_TOPICS)
     .default("general")
-    .describe("news: news articles (with published_at and source) from the providers that have a news search"),
+    .describe("news: articles from the providers with a news search"),
   language: languageField.optional(),
   include_domains: domainList.describe("Only results from these domains (subdomains included)"),
   exclude_domains: domainList.describe("No results from these domains (subdomains included)"),

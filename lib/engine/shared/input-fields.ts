@@ -36,13 +36,16 @@ export function resultCountField(bounds: { defaultCount: number; cap: number }, 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
-/** A query: trimmed, 1–`maxChars` characters, no control characters (they only reach providers as garbage). */
-export function queryField(maxChars: number, description: string) {
-  return z
+/**
+ * A query: trimmed, 1–`maxChars` characters, no control characters (they only reach providers as garbage).
+ * Without a description where a field around it says what it is (a list of queries).
+ */
+export function queryField(maxChars: number, description?: string) {
+  const field = z
     .string()
     .trim()
     .min(1)
     .max(maxChars)
-    .refine((query) => !CONTROL_CHARACTERS.test(query), "must not contain control characters")
-    .describe(description);
+    .refine((query) => !CONTROL_CHARACTERS.test(query), "must not contain control characters");
+  return description === undefined ? field : field.describe(description);
 }

@@ -1,10 +1,15 @@
 import { z } from "zod";
-import { type SearchTopic, searchInputSchema, searchModeField } from "@/lib/engine/search/input";
+import {
+  MAX_QUERY_CHARS,
+  type SearchTopic,
+  searchInputSchema,
+  searchModeField,
+} from "@/lib/engine/search/input";
 import { combineSearches, mergeQueryResults } from "@/lib/engine/search/merge-queries";
 import { type ProviderAnswer, type ProviderRanking, runSearch } from "@/lib/engine/search/run-search";
 import { byTopic } from "@/lib/engine/search/topic";
 import type { SearchProvider } from "@/lib/engine/search/types";
-import { clampedInteger, resultCountField } from "@/lib/engine/shared/input-fields";
+import { clampedInteger, queryField, resultCountField } from "@/lib/engine/shared/input-fields";
 import type { ResolvedProvider } from "@/lib/engine/shared/types";
 import { keepAnswer, keptAnswers } from "@/lib/pipeline/cache/provider-answers";
 import { assertScope, type TenantContext } from "@/lib/pipeline/context";
@@ -32,17 +37,12 @@ export const webSearchInput = searchInputSchema
   .extend({
     query: searchInputSchema.shape.query.optional(),
     queries: z
-      .array(searchInputSchema.shape.query)
+      .array(queryField(MAX_QUERY_CHARS))
       .min(1)
       .max(MAX_QUERIES)
       .optional()
-      .describe(
-        `Instead of query: 1–${MAX_QUERIES} queries in one call, each searched like query; results_by_query holds each one's results`,
-      ),
-    merge: z
-      .boolean()
-      .optional()
-      .describe("With queries: one list fused across them in results (results_by_query is left out)"),
+      .describe(`Instead of query: 1–${MAX_QUERIES} queries, answered in results_by_query`),
+    merge: z.boolean().optional().describe("With queries: one fused list in results instead"),
     mode: searchModeField
       .optional()
       .describe(
