@@ -353,7 +353,10 @@ function sortReservations(reservations: readonly Reservation[]): {
     if (!reservation.outcome) reservation.giveBackProbe();
     if (!reservation.outcome || (failure && NOT_BILLED.has(failure.reason))) refunded.push(reservation.id);
     else {
-      charged.set(reservation.providerId, [...(charged.get(reservation.providerId) ?? []), reservation.costMicros]);
+      charged.set(reservation.providerId, [
+        ...(charged.get(reservation.providerId) ?? []),
+        reservation.costMicros,
+      ]);
       kept.push(reservation.id);
     }
   }

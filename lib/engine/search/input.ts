@@ -48,13 +48,13 @@ export const searchModeField = z
   );
 
 /** What a search looks for: web pages, or news articles from the providers with a news mode. */
-export const SEARCH_TOPICS = ["general", "news"] as const;
+const SEARCH_TOPICS = ["general", "news"] as const;
 export type SearchTopic = (typeof SEARCH_TOPICS)[number];
 
 const languageNames = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
 
 /** An ISO 639-1 code that names a language ("jp" and "zz" do not), lowercase. */
-export const languageField = z
+const languageField = z
   .string()
   .regex(/^[A-Za-z]{2}$/, "two-letter ISO 639-1 language code")
   .transform((code) => code.toLowerCase())

@@ -5,7 +5,7 @@
 import type { SearchTopic } from "./input";
 import type { SearchProvider } from "./types";
 
-export const offersTopic = (provider: Pick<SearchProvider, "news">, topic: SearchTopic): boolean =>
+const offersTopic = (provider: Pick<SearchProvider, "news">, topic: SearchTopic): boolean =>
   topic === "general" || provider.news !== undefined;
 
 /** `entries` split into those that search `topic` and the ids of those that cannot. */

@@ -34,7 +34,7 @@ export interface CallOutcome {
 }
 
 /** An engine span as its trace stores it: whole milliseconds, its error redacted with the call's keys. */
-export function spanRecord(
+function spanRecord(
   span: ProviderSpan,
   kind: SpanKind,
   costMicros: number,
