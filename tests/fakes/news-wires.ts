@@ -13,9 +13,9 @@ import {
   type FakeWire,
   header,
   json,
-  keyless,
   param,
   type RecordedRequest,
+  SEARCH_WIRES,
 } from "./provider-server";
 
 /** Dated, published news; Google-backed wires say "N hours ago" as Google does. */
@@ -95,48 +95,27 @@ export const NEWS_WIRES: Readonly<Record<string, FakeWire>> = {
         })),
       }),
   },
+  // Tavily, Exa and SearXNG answer news in their web shape; Tavily writes dates the HTTP way.
   "tavily/news": {
-    method: "POST",
-    path: "/search",
+    ...SEARCH_WIRES.tavily,
     accepts: (request) => bodyOf(request).topic === "news",
-    credential: bearer,
-    searchedFor: body("query"),
-    render: ({ results = NEWS_RESULTS }, request) =>
-      json({
-        query: bodyOf(request).query,
-        answer: null,
-        images: [],
-        results: results.map((r, i) => ({
-          title: r.title,
-          url: r.url,
-          content: r.snippet,
-          score: 1 - i / 100,
-          raw_content: null,
-          published_date: r.publishedAt && new Date(r.publishedAt).toUTCString(),
-        })),
-        response_time: 0.42,
-      }),
+    render: ({ results = NEWS_RESULTS, ...scenario }, request) =>
+      SEARCH_WIRES.tavily.render(
+        {
+          ...scenario,
+          results: results.map((r) => ({
+            ...r,
+            publishedAt: r.publishedAt && new Date(r.publishedAt).toUTCString(),
+          })),
+        },
+        request,
+      ),
   },
   "exa/news": {
-    method: "POST",
-    path: "/search",
+    ...SEARCH_WIRES.exa,
     accepts: (request) => bodyOf(request).category === "news",
-    credential: (request) => request.headers["x-api-key"],
-    searchedFor: body("query"),
-    render: ({ results = NEWS_RESULTS }) =>
-      json({
-        requestId: "fake-request",
-        resolvedSearchType: "neural",
-        results: results.map((r, i) => ({
-          id: r.url,
-          title: r.title,
-          url: r.url,
-          publishedDate: r.publishedAt ?? null,
-          author: "A. Reporter",
-          score: 1 - i / 100,
-          text: r.snippet,
-        })),
-      }),
+    render: ({ results = NEWS_RESULTS, ...scenario }, request) =>
+      SEARCH_WIRES.exa.render({ ...scenario, results }, request),
   },
   "you/news": {
     method: "GET",
@@ -160,31 +139,10 @@ export const NEWS_WIRES: Readonly<Record<string, FakeWire>> = {
     },
   },
   "searxng/news": {
-    method: "GET",
-    path: "/search",
+    ...SEARCH_WIRES.searxng,
     accepts: (request) => request.query.categories === "news",
-    credential: keyless,
-    searchedFor: param("q"),
-    render: ({ results = NEWS_RESULTS }, request) =>
-      json({
-        query: request.query.q,
-        number_of_results: 0,
-        results: results.map((r, i) => ({
-          url: r.url,
-          title: r.title,
-          content: r.snippet,
-          engine: "bing news",
-          engines: ["bing news"],
-          category: "news",
-          score: 1 - i / 100,
-          publishedDate: r.publishedAt ?? null,
-        })),
-        answers: [],
-        corrections: [],
-        infoboxes: [],
-        suggestions: [],
-        unresponsive_engines: [],
-      }),
+    render: ({ results = NEWS_RESULTS, ...scenario }, request) =>
+      SEARCH_WIRES.searxng.render({ ...scenario, results }, request),
   },
   "firecrawl/news": {
     method: "POST",

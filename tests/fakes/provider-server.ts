@@ -207,7 +207,7 @@ export const BRAVE_PAID_PLAN_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Each provider's endpoint and response shape, as documented by the provider (see the adapters' headers). */
-const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
+export const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
   tavily: {
     method: "POST",
     path: "/search",

@@ -24,31 +24,17 @@ const MAX_WEB_RESULTS = 20;
 const MAX_NEWS_RESULTS = 50;
 const FRESHNESS: Readonly<Record<TimeRange, string>> = { day: "pd", week: "pw", month: "pm", year: "py" };
 
-const webSchema = z.object({
-  web: z
-    .object({
-      results: z.array(
-        z.object({
-          title: z.string().nullish(),
-          url: z.string(),
-          description: z.string().nullish(),
-          page_age: z.string().nullish(),
-        }),
-      ),
-    })
-    .nullish(),
+const resultItem = z.object({
+  title: z.string().nullish(),
+  url: z.string(),
+  description: z.string().nullish(),
+  page_age: z.string().nullish(),
 });
 
+const webSchema = z.object({ web: z.object({ results: z.array(resultItem) }).nullish() });
+
 const newsSchema = z.object({
-  results: z.array(
-    z.object({
-      title: z.string().nullish(),
-      url: z.string(),
-      description: z.string().nullish(),
-      page_age: z.string().nullish(),
-      meta_url: z.object({ hostname: z.string().nullish() }).nullish(),
-    }),
-  ),
+  results: z.array(resultItem.extend({ meta_url: z.object({ hostname: z.string().nullish() }).nullish() })),
 });
 
 export const brave: SearchProvider = {

@@ -48,8 +48,9 @@ export const exa: SearchProvider = {
   freeTier: { requests: 2000, period: "lifetime" },
   defaultTimeoutMs: 15_000,
 
-  search: (call) => exaSearch(call),
-  news: (call) => exaSearch(call),
+  // One endpoint: the call's topic picks web or news.
+  search: exaSearch,
+  news: exaSearch,
 };
 
 async function exaSearch(call: ProviderCall) {

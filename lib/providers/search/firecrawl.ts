@@ -58,8 +58,9 @@ export const firecrawl: SearchProvider = {
   freeTier: { requests: 250, period: "lifetime" },
   defaultTimeoutMs: 20_000,
 
-  search: (call) => firecrawlSearch(call),
-  news: (call) => firecrawlSearch(call),
+  // One endpoint: the call's topic picks web or news.
+  search: firecrawlSearch,
+  news: firecrawlSearch,
 };
 
 async function firecrawlSearch(call: ProviderCall) {

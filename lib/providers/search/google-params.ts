@@ -14,47 +14,38 @@ export function googleSafe(safesearch: SafeSearch): "active" | "off" {
   return safesearch === "off" ? "off" : "active";
 }
 
+const organicItem = z.object({
+  title: z.string().nullish(),
+  link: z.string(),
+  snippet: z.string().nullish(),
+  date: z.string().nullish(),
+});
+
 /** One organic result as Google-backed APIs return it. */
-export const googleOrganicResults = z
-  .array(
-    z.object({
-      title: z.string().nullish(),
-      link: z.string(),
-      snippet: z.string().nullish(),
-      date: z.string().nullish(),
-    }),
-  )
-  .nullish();
+export const googleOrganicResults = z.array(organicItem).nullish();
+
+const fromItem = (r: z.infer<typeof organicItem>) => ({
+  title: r.title,
+  url: r.link,
+  snippet: r.snippet,
+  publishedAt: r.date,
+});
 
 export function fromGoogleOrganic(results: z.infer<typeof googleOrganicResults>) {
-  return (results ?? []).map((r) => ({
-    title: r.title,
-    url: r.link,
-    snippet: r.snippet,
-    publishedAt: r.date,
-  }));
+  return (results ?? []).map(fromItem);
 }
 
-/** One news result as Google-backed APIs return it (Serper `news`, SerpApi `news_results`). */
+/** One news result as Google-backed APIs return it (Serper `news`, SerpApi `news_results`): with its publisher. */
 export const googleNewsResults = z
   .array(
-    z.object({
-      title: z.string().nullish(),
-      link: z.string(),
-      snippet: z.string().nullish(),
-      date: z.string().nullish(),
-      // A name; SerpApi's newer answers nest it ({name, icon}).
-      source: z.union([z.string(), z.object({ name: z.string().nullish() })]).nullish(),
-    }),
+    // A name; SerpApi's newer answers nest it ({name, icon}).
+    organicItem.extend({ source: z.union([z.string(), z.object({ name: z.string().nullish() })]).nullish() }),
   )
   .nullish();
 
 export function fromGoogleNews(results: z.infer<typeof googleNewsResults>) {
   return (results ?? []).map((r) => ({
-    title: r.title,
-    url: r.link,
-    snippet: r.snippet,
-    publishedAt: r.date,
+    ...fromItem(r),
     source: typeof r.source === "object" ? r.source?.name : r.source,
   }));
 }

@@ -45,8 +45,9 @@ export const searxng: SearchProvider = {
   freeTier: null,
   defaultTimeoutMs: 10_000,
 
-  search: (call) => searxngSearch(call),
-  news: (call) => searxngSearch(call),
+  // One endpoint: the call's topic picks web or news.
+  search: searxngSearch,
+  news: searxngSearch,
 };
 
 async function searxngSearch(call: ProviderCall) {

@@ -64,8 +64,9 @@ export const tavily: SearchProvider = {
   freeTier: { requests: 1000, period: "month" },
   defaultTimeoutMs: 15_000,
 
-  search: (call) => tavilySearch(call),
-  news: (call) => tavilySearch(call),
+  // One endpoint: the call's topic picks web or news.
+  search: tavilySearch,
+  news: tavilySearch,
 };
 
 async function tavilySearch(call: ProviderCall) {

@@ -51,8 +51,9 @@ export const you: SearchProvider = {
   freeTier: { requests: 16000, period: "lifetime" },
   defaultTimeoutMs: 15_000,
 
-  search: (call) => youSearch(call),
-  news: (call) => youSearch(call),
+  // One endpoint: the call's topic picks web or news.
+  search: youSearch,
+  news: youSearch,
 };
 
 async function youSearch(call: ProviderCall) {
