@@ -52,9 +52,10 @@ export interface AttemptLedger {
   /**
    * Ends the call's accounting, once: attempts that ran are settled (or refunded when the provider does
    * not bill their failure), attempts admitted but never run are refunded, and so is any admission that
-   * completes afterwards. Resolves with the micro-dollars kept per provider.
+   * completes afterwards. Resolves with the micro-dollars kept per provider, one entry per kept attempt in
+   * admission order (a call may ask a provider more than once: web_search's `queries`).
    */
-  close(): Promise<Map<string, number>>;
+  close(): Promise<Map<string, number[]>>;
 }
 
 /** Failures a provider does not bill for: the charge is refunded. Anything else (timeouts included) is kept. */
@@ -82,6 +83,7 @@ const PAUSE_FROM_HEADERS_MIN_SECONDS = 2;
 
 interface Reservation {
   id: string;
+  providerId: string;
   costMicros: number;
   /** Set when the attempt reported back, i.e. the provider was actually called; with its cost when priced by use. */
   outcome?: { failure?: ProviderFailure; costMicros?: number };
@@ -109,14 +111,17 @@ interface Ledger {
   ctx: TenantContext;
   call: LedgerCall;
   admissions: AdmissionBatch;
-  reservations: Map<string, Reservation>;
+  /** In admission order. */
+  reservations: Reservation[];
+  /** Admissions asked so far, per provider. */
+  attempts: Map<string, number>;
   exhausted: ExhaustedBudget[];
   /** The call's keys' pauses and learned per-second limits, by key id: one KV round trip, read at once. */
   keyStates: Promise<Map<string, KeyState>>;
   /** Pauses and limits being written: the closing waits for them, so the caller's next call sees them. */
   keyWrites: Promise<void>[];
   /** Set once the call is accounted for: a later admission is refunded at once. */
-  closing?: Promise<Map<string, number>>;
+  closing?: Promise<Map<string, number[]>>;
 }
 
 export function attemptLedger(ctx: TenantContext, call: LedgerCall): AttemptLedger {
@@ -124,7 +129,8 @@ export function attemptLedger(ctx: TenantContext, call: LedgerCall): AttemptLedg
     ctx,
     call,
     admissions: new AdmissionBatch(ctx),
-    reservations: new Map(),
+    reservations: [],
+    attempts: new Map(),
     exhausted: [],
     keyStates: readKeyStates(ctx.kv, [...new Set(call.entries.map((e) => keyId(e.provider.id, e.apiKey)))]),
     keyWrites: [],
@@ -200,6 +206,11 @@ class AdmissionBatch {
  */
 async function admitAttempt(ledger: Ledger, providerId: string, reserveMicros?: number): Promise<Admission> {
   const { ctx, call } = ledger;
+  // Counted before any wait, so attempts admitted together still differ: the provider's first attempt keeps
+  // the key it always had, a later one of the same call (web_search's `queries`) gets its own.
+  const attempt = (ledger.attempts.get(providerId) ?? 0) + 1;
+  ledger.attempts.set(providerId, attempt);
+  const idempotencyKey = `${call.traceId}:${providerId}${attempt > 1 ? `:${attempt}` : ""}`;
   const entry = call.entries.find((e) => e.provider.id === providerId);
   const breaker = breakerKey(providerId, entry?.apiKey);
   if (!ctx.breakers.allow(breaker, ctx.tenantId)) {
@@ -220,7 +231,7 @@ async function admitAttempt(ledger: Ledger, providerId: string, reserveMicros?: 
     .admit({
       provider: providerId,
       costMicros,
-      idempotencyKey: `${call.traceId}:${providerId}`,
+      idempotencyKey,
       drawsOnOperator: drawsOnOperator(entry, ctx.env),
     })
     .catch((error: unknown) => {
@@ -240,8 +251,8 @@ async function admitAttempt(ledger: Ledger, providerId: string, reserveMicros?: 
     await ctx.admissions.close(ctx, { kept: [], refunded: [admission.reservationId] });
     return { ok: false, reason: "budget_exhausted" };
   }
-  const reservation: Reservation = { id: admission.reservationId, costMicros, giveBackProbe };
-  ledger.reservations.set(providerId, reservation);
+  const reservation: Reservation = { id: admission.reservationId, providerId, costMicros, giveBackProbe };
+  ledger.reservations.push(reservation);
   // Paced after admission, so the call goes out right after its wait; a skip leaves the reservation
   // without an outcome, refunded when the call closes.
   const perSecond = state.perSecond ?? entry?.provider.requestsPerSecond;
@@ -333,8 +344,8 @@ function reportProgress(call: LedgerCall, span: ProviderProgress): void {
   }
 }
 
-/** Settles or refunds every reservation; resolves with the micro-dollars kept per provider. */
-async function closeLedger(ledger: Ledger): Promise<Map<string, number>> {
+/** Settles or refunds every reservation; resolves with the micro-dollars kept per provider, per attempt. */
+async function closeLedger(ledger: Ledger): Promise<Map<string, number[]>> {
   // A pause written before the answer: the caller's next call, on any instance, skips the key.
   await Promise.all(ledger.keyWrites);
   const { charged, kept, refunded, trimmed } = sortReservations(ledger.reservations);
@@ -355,17 +366,17 @@ async function closeLedger(ledger: Ledger): Promise<Map<string, number>> {
  * per provider; a kept attempt priced by use that cost less than its reservation is trimmed to its cost. An
  * attempt admitted but never run also gives its breaker probe slot back here.
  */
-function sortReservations(reservations: Map<string, Reservation>): {
-  charged: Map<string, number>;
+function sortReservations(reservations: readonly Reservation[]): {
+  charged: Map<string, number[]>;
   kept: string[];
   refunded: string[];
   trimmed: Array<{ id: string; costMicros: number }>;
 } {
-  const charged = new Map<string, number>();
+  const charged = new Map<string, number[]>();
   const kept: string[] = [];
   const refunded: string[] = [];
   const trimmed: Array<{ id: string; costMicros: number }> = [];
-  for (const [providerId, reservation] of reservations) {
+  for (const reservation of reservations) {
     const failure = reservation.outcome?.failure;
     // Admitted but never run: the call gave up on the admission at its deadline.
     if (!reservation.outcome) reservation.giveBackProbe();
@@ -374,7 +385,7 @@ function sortReservations(reservations: Map<string, Reservation>): {
       const used = reservation.outcome.costMicros;
       const cost = used === undefined ? reservation.costMicros : Math.min(used, reservation.costMicros);
       if (cost < reservation.costMicros) trimmed.push({ id: reservation.id, costMicros: cost });
-      charged.set(providerId, cost);
+      charged.set(reservation.providerId, [...(charged.get(reservation.providerId) ?? []), cost]);
       kept.push(reservation.id);
     }
   }

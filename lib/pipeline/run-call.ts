@@ -121,7 +121,7 @@ async function providerStage<P extends ProviderRegistration, R extends ToolOutco
   spec: ToolCallSpec<P, R>,
   entries: ResolvedProvider<P>[],
   traceId: string,
-  charged: Map<string, number>,
+  charged: Map<string, number[]>,
   ran: { result?: R },
 ): Promise<R> {
   const ledger = attemptLedger(ctx, {
@@ -161,7 +161,7 @@ export async function runCall<P extends ProviderRegistration, R extends ToolOutc
   ctx: TenantContext,
   spec: ToolCallSpec<P, R>,
 ): Promise<ToolCallResult<R>> {
-  const charged = new Map<string, number>();
+  const charged = new Map<string, number[]>();
   const trace: CallTrace = {
     id: randomUUID(),
     tool: spec.tool,

@@ -61,20 +61,38 @@ const listing = (header: string, entries: readonly string[], response: Listed) =
 const foundBy = (sources: ReadonlyArray<{ provider: string }>) =>
   `(found by ${sources.map((s) => s.provider).join(", ")})`;
 
-/** Numbered web results with URL, snippet, who found each and, with include_content, the page. */
+/**
+ * Numbered web results with URL, snippet, who found each and, with include_content, the page; a news result
+ * (or any dated one) also says who published it and when.
+ */
 const webResults = (results: SearchResponse["results"]) =>
   results.map((r, i) => {
+    const published = [r.source, r.published_at].filter(Boolean).join(", ");
     const page = r.content
       ? `\n\n   Page content:\n\n${r.content}\n`
       : r.content_error
         ? `\n   (page content unavailable: ${r.content_error})`
         : "";
-    return `${i + 1}. ${r.title}\n   ${r.url}\n   ${r.snippet}\n   ${foundBy(r.sources)}${page}`;
+    return `${i + 1}. ${r.title}\n   ${r.url}${published ? `\n   Published: ${published}` : ""}\n   ${r.snippet}\n   ${foundBy(r.sources)}${page}`;
   });
 
 export function formatSearch(response: SearchResponse): string {
-  const header = `Web results for "${response.query}": ${response.results.length} in ${response.duration_ms} ms${cacheNote(response.cache_hit)}`;
-  return listing(header, webResults(response.results), response);
+  const what = response.queries
+    ? `${plural(response.queries.length, "query", "queries")}${response.results_by_query ? "" : " (merged)"}`
+    : `"${response.query}"`;
+  const byQuery = response.results_by_query;
+  const total = byQuery ? byQuery.reduce((sum, q) => sum + q.results.length, 0) : response.results.length;
+  const header = `Web results for ${what}: ${total} in ${response.duration_ms} ms${cacheNote(response.cache_hit)}`;
+  // Several queries: a section each, "## <query>" over its own numbered results.
+  const entries = byQuery
+    ? byQuery.flatMap((q, i) => [
+        ...(i > 0 ? [""] : []),
+        `## ${q.query}`,
+        "",
+        ...(q.results.length > 0 ? webResults(q.results) : ["No results."]),
+      ])
+    : webResults(response.results);
+  return listing(header, entries, response);
 }
 
 export function formatImages(response: ImageSearchResponse): string {

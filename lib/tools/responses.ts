@@ -36,7 +36,7 @@ const providersSkipped = z
       reason: z
         .enum(SKIP_REASONS)
         .describe(
-          "low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets, or paced; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested; safesearch: it cannot apply the asked safesearch level",
+          "low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets, or paced; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested; safesearch: it cannot apply the asked safesearch level; no_news_search: topic news, and it has no news search",
         ),
     }),
   )
@@ -54,24 +54,33 @@ const fannedOut = {
   duration_ms: z.number(),
 };
 
+/** One fused result; what its fields mean is said once, on `results` (results_by_query repeats the shape). */
+const searchResult = z.object({
+  title: z.string(),
+  url: z.string(),
+  snippet: z.string(),
+  score: z.number(),
+  sources: z.array(source),
+  snippet_source: z.enum(["aggregated", "grounded", "fallback"]),
+  published_at: z.string().optional(),
+  source: z.string().optional(),
+  content: z.string().optional(),
+  content_error: z.string().optional(),
+});
+type SearchResultItem = z.infer<typeof searchResult>;
+
 export const searchResponse = z.object({
-  query: z.string(),
-  results: z.array(
-    z.object({
-      title: z.string(),
-      url: z.string(),
-      snippet: z.string(),
-      score: z.number(),
-      sources: z.array(source),
-      snippet_source: z
-        .enum(["aggregated", "grounded", "fallback"])
-        .describe(
-          "aggregated: merged from the providers' snippets; grounded: written by the model from the page; fallback: grounding found no usable page, aggregated snippet kept",
-        ),
-      content: z.string().optional().describe("The page as Markdown (include_content)"),
-      content_error: z.string().optional().describe("Why the page's content is missing (include_content)"),
-    }),
-  ),
+  query: z.string().optional().describe("The query (absent with queries)"),
+  queries: z.array(z.string()).optional(),
+  results: z
+    .array(searchResult)
+    .describe(
+      "Fused results (with queries: merged across them, else empty). snippet_source: aggregated (merged from the providers' snippets), grounded (written by the model from the page) or fallback (grounding found no usable page); published_at: ISO 8601 where readable; source: the publisher (news); content: the page as Markdown, or content_error (include_content)",
+    ),
+  results_by_query: z
+    .array(z.object({ query: z.string(), results: z.array(searchResult) }))
+    .optional()
+    .describe("With queries and no merge: each query's results, in order"),
   ...fannedOut,
 });
 export type SearchResponse = z.infer<typeof searchResponse>;
@@ -310,15 +319,17 @@ const succeeded = (successes: ReadonlyArray<z.infer<typeof providerSucceeded>>) 
 const sources = (list: ReadonlyArray<z.infer<typeof source>>) =>
   list.map(({ provider, rank }) => ({ provider, rank }));
 
-type SearchResultItem = SearchResponse["results"][number];
+type FoundResult = WebSearchResult["results"][number];
 
-const searchResult = (r: SearchResultItem): SearchResultItem => ({
+const searchResultOf = (r: FoundResult): SearchResultItem => ({
   title: r.title,
   url: r.url,
   snippet: r.snippet,
   score: r.score,
   sources: sources(r.sources),
   snippet_source: r.snippet_source,
+  ...(r.publishedAt !== undefined && { published_at: r.publishedAt }),
+  ...(r.source !== undefined && { source: r.source }),
   ...(r.content !== undefined && { content: r.content }),
   ...(r.content_error !== undefined && { content_error: r.content_error }),
 });
@@ -342,9 +353,14 @@ const fanOutOf = (result: FannedOut) => ({
 });
 
 export function toSearchResponse(result: WebSearchResult): SearchResponse {
+  const { queries, by_query: byQuery } = result;
   return {
-    query: result.query,
-    results: result.results.map(searchResult),
+    ...(queries ? { queries: [...queries] } : { query: result.query }),
+    results: result.results.map(searchResultOf),
+    ...(byQuery &&
+      !result.merged && {
+        results_by_query: byQuery.map((q) => ({ query: q.query, results: q.results.map(searchResultOf) })),
+      }),
     ...fanOutOf(result),
   };
 }
@@ -673,7 +689,7 @@ export function toSimilarResponse(result: SimilarResult): SimilarResponse {
     url: result.url,
     method: result.method,
     query: result.query,
-    results: result.results.map(searchResult),
+    results: result.results.map(searchResultOf),
     ...fanOutOf(result),
   };
 }

@@ -73,7 +73,7 @@ const TOOL_LIST = [
     description: [
       "Web search over several engines at once (those this workspace has), fused and ranked: current facts, news,",
       "sources; read results with fetch. 1–5 s, charged per provider call, repeats cached. grounded_snippets and",
-      "include_content read the top pages too (slower).",
+      "include_content read the top pages too (slower). topic news; queries runs up to 5 searches.",
     ].join(" "),
     inputSchema: webSearchInput,
     outputSchema: searchResponse,

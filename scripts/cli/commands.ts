@@ -117,14 +117,21 @@ export const commands: Record<string, CliCommand> = {
     },
   },
   search: shortToolCommand(tools.web_search, {
-    usage: 'search "query" [--providers a,b] [--max N] [--mode auto|fanout|budget|single] [--timeout MS]',
-    flags: ["providers", "max", "mode", "timeout"],
+    usage:
+      'search "query" [--providers a,b] [--max N] [--mode auto|fanout|budget|single] [--timeout MS] [--topic general|news] [--language de] [--queries "q1,q2" [--merge]]',
+    flags: ["providers", "max", "mode", "timeout", "topic", "language", "queries", "merge"],
+    booleans: ["merge"],
     input: (flags, positionals) => ({
-      query: positionals.join(" "),
+      // --queries (comma-separated) instead of the positional query; --input of `tool web_search` for commas.
+      ...(flags.queries === undefined
+        ? { query: positionals.join(" ") }
+        : { queries: list(flags.queries), merge: flags.merge === undefined ? undefined : true }),
       providers: list(flags.providers),
       max_results: number(flags, "max"),
       mode: flags.mode,
       timeout_ms: number(flags, "timeout"),
+      topic: flags.topic,
+      language: flags.language,
     }),
   }),
   answer: shortToolCommand(tools.answer, {

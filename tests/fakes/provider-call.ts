@@ -15,7 +15,13 @@ export function providerCall(baseUrl: string, overrides: ProviderCallOverrides =
   const raw = overrides.query?.raw ?? overrides.query?.terms ?? "rust async runtime";
   return {
     query: { raw, terms: raw, phrases: [], sites: [], excludeSites: [], intitle: [], ...overrides.query },
-    options: { maxResults: 10, includeDomains: [], excludeDomains: [], ...overrides.options },
+    options: {
+      maxResults: 10,
+      topic: "general",
+      includeDomains: [],
+      excludeDomains: [],
+      ...overrides.options,
+    },
     apiKey: "apiKey" in overrides ? overrides.apiKey : "test-key-123456",
     baseUrl,
     signal: overrides.signal ?? AbortSignal.timeout(5_000),

@@ -35,6 +35,9 @@
  *
  * Other tools' providers (fetch, answer, papers) plug in as wire modules: `startFakeProviders({ ...fetchWires })`,
  * each wire rendering from `scenario.payload` in its provider's documented shape; the fault knobs apply alike.
+ * A wire keyed `<id>/<name>` is a variant of provider `id` (its news endpoint, say): it answers the requests
+ * to its method and path that it `accepts`, sharing the provider's scenario and request log; others reach
+ * the provider's own wire.
  *
  * Recorded requests carry `connection`, a per-socket counter, so keep-alive reuse can be asserted.
  *
@@ -76,6 +79,8 @@ export interface FakeResult {
   url: string;
   snippet: string;
   publishedAt?: string;
+  /** The publisher, where a wire reports one (news). */
+  source?: string;
 }
 
 type FakeFault = "hang" | "garbage" | "html" | "huge" | "slowDrip" | "reset" | "ddgAntiBot" | "ddgAnomaly";
@@ -172,6 +177,8 @@ export interface FakeWire {
   render(scenario: FakeScenario, request: RecordedRequest): FakeResponse;
   /** Headers the provider sends with every response, answers and errors (Brave's rate-limit headers). */
   headers?: Readonly<Record<string, string>>;
+  /** A variant's (`<id>/<name>`) test of a request to its method and path; every such request without it. */
+  accepts?(request: RecordedRequest): boolean;
 }
 
 export const json = (value: unknown): FakeResponse => ({
@@ -181,8 +188,8 @@ export const json = (value: unknown): FakeResponse => ({
 export const bearer = (request: RecordedRequest) => request.headers.authorization?.replace(/^Bearer\s+/i, "");
 export const header = (name: string) => (request: RecordedRequest) => request.headers[name];
 export const keyless = () => undefined;
-const param = (name: string) => (request: RecordedRequest) => request.query[name];
-const body = (name: string) => (request: RecordedRequest) => {
+export const param = (name: string) => (request: RecordedRequest) => request.query[name];
+export const body = (name: string) => (request: RecordedRequest) => {
   const value = (request.body as Record<string, unknown> | undefined)?.[name];
   return typeof value === "string" ? value : undefined;
 };
@@ -200,7 +207,7 @@ export const BRAVE_PAID_PLAN_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Each provider's endpoint and response shape, as documented by the provider (see the adapters' headers). */
-const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
+export const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
   tavily: {
     method: "POST",
     path: "/search",
@@ -469,6 +476,17 @@ const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
   },
 };
 
+/** The variant wire (`<prefix>/<name>`) that answers this request, if any. */
+function variantFor(wires: Readonly<Record<string, FakeWire>>, prefix: string, request: RecordedRequest) {
+  return Object.entries(wires).find(
+    ([key, wire]) =>
+      key.startsWith(`${prefix}/`) &&
+      wire.method === request.method &&
+      wire.path === request.path &&
+      (wire.accepts?.(request) ?? true),
+  )?.[1];
+}
+
 export interface FakeServerOptions {
   /** Serve HTTPS with this certificate (for 127.0.0.1) instead of plain HTTP. */
   tls?: { key: string; cert: string };
@@ -539,7 +557,6 @@ export async function startFakeProviders(
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://fake.local");
     const [, prefix = "", ...rest] = url.pathname.split("/");
-    const wire = wires[prefix];
     const id = prefix;
     // Recorded even without a wire, so a test can see that a request reached no provider at all.
     const request: RecordedRequest = {
@@ -551,6 +568,7 @@ export async function startFakeProviders(
       connection: connectionIds.get(req.socket) ?? 0,
       seq: seq + 1,
     };
+    const wire = variantFor(wires, prefix, request) ?? wires[prefix];
     const log = recorded.get(id) ?? [];
     log.push(request);
     recorded.set(id, log);

@@ -17,10 +17,11 @@ import {
 import { ANSWER_WIRES } from "./answer-wires";
 import { FETCH_WIRES } from "./fetch-wires";
 import { IMAGE_WIRES } from "./image-wires";
+import { NEWS_WIRES } from "./news-wires";
 import { PAPER_WIRES } from "./paper-wires";
 import { FAKE_PROVIDER_IDS, type FakeScenario, startFakeProviders } from "./provider-server";
 
-const extraWires = { ...FETCH_WIRES, ...ANSWER_WIRES, ...PAPER_WIRES, ...IMAGE_WIRES };
+const extraWires = { ...FETCH_WIRES, ...ANSWER_WIRES, ...PAPER_WIRES, ...IMAGE_WIRES, ...NEWS_WIRES };
 const fake = await startFakeProviders(extraWires);
 
 function defaultScenario(wire: string): FakeScenario {

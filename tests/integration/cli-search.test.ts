@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NEWS_WIRES } from "@/tests/fakes/news-wires";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 import { stopEmbeddedServer } from "@/tests/support/database";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
@@ -15,7 +16,7 @@ describe("npm run smx -- search", () => {
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    fake = await startFakeProviders();
+    fake = await startFakeProviders(NEWS_WIRES);
     // Keyless providers plus one operator key; every base URL points at the fake server.
     env = {
       ...process.env,
@@ -78,6 +79,35 @@ describe("npm run smx -- search", () => {
     const failing = await smx("search", "x", "--providers", "tavily");
     expect(failing.code).toBe(1);
     expect(failing.stderr).toContain("every provider failed (tavily: http_error)");
+  });
+
+  it("searches news for several queries with a language", async () => {
+    fake.clearRequests();
+    const { code, stdout } = await smx(
+      "search",
+      "--queries",
+      "rust news,go news",
+      "--topic",
+      "news",
+      "--language",
+      "de",
+      "--json",
+    );
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result.results_by_query.map((q: { query: string }) => q.query)).toEqual(["rust news", "go news"]);
+    // Tavily's news gives dates, not publishers.
+    expect(result.results_by_query[0].results[0].published_at).toBe("2026-03-01T08:00:00.000Z");
+    expect(result.results_by_query[0].results[0]).not.toHaveProperty("source");
+    expect(result.providers_skipped).toEqual([
+      { provider: "duckduckgo", reason: "no_news_search" },
+      { provider: "wikipedia", reason: "no_news_search" },
+    ]);
+    const sent = fake.requests("tavily").map((r) => r.body as { query: string; topic: string });
+    expect(sent.map((b) => [b.query, b.topic]).sort()).toEqual([
+      ["go news", "news"],
+      ["rust news", "news"],
+    ]);
   });
 
   it("lets an operator create a tenant, store a key, set a budget and watch usage change", async () => {

@@ -15,11 +15,26 @@ function snippetSource({ snippet_source, sources }: Result): string {
   return single ? `snippet from ${single}` : "snippet merged from providers";
 }
 
-/** Fused results in rank order, each with the providers that found it and where its snippet came from. */
+/** Fused results in rank order; with several queries (not merged), each query's under its own heading. */
 export function SearchResults({ response }: { response: SearchResponse }) {
+  if (!response.results_by_query) return <ResultList results={response.results} />;
+  return (
+    <div className="space-y-6">
+      {response.results_by_query.map(({ query, results }) => (
+        <section key={query} className="space-y-3" aria-label={query}>
+          <h3 className="font-medium">{query}</h3>
+          <ResultList results={results} />
+        </section>
+      ))}
+    </div>
+  );
+}
+
+/** Each result with the providers that found it, where its snippet came from and, for news, who published it when. */
+function ResultList({ results }: { results: readonly Result[] }) {
   return (
     <ol className="space-y-4" aria-label="Results">
-      {response.results.map((result, index) => (
+      {results.map((result, index) => (
         <li key={result.url} className="rounded-md border p-4" data-testid="search-result">
           <div className="flex items-start gap-3">
             <span className="mt-0.5 w-6 shrink-0 text-right font-mono text-sm text-muted-foreground">
@@ -30,6 +45,11 @@ export function SearchResults({ response }: { response: SearchResponse }) {
                 {result.title || result.url}
               </ExternalLink>
               <p className="truncate font-mono text-xs text-muted-foreground">{result.url}</p>
+              {(result.source ?? result.published_at) !== undefined && (
+                <p className="text-xs text-muted-foreground" data-testid="published">
+                  {[result.source, result.published_at].filter(Boolean).join(" · ")}
+                </p>
+              )}
               <p className="text-sm">{result.snippet}</p>
               {result.content !== undefined && (
                 <details className="rounded border bg-muted/30 p-2 text-sm">

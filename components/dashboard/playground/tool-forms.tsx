@@ -219,7 +219,28 @@ const MODES = [
   { value: "single", label: "Single (first that answers)" },
 ];
 
+const TOPICS = [
+  { value: "general", label: "Web" },
+  { value: "news", label: "News" },
+];
+
+/** The query, or with more queries (separated by semicolons) all of them, merged when asked. */
+const readQueries = (form: FormData) => {
+  const query = text(form, "query") ?? "";
+  const more = (text(form, "more_queries") ?? "")
+    .split(";")
+    .map((q) => q.trim())
+    .filter(Boolean);
+  // `query: undefined` takes back the one QueryToolForm reads: a call gives either query or queries.
+  return more.length > 0
+    ? { query: undefined, queries: [query, ...more], merge: flag(form, "merge") }
+    : { query };
+};
+
 const readSearch = (form: FormData) => ({
+  ...readQueries(form),
+  topic: option(form, "topic"),
+  language: text(form, "language"),
   max_results: number(form, "max_results"),
   mode: option(form, "mode"),
   time_range: option(form, "time_range"),
@@ -238,6 +259,17 @@ export function WebSearchForm(props: ToolFormProps) {
         <TimeRangeField label="Time range" />
         <TextField label="Results" name="max_results" inputMode="numeric" defaultValue="10" />
       </div>
+      <div className="grid gap-4 sm:grid-cols-[12rem_8rem_1fr]">
+        <SelectField label="Topic" name="topic" defaultValue="general" options={TOPICS} />
+        <TextField label="Language" name="language" placeholder="e.g. de" autoComplete="off" />
+        <TextField
+          label="More queries"
+          hint="Up to 4 more, separated by semicolons: searched in the same call."
+          name="more_queries"
+          placeholder="e.g. tokio vs async-std; smol runtime"
+          autoComplete="off"
+        />
+      </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="Only these domains" name="include_domains" placeholder="e.g. docs.rs, github.com" />
         <TextField label="Never these domains" name="exclude_domains" placeholder="e.g. pinterest.com" />
@@ -250,6 +282,7 @@ export function WebSearchForm(props: ToolFormProps) {
         autoComplete="off"
       />
       <div className="flex flex-wrap gap-x-6 gap-y-2">
+        <CheckOption name="merge" label="Merge the queries into one list" />
         <CheckOption name="grounded_snippets" label="Grounded snippets (read the pages; needs a model)" />
         <CheckOption name="include_content" label="Include the top pages' content" />
       </div>

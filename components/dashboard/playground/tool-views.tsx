@@ -52,7 +52,11 @@ export const TOOL_VIEWS: { [Name in PlaygroundTool]?: ToolView<Name> } = {
     icon: Globe,
     Form: WebSearchForm,
     Result: SearchResults,
-    count: (response) => plural(response.results.length, "result"),
+    count: (response) =>
+      plural(
+        (response.results_by_query ?? [response]).reduce((sum, list) => sum + list.results.length, 0),
+        "result",
+      ),
   },
   fetch: {
     label: "Fetch",

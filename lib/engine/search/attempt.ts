@@ -2,6 +2,7 @@
  * One web-search provider attempt: the shared call wrapper (lib/engine/shared/isolated-call.ts) around
  * the adapter's search(). Never throws and never outlives the deadline.
  */
+import { ProviderError } from "@/lib/engine/shared/errors";
 import { callIsolated, type IsolatedOutcome } from "@/lib/engine/shared/isolated-call";
 import type { AdmitHook, ResolvedProvider } from "@/lib/engine/shared/types";
 import type { ParsedQuery, ProviderResponse, SearchProvider, SearchRequestOptions } from "./types";
@@ -25,11 +26,17 @@ export interface CallContext {
 
 export function callProvider(entry: ProviderEntry, context: CallContext): Promise<CallOutcome> {
   const { query, options, deadline, admit, origin } = context;
+  const { provider } = entry;
   return callIsolated(
     {
       entry,
-      invoke: (signal) =>
-        entry.provider.search({ query, options, apiKey: entry.apiKey, baseUrl: entry.baseUrl, signal }),
+      invoke: (signal) => {
+        const call = { query, options, apiKey: entry.apiKey, baseUrl: entry.baseUrl, signal };
+        if (options.topic === "general") return provider.search(call);
+        if (provider.news) return provider.news(call);
+        // Callers leave such providers out (topic.ts); one handed in anyway fails alone.
+        throw new ProviderError("not_configured", `${provider.displayName} has no news search`);
+      },
       isResponse: isProviderResponse,
       count: (response) => response.results.length,
     },

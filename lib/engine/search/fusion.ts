@@ -9,7 +9,8 @@
  * Per fused result: `url` is the best-ranked provider's URL without tracking parameters and fragment
  * (not the normalised key: it folds www. and http variants that do not always resolve); `title` is the
  * best-ranked title that is neither empty, a bare URL, nor cut off ("…") when an uncut one exists;
- * `snippet` is the collapse of all providers' snippets (snippets.ts); `sources` are sorted by rank,
+ * `snippet` is the collapse of all providers' snippets (snippets.ts); `publishedAt` and `source` (the
+ * publisher) are the best-ranked provider's that gave one; `sources` are sorted by rank,
  * then provider id. Tail rescue (tail-rescue.ts) picks the final N.
  */
 import type { RankedResult } from "./ranked-results";
@@ -93,6 +94,8 @@ function toFusedResult(candidate: Candidate, options: FusionOptions): FusedResul
   };
   const publishedAt = hits.find((hit) => hit.result.publishedAt)?.result.publishedAt;
   if (publishedAt !== undefined) fused.publishedAt = publishedAt;
+  const source = hits.find((hit) => hit.result.source)?.result.source;
+  if (source !== undefined) fused.source = source;
   return fused;
 }
 

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { deadlineField, queryField, resultCountField } from "@/lib/engine/shared/input-fields";
 import { normalizeDomain } from "./domains";
 
-const MAX_QUERY_CHARS = 2_000;
+export const MAX_QUERY_CHARS = 2_000;
 const DEFAULT_MAX_RESULTS = 10;
 const MAX_RESULTS_CAP = 50;
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -45,6 +45,20 @@ export const searchModeField = z
   .enum(SEARCH_MODES)
   .describe("fanout: all; auto: free + useful paid; budget: cheapest first; single: first to answer");
 
+/** What a search looks for: web pages, or news articles from the providers with a news mode. */
+const SEARCH_TOPICS = ["general", "news"] as const;
+export type SearchTopic = (typeof SEARCH_TOPICS)[number];
+
+const languageNames = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+
+/** An ISO 639-1 code that names a language ("jp" and "zz" do not), lowercase. */
+const languageField = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/, "two-letter ISO 639-1 language code")
+  .transform((code) => code.toLowerCase())
+  .refine((code) => languageNames.of(code) !== undefined, "not an ISO 639-1 language code")
+  .describe("ISO 639-1, e.g. de");
+
 export const searchInputSchema = z.object({
   query: queryField(
     MAX_QUERY_CHARS,
@@ -61,6 +75,8 @@ export const searchInputSchema = z.object({
     .optional()
     .describe("Country code, e.g. us"),
   safesearch: z.enum(["off", "moderate", "strict"]).optional(),
+  topic: z.enum(SEARCH_TOPICS).default("general").describe("news: articles, from providers with news search"),
+  language: languageField.optional(),
   include_domains: domainList.describe("Only these (and subdomains)"),
   exclude_domains: domainList.describe("Not these (and subdomains)"),
 });

@@ -38,6 +38,10 @@ export interface ParsedQuery {
 /** Options every adapter receives, already validated and normalised by the engine. */
 export interface SearchRequestOptions {
   maxResults: number;
+  /** "news" calls the adapter's `news` search. */
+  topic: "general" | "news";
+  /** ISO 639-1, lowercase (e.g. "de"): a preference, sent where the provider has a parameter for it. */
+  language?: string;
   timeRange?: TimeRange;
   /** Two-letter country code, lowercase (e.g. "us", "de"). */
   region?: string;
@@ -76,7 +80,10 @@ export interface ProviderResult {
   title: string;
   url: string;
   snippet: string;
+  /** ISO 8601 where the provider's date could be read (dates.ts, publishedDate), else as the provider wrote it. */
   publishedAt?: string;
+  /** The publisher's name (news), as the provider gives it. */
+  source?: string;
 }
 
 /** What an adapter returns: its results plus transport facts for the span. */
@@ -89,6 +96,8 @@ export interface ProviderResponse {
 export interface SearchProvider extends ProviderRegistration {
   capabilities: ProviderCapabilities;
   search(call: ProviderCall): Promise<ProviderResponse>;
+  /** Its news search (topic "news"); absent when the provider has none, and it is skipped for news. */
+  news?(call: ProviderCall): Promise<ProviderResponse>;
 }
 
 type SnippetSource = "aggregated" | "grounded" | "fallback";
@@ -101,6 +110,7 @@ export interface FusedResult {
   sources: Array<{ provider: ProviderId; rank: number }>;
   snippet_source: SnippetSource;
   publishedAt?: string;
+  source?: string;
 }
 
 /** One provider attempt, for traces. */

@@ -39,8 +39,8 @@ export function resultCountField(bounds: { defaultCount: number; cap: number }, 
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 /**
- * A query: trimmed, 1–`maxChars` characters, no control characters (they only reach providers as garbage);
- * described when there is more to say than its name.
+ * A query: trimmed, 1–`maxChars` characters, no control characters (they only reach providers as garbage).
+ * Without a description where a field around it says what it is (a list of queries).
  */
 export function queryField(maxChars: number, description?: string) {
   const field = z
@@ -49,5 +49,5 @@ export function queryField(maxChars: number, description?: string) {
     .min(1)
     .max(maxChars)
     .refine((query) => !CONTROL_CHARACTERS.test(query), "must not contain control characters");
-  return description ? field.describe(description) : field;
+  return description === undefined ? field : field.describe(description);
 }

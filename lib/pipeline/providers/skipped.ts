@@ -7,6 +7,7 @@
  * - `breaker_open`: its circuit breaker is open;
  * - `low_contribution`: auto mode left it out (contribution/);
  * - `safesearch`: it cannot apply the adult-content filter the call asked for (image_search).
+ * - `no_news_search`: a news search (web_search's topic "news") left out a provider that has none.
  * Refusals at admission stay in providers_failed as well, where callers have always found them.
  */
 import type { ProviderSpan, SpanOutcome } from "@/lib/engine/shared/types";
@@ -17,6 +18,7 @@ export const SKIP_REASONS = [
   "budget",
   "breaker_open",
   "safesearch",
+  "no_news_search",
 ] as const;
 type SkipReason = (typeof SKIP_REASONS)[number];
 

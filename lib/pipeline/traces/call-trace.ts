@@ -9,6 +9,7 @@ import { exportCall } from "@/lib/observability/tracing";
 import type { SpanKind, SpanRecord, TraceRecord } from "@/lib/pipeline/capabilities";
 import { actingUserId, type TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
+import { isSkipped } from "@/lib/pipeline/providers/skipped";
 
 export interface CallTrace {
   id: string;
@@ -20,8 +21,8 @@ export interface CallTrace {
   input: unknown;
   /** Keys resolved for the call: never stored, searched for and blanked instead. */
   secrets: string[];
-  /** Micro-dollars kept per provider (settled charges). */
-  charged: ReadonlyMap<string, number>;
+  /** Micro-dollars kept per provider (settled charges), one entry per kept attempt. */
+  charged: ReadonlyMap<string, readonly number[]>;
 }
 
 export interface CallOutcome {
@@ -33,7 +34,7 @@ export interface CallOutcome {
 }
 
 /** An engine span as its trace stores it: whole milliseconds, its error redacted with the call's keys. */
-export function spanRecord(
+function spanRecord(
   span: ProviderSpan,
   kind: SpanKind,
   costMicros: number,
@@ -50,6 +51,24 @@ export function spanRecord(
     error: span.error === undefined ? undefined : redactText(span.error, secrets),
     cost_micros: costMicros,
   };
+}
+
+/**
+ * Span records with their charges: each kept charge goes to a span of its provider, in order (skipped
+ * attempts cost nothing). A provider asked several times in one call bills the same price each time, so
+ * only which of its spans shows a refunded attempt's zero can differ from the attempt that was refunded.
+ */
+export function chargedSpanRecords<S extends ProviderSpan>(
+  spans: readonly S[],
+  kind: SpanKind | ((span: S) => SpanKind),
+  charged: ReadonlyMap<string, readonly number[]>,
+  secrets: readonly string[],
+): SpanRecord[] {
+  const charges = new Map([...charged].map(([provider, costs]) => [provider, [...costs]]));
+  return spans.map((span) => {
+    const costMicros = (isSkipped(span.outcome) ? undefined : charges.get(span.provider)?.shift()) ?? 0;
+    return spanRecord(span, typeof kind === "function" ? kind(span) : kind, costMicros, secrets);
+  });
 }
 
 function errorText(error: unknown): string {
@@ -107,9 +126,7 @@ export function recordCallTrace(ctx: TenantContext, call: CallTrace, outcome: Ca
           cost_micros: 0,
         },
       ]
-    : outcome.spans.map((span) =>
-        spanRecord(span, call.spanKind, call.charged.get(span.provider) ?? 0, call.secrets),
-      );
+    : chargedSpanRecords(outcome.spans, call.spanKind, call.charged, call.secrets);
   const record: TraceRecord = {
     id: call.id,
     tenantId: ctx.tenantId,
@@ -123,7 +140,7 @@ export function recordCallTrace(ctx: TenantContext, call: CallTrace, outcome: Ca
     cacheHit: outcome.cacheHit,
     input: redactValue(call.input, call.secrets),
     resultSummary: redactValue(outcome.summary, call.secrets),
-    costMicros: [...call.charged.values()].reduce((sum, micros) => sum + micros, 0),
+    costMicros: [...call.charged.values()].flat().reduce((sum, micros) => sum + micros, 0),
     error: outcome.error === undefined ? null : redactText(errorText(outcome.error), call.secrets),
     createdAt: call.createdAt,
     spans,

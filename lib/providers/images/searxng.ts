@@ -50,7 +50,7 @@ export const searxng = imageProvider({
       categories: "images",
       pageno: 1,
       safesearch: call.safe ?? undefined,
-      language: searxngLanguage(call.options.region),
+      language: searxngLanguage(undefined, call.options.region),
     },
   }),
   images: (data) =>

@@ -15,6 +15,7 @@ import {
   parseResponse,
   requestJson,
 } from "@/lib/http/provider-client";
+import { publishedDate } from "./dates";
 import { cleanText } from "./text";
 
 /** Keyed adapters (of every tool) call this first; the engine normally skips unconfigured providers. */
@@ -77,11 +78,13 @@ export interface RawResult {
   url?: string | null;
   snippet?: string | null;
   publishedAt?: string | null;
+  /** The publisher's name (news results). */
+  source?: string | null;
 }
 
 /**
- * Cleans titles and snippets (tags, entities, whitespace), drops entries without an http(s) URL,
- * keeps the provider's order and caps the list at `maxResults`.
+ * Cleans titles, snippets and publishers (tags, entities, whitespace), reads dates (publishedDate), drops
+ * entries without an http(s) URL, keeps the provider's order and caps the list at `maxResults`.
  */
 export function toProviderResponse(
   raw: readonly RawResult[],
@@ -97,7 +100,9 @@ export function toProviderResponse(
       url,
       snippet: cleanText(item.snippet),
     };
-    if (item.publishedAt) result.publishedAt = item.publishedAt;
+    if (item.publishedAt?.trim()) result.publishedAt = publishedDate(item.publishedAt);
+    const source = cleanText(item.source);
+    if (source) result.source = source;
     results.push(result);
     if (results.length >= call.options.maxResults) break;
   }

@@ -5,6 +5,9 @@
  *   kl: <region>-<lang> (DuckDuckGo's region codes, e.g. us-en, de-de, uk-en), df: d|w|m|y}
  *   -> HTML: div.result > h2 > a.result__a[href="//duckduckgo.com/l/?uddg=<encoded target>"], a.result__snippet.
  * Ads are div.result--ad (their links go through duckduckgo.com/y.js) and are skipped.
+ * No news search: DuckDuckGo's news results come from duckduckgo.com/news.js behind a `vqd` token taken from
+ * its JavaScript pages, an undocumented flow whose misuse blocks the address for an hour (SearXNG's notes).
+ * No language parameter either: `kl` is a region with its language, set from `region`.
  * Throttling shows up as HTTP 202 or as a 200 "anomaly" page with #challenge-form; both throw "blocked"
  * instead of pretending nothing was found.
  */

@@ -1,16 +1,17 @@
 /**
- * Exa search.
+ * Exa search, web and news.
  * Docs: https://exa.ai/docs/reference/search (REST, unversioned)
  * Wire: POST {base}/search, `x-api-key: <key>`, JSON body
- *   {query, type: "auto", numResults, includeDomains, excludeDomains,
+ *   {query, type: "auto", category: "news" (news only), numResults, includeDomains, excludeDomains,
  *    startPublishedDate/endPublishedDate (ISO 8601), userLocation (2-letter), moderation,
  *    contents: {text: {maxCharacters}}}
  *   -> {requestId, results: [{title, url, publishedDate?, text?, highlights?, summary?}]}.
+ * No language parameter: `language` is not sent.
  * Pricing (exa.ai/pricing): $5 per 1,000 searches with 1–25 results, so numResults is capped at 25;
  * new accounts get free credits (≈2,000 searches, lifetime).
  */
 import { z } from "zod";
-import type { SearchProvider } from "@/lib/engine/search/types";
+import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
 import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateWindow } from "./dates";
@@ -48,31 +49,36 @@ export const exa: SearchProvider = {
   freeTier: { requests: 2000, period: "lifetime" },
   defaultTimeoutMs: 15_000,
 
-  async search(call) {
-    const apiKey = requireApiKey(call, exa.displayName);
-    const { options } = call;
-    const window = dateWindow(call);
-    const body = {
-      query: buildQueryText(call, exa.capabilities.queryOperators),
-      type: "auto",
-      numResults: Math.min(options.maxResults, MAX_RESULTS),
-      includeDomains: options.includeDomains.length > 0 ? options.includeDomains : undefined,
-      excludeDomains: options.excludeDomains.length > 0 ? options.excludeDomains : undefined,
-      startPublishedDate: window.from ? `${window.from}T00:00:00.000Z` : undefined,
-      endPublishedDate: window.to ? `${window.to}T23:59:59.999Z` : undefined,
-      userLocation: options.region?.toUpperCase(),
-      moderation: options.safesearch === "strict" ? true : undefined,
-      contents: { text: { maxCharacters: SNIPPET_CHARACTERS } },
-    };
-    return requestResults(call, buildUrl(call.baseUrl, "/search"), {
-      method: "POST",
-      headers: { "x-api-key": apiKey },
-      json: body,
-      schema: exaResponse,
-      results: fromExaResults,
-    });
-  },
+  // One endpoint: the call's topic picks web or news.
+  search: exaSearch,
+  news: exaSearch,
 };
+
+async function exaSearch(call: ProviderCall) {
+  const apiKey = requireApiKey(call, exa.displayName);
+  const { options } = call;
+  const window = dateWindow(call);
+  const body = {
+    query: buildQueryText(call, exa.capabilities.queryOperators),
+    type: "auto",
+    category: options.topic === "news" ? "news" : undefined,
+    numResults: Math.min(options.maxResults, MAX_RESULTS),
+    includeDomains: options.includeDomains.length > 0 ? options.includeDomains : undefined,
+    excludeDomains: options.excludeDomains.length > 0 ? options.excludeDomains : undefined,
+    startPublishedDate: window.from ? `${window.from}T00:00:00.000Z` : undefined,
+    endPublishedDate: window.to ? `${window.to}T23:59:59.999Z` : undefined,
+    userLocation: options.region?.toUpperCase(),
+    moderation: options.safesearch === "strict" ? true : undefined,
+    contents: { text: { maxCharacters: SNIPPET_CHARACTERS } },
+  };
+  return requestResults(call, buildUrl(call.baseUrl, "/search"), {
+    method: "POST",
+    headers: { "x-api-key": apiKey },
+    json: body,
+    schema: exaResponse,
+    results: fromExaResults,
+  });
+}
 
 /** Exa's results as every adapter's raw results: the snippet from highlights, a summary or the text. */
 export function fromExaResults(data: z.output<typeof exaResponse>) {

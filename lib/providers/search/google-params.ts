@@ -1,4 +1,4 @@
-/** Google's own parameter spellings and result shape, shared by the Google-backed adapters (Serper, SerpApi). */
+/** Google's own parameter spellings and result shapes, shared by the Google-backed adapters (Serper, SerpApi). */
 import { z } from "zod";
 import type { SafeSearch, TimeRange } from "@/lib/engine/search/types";
 
@@ -14,23 +14,38 @@ export function googleSafe(safesearch: SafeSearch): "active" | "off" {
   return safesearch === "off" ? "off" : "active";
 }
 
+const organicItem = z.object({
+  title: z.string().nullish(),
+  link: z.string(),
+  snippet: z.string().nullish(),
+  date: z.string().nullish(),
+});
+
 /** One organic result as Google-backed APIs return it. */
-export const googleOrganicResults = z
+export const googleOrganicResults = z.array(organicItem).nullish();
+
+const fromItem = (r: z.infer<typeof organicItem>) => ({
+  title: r.title,
+  url: r.link,
+  snippet: r.snippet,
+  publishedAt: r.date,
+});
+
+export function fromGoogleOrganic(results: z.infer<typeof googleOrganicResults>) {
+  return (results ?? []).map(fromItem);
+}
+
+/** One news result as Google-backed APIs return it (Serper `news`, SerpApi `news_results`): with its publisher. */
+export const googleNewsResults = z
   .array(
-    z.object({
-      title: z.string().nullish(),
-      link: z.string(),
-      snippet: z.string().nullish(),
-      date: z.string().nullish(),
-    }),
+    // A name; SerpApi's newer answers nest it ({name, icon}).
+    organicItem.extend({ source: z.union([z.string(), z.object({ name: z.string().nullish() })]).nullish() }),
   )
   .nullish();
 
-export function fromGoogleOrganic(results: z.infer<typeof googleOrganicResults>) {
+export function fromGoogleNews(results: z.infer<typeof googleNewsResults>) {
   return (results ?? []).map((r) => ({
-    title: r.title,
-    url: r.link,
-    snippet: r.snippet,
-    publishedAt: r.date,
+    ...fromItem(r),
+    source: typeof r.source === "object" ? r.source?.name : r.source,
   }));
 }

@@ -3,7 +3,8 @@
  * Docs: https://jina.ai/reader/#apiform (search section; machine-readable at https://docs.jina.ai)
  * Wire: POST {base}/, `Authorization: Bearer <key>`, `Accept: application/json`,
  *   `X-Respond-With: no-content` (SERP only, no page crawl), optional `X-Site: https://<domain>` (one domain),
- *   JSON body {q, num, gl} -> {code, status, data: [{title, url, description, date?}]}.
+ *   JSON body {q, num, gl, hl (language)} -> {code, status, data: [{title, url, description, date?}]}.
+ *   No news search: skipped for topic news.
  * Pricing (jina.ai/reader): token-metered; a search costs ≥ 10,000 tokens; new keys get 10M free tokens
  * (≈1,000 searches, lifetime); ≈$0.0005 per search at paid token rates.
  */
@@ -59,6 +60,7 @@ export const jina: SearchProvider = {
         q: buildQueryText(call, jina.capabilities.queryOperators),
         num: Math.min(options.maxResults, MAX_RESULTS),
         gl: options.region,
+        hl: options.language,
       },
       schema: responseSchema,
       results: (data) =>

@@ -5,6 +5,8 @@
  *   -> {meta: {id, node, ms, api_balance}, data: [{t: 0, url, title, snippet?, published?} | {t: 1, list: [...]}]}.
  * Only `t: 0` entries are search results (`t: 1` is related searches). v0 has no time, region or safesearch
  * parameters, so operators (site/-site/filetype/intitle/"phrase") go into `q`.
+ * No news search (the v0 search API has none; its Enrichment API's news index is another product, priced
+ * apart) and no language parameter.
  * Pricing (help.kagi.com): $0.025 per search ($25 per 1,000), no free tier.
  */
 import { z } from "zod";

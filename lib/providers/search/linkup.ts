@@ -4,7 +4,7 @@
  * Wire: POST {base}/search (base ends in /v1), `Authorization: Bearer <key>`, JSON body
  *   {q, depth: "standard", outputType: "searchResults", maxResults, includeDomains, excludeDomains,
  *    fromDate, toDate (YYYY-MM-DD)} -> {results: [{type: "text"|"image", name, url, content}]}.
- * Only `type: "text"` entries are web results.
+ * Only `type: "text"` entries are web results. No news search, no language parameter.
  * Pricing (linkup.so/pricing): standard search €5 per 1,000 (≈$0.0055); €5 of free credit monthly
  * (≈1,000 standard searches).
  */

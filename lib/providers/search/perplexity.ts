@@ -4,8 +4,10 @@
  * Wire: POST {base}/search, `Authorization: Bearer <key>`, JSON body
  *   {query, max_results (1–20), search_domain_filter (≤ 20; allowlist, or denylist with "-" prefixes —
  *    not both), country (2-letter), search_recency_filter day|week|month|year,
- *    search_after_date / search_before_date (MM/DD/YYYY)}
+ *    search_after_date / search_before_date (MM/DD/YYYY), search_language_filter (ISO 639-1 codes, ≤ 10;
+ *    docs.perplexity.ai/docs/search/filters/language-filter: only results in those languages)}
  *   -> {results: [{title, url, snippet, date?, last_updated?}]}.
+ * No news search: skipped for topic news.
  * Pricing (docs.perplexity.ai/getting-started/pricing): $5 per 1,000 Search API requests, no free tier.
  */
 import { z } from "zod";
@@ -64,6 +66,7 @@ export const perplexity: SearchProvider = {
         search_recency_filter: explicitDates ? undefined : options.timeRange,
         search_after_date: explicitDates && window.from ? usDate(window.from) : undefined,
         search_before_date: explicitDates && window.to ? usDate(window.to) : undefined,
+        search_language_filter: options.language ? [options.language] : undefined,
       },
       schema: responseSchema,
       results: (data) =>

@@ -2,13 +2,14 @@
  * SearXNG instance (self-hosted metasearch), configured with SEARXNG_URL.
  * Docs: https://docs.searxng.org/dev/search_api.html
  * Wire: GET {SEARXNG_URL}/search?q=&format=json&pageno=1&time_range=day|week|month|year&safesearch=0|1|2
- *   &language=<lang>-<REGION> -> {query, results: [{url, title, content, engine, score, publishedDate?}], …}.
+ *   &language=<lang>[-<REGION>] (the call's language, else the region's main one)&categories=news (news only)
+ *   -> {query, results: [{url, title, content, engine, score, publishedDate?}], …}.
  * JSON output must be enabled in settings.yml (`search.formats: [html, json]`); otherwise the instance
  * answers 403, which is reported as a configuration error rather than a bad key.
  * About 20 results per page; there is no limit parameter, so results are cut to maxResults here.
  */
 import { z } from "zod";
-import type { SafeSearch, SearchProvider } from "@/lib/engine/search/types";
+import type { ProviderCall, SafeSearch, SearchProvider } from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl } from "@/lib/http/provider-client";
 import { requestResults, supports } from "./adapter-kit";
@@ -20,12 +21,6 @@ export const SAFESEARCH_LEVEL: Readonly<Record<SafeSearch, string>> = {
   moderate: "1",
   strict: "2",
 };
-
-/** SearXNG's `language` for a region: the region's main language with the country, "de-AT". */
-export function searxngLanguage(region: string | undefined): string | undefined {
-  const language = primaryLanguage(region);
-  return language && region ? `${language}-${region.toUpperCase()}` : undefined;
-}
 
 const responseSchema = z.object({
   results: z.array(
@@ -54,30 +49,45 @@ export const searxng: SearchProvider = {
   freeTier: null,
   defaultTimeoutMs: 10_000,
 
-  async search(call) {
-    const { options } = call;
-    const url = buildUrl(call.baseUrl, "/search", {
-      q: buildQueryText(call, searxng.capabilities.queryOperators),
-      format: "json",
-      pageno: 1,
-      time_range: options.timeRange,
-      safesearch: options.safesearch ? SAFESEARCH_LEVEL[options.safesearch] : undefined,
-      language: searxngLanguage(options.region),
-    });
-    return requestResults(call, url, {
-      schema: responseSchema,
-      results: (data) =>
-        data.results.map((r) => ({
-          title: r.title,
-          url: r.url,
-          snippet: r.content,
-          publishedAt: r.publishedDate,
-        })),
-    }).catch((error: unknown) => {
-      throw explainForbidden(error);
-    });
-  },
+  // One endpoint: the call's topic picks web or news.
+  search: searxngSearch,
+  news: searxngSearch,
 };
+
+async function searxngSearch(call: ProviderCall) {
+  const { options } = call;
+  const url = buildUrl(call.baseUrl, "/search", {
+    q: buildQueryText(call, searxng.capabilities.queryOperators),
+    format: "json",
+    pageno: 1,
+    categories: options.topic === "news" ? "news" : undefined,
+    time_range: options.timeRange,
+    safesearch: options.safesearch ? SAFESEARCH_LEVEL[options.safesearch] : undefined,
+    language: searxngLanguage(options.language, options.region),
+  });
+  return requestResults(call, url, {
+    schema: responseSchema,
+    results: (data) =>
+      data.results.map((r) => ({
+        title: r.title,
+        url: r.url,
+        snippet: r.content,
+        publishedAt: r.publishedDate,
+      })),
+  }).catch((error: unknown) => {
+    throw explainForbidden(error);
+  });
+}
+
+/** SearXNG's `language`: the call's language, else the region's main one; with a region, `<lang>-<REGION>`. */
+export function searxngLanguage(
+  language: string | undefined,
+  region: string | undefined,
+): string | undefined {
+  const chosen = language ?? primaryLanguage(region);
+  if (chosen === undefined) return undefined;
+  return region ? `${chosen}-${region.toUpperCase()}` : chosen;
+}
 
 /** SearXNG answers 403 when JSON output is off: say how to turn it on. */
 export function explainForbidden(error: unknown): unknown {

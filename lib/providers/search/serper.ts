@@ -1,23 +1,29 @@
 /**
- * Serper (Google results).
- * Docs: https://serper.dev/playground (API reference: POST https://google.serper.dev/search)
- * Wire: POST {base}/search, `X-API-KEY: <key>`, JSON body {q (Google operators rebuilt), num, gl, tbs}
- *   where tbs is qdr:d|w|m|y or cdr:1,cd_min:MM/DD/YYYY,cd_max:MM/DD/YYYY
- *   -> {searchParameters, organic: [{title, link, snippet?, date?, position}]}.
- * Pricing (serper.dev): 2,500 free queries (lifetime); $50 per 50,000 queries ($0.001).
+ * Serper (Google results) — web and news search.
+ * Docs: https://serper.dev/playground (API reference: POST https://google.serper.dev/search, /news)
+ * Wire: POST {base}/search (news: /news), `X-API-KEY: <key>`, JSON body {q (Google operators rebuilt), num,
+ *   gl, hl (language), tbs} where tbs is qdr:d|w|m|y
+ *   -> web: {searchParameters, organic: [{title, link, snippet?, date?, position}]};
+ *      news: {searchParameters, news: [{title, link, snippet?, date? ("3 hours ago"), source?, imageUrl?, position}]}.
+ * Pricing (serper.dev): 2,500 free queries (lifetime); $50 per 50,000 queries ($0.001), news alike.
  */
 import { z } from "zod";
-import type { SearchProvider } from "@/lib/engine/search/types";
+import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
-import { requestResults, requireApiKey, supports } from "./adapter-kit";
-import { fromGoogleOrganic, googleOrganicResults, googleTbs } from "./google-params";
+import { type RawResult, requestResults, requireApiKey, supports } from "./adapter-kit";
+import {
+  fromGoogleNews,
+  fromGoogleOrganic,
+  googleNewsResults,
+  googleOrganicResults,
+  googleTbs,
+} from "./google-params";
 import { buildQueryText } from "./query-text";
 
 const MAX_RESULTS = 100;
 
-const responseSchema = z.object({
-  organic: googleOrganicResults,
-});
+const webSchema = z.object({ organic: googleOrganicResults });
+const newsSchema = z.object({ news: googleNewsResults });
 
 export const serper: SearchProvider = {
   id: "serper",
@@ -35,21 +41,29 @@ export const serper: SearchProvider = {
   freeTier: { requests: 2500, period: "lifetime" },
   defaultTimeoutMs: 10_000,
 
-  async search(call) {
-    const apiKey = requireApiKey(call, serper.displayName);
-    const { options } = call;
-    const body = {
+  search: (call) => serperRequest(call, "/search", webSchema, (data) => fromGoogleOrganic(data.organic)),
+  news: (call) => serperRequest(call, "/news", newsSchema, (data) => fromGoogleNews(data.news)),
+};
+
+async function serperRequest<S extends z.ZodType>(
+  call: ProviderCall,
+  path: string,
+  schema: S,
+  results: (data: z.output<S>) => readonly RawResult[],
+) {
+  const apiKey = requireApiKey(call, serper.displayName);
+  const { options } = call;
+  return requestResults(call, buildUrl(call.baseUrl, path), {
+    method: "POST",
+    headers: { "x-api-key": apiKey },
+    json: {
       q: buildQueryText(call, serper.capabilities.queryOperators),
       num: Math.min(options.maxResults, MAX_RESULTS),
       gl: options.region,
+      hl: options.language,
       tbs: options.timeRange ? googleTbs(options.timeRange) : undefined,
-    };
-    return requestResults(call, buildUrl(call.baseUrl, "/search"), {
-      method: "POST",
-      headers: { "x-api-key": apiKey },
-      json: body,
-      schema: responseSchema,
-      results: (data) => fromGoogleOrganic(data.organic),
-    });
-  },
-};
+    },
+    schema,
+    results,
+  });
+}

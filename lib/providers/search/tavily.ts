@@ -1,16 +1,18 @@
 /**
- * Tavily Search API.
+ * Tavily Search API, web and news.
  * Docs: https://docs.tavily.com/documentation/api-reference/endpoint/search (REST, no version segment)
  * Wire: POST {base}/search, `Authorization: Bearer <key>`, JSON body
- *   {query, max_results ≤ 20, search_depth: "basic", topic: "general", include_domains, exclude_domains,
+ *   {query, max_results ≤ 20, search_depth: "basic", topic: "general" | "news", include_domains, exclude_domains,
  *    time_range: day|week|month|year | start_date/end_date (YYYY-MM-DD), country: lowercase English name}
- *   -> {query, results: [{title, url, content, score, published_date?}], response_time}.
+ *   -> {query, results: [{title, url, content, score, published_date? (news)}], response_time}.
  * time_range and start/end dates are alternatives: dates are sent only when after:/before: are given.
+ * News is the same call with topic "news" (`days` is not sent: time_range bounds news too). No language
+ * parameter: `language` is not sent.
  * Pricing (docs.tavily.com credits & pricing): basic search = 1 credit; 1,000 free credits/month;
  * pay-as-you-go $0.008/credit.
  */
 import { z } from "zod";
-import type { SearchProvider } from "@/lib/engine/search/types";
+import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
 import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateWindow, hasExplicitDates } from "./dates";
@@ -62,35 +64,40 @@ export const tavily: SearchProvider = {
   freeTier: { requests: 1000, period: "month" },
   defaultTimeoutMs: 15_000,
 
-  async search(call) {
-    const apiKey = requireApiKey(call, tavily.displayName);
-    const { options } = call;
-    const window = dateWindow(call);
-    const useDates = hasExplicitDates(call);
-    const body = {
-      query: buildQueryText(call, tavily.capabilities.queryOperators),
-      max_results: Math.min(options.maxResults, MAX_RESULTS),
-      search_depth: "basic",
-      topic: "general",
-      include_domains: options.includeDomains.length > 0 ? options.includeDomains : undefined,
-      exclude_domains: options.excludeDomains.length > 0 ? options.excludeDomains : undefined,
-      time_range: useDates ? undefined : options.timeRange,
-      start_date: useDates ? window.from : undefined,
-      end_date: useDates ? window.to : undefined,
-      country: options.region ? tavilyCountry(options.region) : undefined,
-    };
-    return requestResults(call, buildUrl(call.baseUrl, "/search"), {
-      method: "POST",
-      headers: { authorization: `Bearer ${apiKey}` },
-      json: body,
-      schema: responseSchema,
-      results: (data) =>
-        data.results.map((r) => ({
-          title: r.title,
-          url: r.url,
-          snippet: r.content,
-          publishedAt: r.published_date,
-        })),
-    });
-  },
+  // One endpoint: the call's topic picks web or news.
+  search: tavilySearch,
+  news: tavilySearch,
 };
+
+async function tavilySearch(call: ProviderCall) {
+  const apiKey = requireApiKey(call, tavily.displayName);
+  const { options } = call;
+  const window = dateWindow(call);
+  const useDates = hasExplicitDates(call);
+  const body = {
+    query: buildQueryText(call, tavily.capabilities.queryOperators),
+    max_results: Math.min(options.maxResults, MAX_RESULTS),
+    search_depth: "basic",
+    topic: options.topic,
+    include_domains: options.includeDomains.length > 0 ? options.includeDomains : undefined,
+    exclude_domains: options.excludeDomains.length > 0 ? options.excludeDomains : undefined,
+    time_range: useDates ? undefined : options.timeRange,
+    start_date: useDates ? window.from : undefined,
+    end_date: useDates ? window.to : undefined,
+    // Tavily takes `country` with topic "general" only.
+    country: options.region && options.topic === "general" ? tavilyCountry(options.region) : undefined,
+  };
+  return requestResults(call, buildUrl(call.baseUrl, "/search"), {
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}` },
+    json: body,
+    schema: responseSchema,
+    results: (data) =>
+      data.results.map((r) => ({
+        title: r.title,
+        url: r.url,
+        snippet: r.content,
+        publishedAt: r.published_date,
+      })),
+  });
+}

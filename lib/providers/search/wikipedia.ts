@@ -3,8 +3,9 @@
  * Docs: https://www.mediawiki.org/wiki/API:Search
  * Wire: GET {base}/w/api.php?action=query&list=search&srsearch=&srlimit=&srprop=snippet|timestamp
  *   &format=json&utf8=1 -> {query: {search: [{title, snippet, timestamp}]}}.
- * Snippets are HTML with <span class="searchmatch">; result URLs are built from titles. A region whose
- * main language has a Wikipedia picks that language's wiki when the default base URL is in use.
+ * Snippets are HTML with <span class="searchmatch">; result URLs are built from titles. The call's language,
+ * else the main language of its region, picks that language's wiki when the default base URL is in use.
+ * No news search: skipped for topic news.
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
@@ -24,9 +25,8 @@ const responseSchema = z.object({
   }),
 });
 
-/** The English default is swapped for the region's language wiki; any other base URL is kept as configured. */
-export function wikipediaBaseUrl(baseUrl: string, region: string | undefined): string {
-  const language = primaryLanguage(region);
+/** The English default is swapped for the language's wiki; any other base URL is kept as configured. */
+export function wikipediaBaseUrl(baseUrl: string, language: string | undefined): string {
   const url = new URL(baseUrl);
   if (!language || url.host !== DEFAULT_HOST) return baseUrl;
   url.host = `${language}.wikipedia.org`;
@@ -56,12 +56,11 @@ export const wikipedia: SearchProvider = {
   defaultTimeoutMs: 8_000,
 
   async search(call) {
-    const baseUrl = wikipediaBaseUrl(call.baseUrl, call.options.region);
+    const language = call.options.language ?? primaryLanguage(call.options.region);
+    const baseUrl = wikipediaBaseUrl(call.baseUrl, language);
     const baseHost = new URL(baseUrl).host;
     // Behind a proxy or a test server the articles still live on Wikipedia.
-    const articleHost = baseHost.endsWith(".wikipedia.org")
-      ? baseHost
-      : `${primaryLanguage(call.options.region) ?? "en"}.wikipedia.org`;
+    const articleHost = baseHost.endsWith(".wikipedia.org") ? baseHost : `${language ?? "en"}.wikipedia.org`;
     const url = buildUrl(baseUrl, "/w/api.php", {
       action: "query",
       list: "search",

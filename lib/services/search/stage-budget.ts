@@ -39,7 +39,7 @@ export function stageBudget(ctx: TenantContext, onProgress?: OnProgress): StageB
       const kept = new Map<string, number[]>();
       for (const ledger of ledgers) {
         for (const [providerId, micros] of await ledger.close()) {
-          kept.set(providerId, [...(kept.get(providerId) ?? []), micros]);
+          kept.set(providerId, [...(kept.get(providerId) ?? []), ...micros]);
         }
       }
       return kept;

@@ -6,8 +6,7 @@
 import type { StageSpan } from "@/lib/engine/grounding/types";
 import type { SpanRecord, TraceSink } from "@/lib/pipeline/capabilities";
 import type { TenantContext } from "@/lib/pipeline/context";
-import { isSkipped } from "@/lib/pipeline/providers/skipped";
-import { spanRecord } from "@/lib/pipeline/traces/call-trace";
+import { chargedSpanRecords } from "@/lib/pipeline/traces/call-trace";
 
 export interface StageTrace {
   /** The context to run the tool call with: its trace passes through here. */
@@ -41,10 +40,5 @@ export function stageSpanRecords(
   kept: ReadonlyMap<string, readonly number[]>,
   secrets: readonly string[],
 ): SpanRecord[] {
-  const charges = new Map([...kept].map(([provider, costs]) => [provider, [...costs]]));
-  return spans.map((span) => {
-    const billable = !isSkipped(span.outcome);
-    const costMicros = (billable ? charges.get(span.provider)?.shift() : undefined) ?? 0;
-    return spanRecord(span, span.kind, costMicros, secrets);
-  });
+  return chargedSpanRecords(spans, (span) => span.kind, kept, secrets);
 }

@@ -136,9 +136,9 @@ describe("wikipedia", () => {
     expect(articleUrl("en.wikipedia.org", "What?")).toBe("https://en.wikipedia.org/wiki/What%3F");
   });
 
-  it("picks the region's language wiki only for the default base URL", () => {
+  it("picks the language's wiki only for the default base URL", () => {
     expect(wikipediaBaseUrl("https://en.wikipedia.org", "de")).toBe("https://de.wikipedia.org/");
-    expect(wikipediaBaseUrl("https://en.wikipedia.org", "zz")).toBe("https://en.wikipedia.org");
+    expect(wikipediaBaseUrl("https://en.wikipedia.org", undefined)).toBe("https://en.wikipedia.org");
     expect(wikipediaBaseUrl("http://proxy.internal/wiki", "de")).toBe("http://proxy.internal/wiki");
   });
 

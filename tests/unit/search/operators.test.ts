@@ -143,10 +143,14 @@ describe("buildRequestOptions", () => {
       region: "DE",
       safesearch: "strict",
       max_results: 7,
+      topic: "news",
+      language: "DE",
     });
     const options = buildRequestOptions(input, parseQuery(input.query));
     expect(options).toEqual({
       maxResults: 7,
+      topic: "news",
+      language: "de",
       includeDomains: ["a.com", "d.com", "b.com"],
       excludeDomains: ["c.com"],
       timeRange: "week",
@@ -159,6 +163,7 @@ describe("buildRequestOptions", () => {
     const input = searchInputSchema.parse({ query: "q" });
     expect(buildRequestOptions(input, parseQuery(input.query))).toEqual({
       maxResults: 10,
+      topic: "general",
       includeDomains: [],
       excludeDomains: [],
     });

@@ -15,7 +15,7 @@ const NOTHING_NATIVE: ProviderCapabilities = {
 const NOW = Date.parse("2025-06-15T12:00:00Z");
 
 function options(overrides: Partial<SearchRequestOptions> = {}): SearchRequestOptions {
-  return { maxResults: 10, includeDomains: [], excludeDomains: [], ...overrides };
+  return { maxResults: 10, topic: "general", includeDomains: [], excludeDomains: [], ...overrides };
 }
 
 function filter(
