@@ -6,7 +6,7 @@
  */
 import type { Scope } from "@/lib/pipeline/context";
 import { TOOLS as TABLE } from "@/lib/tools/table";
-import { isSlowCall } from "@/lib/tools/tool";
+import { isSlowCall, startsJob } from "@/lib/tools/tool";
 import { type McpTool, mcpTool } from "./define-tool";
 
 export const TOOLS: readonly McpTool[] = TABLE.map(mcpTool);
@@ -59,7 +59,8 @@ export function touchesJobs(body: unknown): boolean {
   return requestsOf(body).some(
     ({ method, params }) =>
       (typeof method === "string" && method.startsWith("tasks/")) ||
-      (method === "tools/call" && TABLE.some((tool) => tool.background && tool.name === params?.name)),
+      (method === "tools/call" &&
+        TABLE.some((tool) => tool.name === params?.name && startsJob(tool, params.arguments))),
   );
 }
 

@@ -6,20 +6,27 @@
  * Adding a tool: its verb in lib/services and one entry here (lib/README.md).
  */
 import { z } from "zod";
+import { runsAsJob } from "@/lib/engine/crawl/input";
 import { DEFAULT_TIMEOUT_MS } from "@/lib/engine/search/input";
 import { NO_CALLS } from "@/lib/pipeline/estimate";
 import { answer, answerToolInput } from "@/lib/services/answer/answer";
 import { estimateAnswer } from "@/lib/services/answer/estimate-answer";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
+import { awaitCrawlJob } from "@/lib/services/crawl/await-crawl-job";
 import { crawlSite, crawlToolInput } from "@/lib/services/crawl/crawl-site";
 import { estimateCrawl } from "@/lib/services/crawl/estimate-crawl";
+import { cancelCrawlJob, getCrawlJob, listCrawlJobs } from "@/lib/services/crawl/get-crawl-job";
+import { startCrawlJob } from "@/lib/services/crawl/start-crawl-job";
 import { estimateFetch } from "@/lib/services/fetch/estimate-fetch";
 import { fetchPage, fetchToolInput } from "@/lib/services/fetch/fetch-page";
 import { estimatePaperSearch } from "@/lib/services/papers/estimate-paper-search";
 import { paperSearch, paperSearchToolInput } from "@/lib/services/papers/paper-search";
 import { awaitResearch } from "@/lib/services/research/await-research";
+import { cancelResearch } from "@/lib/services/research/cancel-research";
 import { estimateResearch } from "@/lib/services/research/estimate-research";
+import { getResearch } from "@/lib/services/research/get-research";
 import { researchInput } from "@/lib/services/research/input";
+import { listResearch } from "@/lib/services/research/list-research";
 import { startResearch } from "@/lib/services/research/start-research";
 import { estimateWebSearch } from "@/lib/services/search/estimate-web-search";
 import { webSearch, webSearchInput } from "@/lib/services/search/web-search";
@@ -135,6 +142,8 @@ const TOOL_LIST = [
       "it ended (complete, depth, page_limit, char_limit, deadline). Uses the free direct fetcher only (pages that",
       "need a scraping provider come back as errors; `fetch` them instead). Typically 5–60 s, at most timeout_ms",
       "(default 60 s), returning what it has by then. Private and internal network addresses are refused.",
+      "Larger crawls (max_pages above those caps, or async: true) run as a background job: call it as a task",
+      "and poll, or the call waits for the job.",
     ].join(" "),
     inputSchema: crawlToolInput,
     outputSchema: crawlResponse,
@@ -147,7 +156,18 @@ const TOOL_LIST = [
     providers: null,
     openWorld: true,
     slow: true,
-    run: async (ctx, input, call) => traced(toCrawlResponse, await crawlSite({ ctx, input, ...call })),
+    background: {
+      start: (ctx, input) => startCrawlJob({ ctx, input }),
+      when: runsAsJob,
+      read: (ctx, input) => getCrawlJob({ ctx, input }),
+      cancel: (ctx, input) => cancelCrawlJob({ ctx, input }),
+      list: (ctx, limit) => listCrawlJobs({ ctx, limit }),
+    },
+    run: async (ctx, input, call) => {
+      if (!runsAsJob(input)) return traced(toCrawlResponse, await crawlSite({ ctx, input, ...call }));
+      const job = await startCrawlJob({ ctx, input });
+      return { response: await awaitCrawlJob({ ctx, input: job, signal: call.signal }), spans: [] };
+    },
     estimate: (ctx, input) => estimateCrawl({ ctx, input }),
     format: formatCrawl,
   }),
@@ -227,7 +247,12 @@ const TOOL_LIST = [
     providers: null,
     openWorld: true,
     slow: true,
-    background: { start: (ctx, input) => startResearch({ ctx, input }) },
+    background: {
+      start: (ctx, input) => startResearch({ ctx, input }),
+      read: (ctx, input) => getResearch({ ctx, input }),
+      cancel: (ctx, input) => cancelResearch({ ctx, input }),
+      list: async (ctx, limit) => (await listResearch({ ctx, input: { limit } })).jobs,
+    },
     playground: false,
     run: async (ctx, input, call) => {
       const job = await startResearch({ ctx, input });

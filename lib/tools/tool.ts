@@ -9,6 +9,7 @@ import type { Scope, TenantContext } from "@/lib/pipeline/context";
 import { type CallEstimate, publicEstimate } from "@/lib/pipeline/estimate";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
 import type { ProviderKind } from "@/lib/pipeline/providers/catalog";
+import type { JobStatusView } from "@/lib/services/research/job-view";
 
 /**
  * How a call is being made: `signal` is the caller's cancellation (client disconnect, MCP cancellation;
@@ -140,11 +141,18 @@ export interface Tool<
   slow?: true | ((args: Record<string, unknown>) => boolean);
   rest: RestRoute;
   /**
-   * A job that outlives the request (research): REST answers 202 with the job from its own route, MCP
-   * registers it as a task tool (lib/mcp/revision-2025.ts), and `run` waits for the job to finish.
+   * A job that outlives the request (research, a large crawl): REST answers 202 with the job from its own
+   * route, MCP registers it as a task tool (lib/mcp/revision-2025.ts), and `run` waits for the job to finish.
+   * `when` (as sent) says which calls are jobs; without it every call is (research).
    */
   background?: {
-    start(ctx: TenantContext, input: z.input<Input>): Promise<z.output<Output> & { id: string }>;
+    start(ctx: TenantContext, input: z.input<Input>): Promise<JobStatusView>;
+    when?(args: Record<string, unknown>): boolean;
+    /** The job's status (another workspace's, or another kind's, is not_found); MCP tasks read it. */
+    read(ctx: TenantContext, input: { id: string }): Promise<JobStatusView>;
+    cancel(ctx: TenantContext, input: { id: string }): Promise<JobStatusView>;
+    /** The caller's most recent jobs of the tool, newest first. */
+    list(ctx: TenantContext, limit: number): Promise<JobStatusView[]>;
   };
   /** Left out of the dashboard playground (which shows calls with provider steps). */
   playground?: false;
@@ -179,7 +187,9 @@ export function defineTool<const Name extends string, Input extends z.ZodObject,
   return {
     ...spec,
     inputSchema: withEstimateFlag(spec.inputSchema),
-    ...(background && { background: { start: (ctx, input) => background.start(ctx, verbInput(input)) } }),
+    ...(background && {
+      background: { ...background, start: (ctx, input) => background.start(ctx, verbInput(input)) },
+    }),
     run: (ctx, input, call) => spec.run(ctx, verbInput(input), call),
     estimate: async (ctx, input) => publicEstimate(await spec.estimate(ctx, verbInput(input))),
   };
@@ -212,6 +222,16 @@ export function traced<Result extends { cache_hit: boolean; spans: readonly Prov
   result: Result,
 ): ToolRun<Response> {
   return { response: project(result), spans: result.cache_hit ? [] : [...result.spans] };
+}
+
+/** Whether a call with these arguments (as sent, before parsing) starts a job: none with estimate: true. */
+export function startsJob(tool: Pick<Tool, "background">, args: unknown): boolean {
+  if (!tool.background || asksEstimate(args)) return false;
+  return (
+    tool.background.when?.(
+      typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {},
+    ) ?? true
+  );
 }
 
 /** Whether a call with these arguments (as sent, before parsing) may take tens of seconds. */

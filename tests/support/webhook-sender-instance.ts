@@ -8,7 +8,6 @@
  */
 import { tmpdir } from "node:os";
 import { createDatabase } from "@/lib/db/client";
-import type { Platform } from "@/lib/pipeline/context";
 import { parseKeyring } from "@/lib/pipeline/keys/key-encryption";
 import { deliverWebhooks } from "@/lib/services/webhooks/deliver-webhooks";
 
@@ -23,7 +22,7 @@ const platform = {
   keyring: parseKeyring(process.env.SEARCHMUX_SECRET_KEY ?? ""),
   env: process.env,
   now: () => new Date(),
-} as Platform;
+};
 const owner = `killed-sender:${process.pid}`;
 console.log(owner);
 let sending = false;

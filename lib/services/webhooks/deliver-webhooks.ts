@@ -33,7 +33,7 @@ export const DEFAULT_DELIVERY_RUN: DeliveryRunOptions = {
 
 /** Sends one batch of due deliveries; resolves to how many it sent (succeeded or not). */
 export async function deliverWebhooks(
-  ctx: Platform,
+  ctx: Pick<Platform, "db" | "env" | "keyring" | "now">,
   options: DeliveryRunOptions = DEFAULT_DELIVERY_RUN,
 ): Promise<number> {
   const claimed = await claimDeliveries(ctx.db, options.owner, {
