@@ -87,7 +87,8 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     method: "get",
     path: "/api/v1/crawl/{id}",
     operationId: "getCrawlJob",
-    summary: "A crawl job's status, progress (pages read, queued) and pages so far; the whole result once done",
+    summary:
+      "A crawl job's status, progress (pages read, queued) and pages so far; the whole result once done",
     scope: "fetch",
     response: crawlJobResponse,
   },
@@ -397,7 +398,11 @@ function toolOperation({ rest, scope, inputSchema, outputSchema, background }: T
       scope: scope ?? "any",
       body: inputSchema,
       response: z.union([outputSchema, estimateResponse.describe(estimate)]),
-      alsoAnswers: { status: 202, description: "The call runs as a job (its status route)", body: crawlJobResponse },
+      alsoAnswers: {
+        status: 202,
+        description: "The call runs as a job (its status route)",
+        body: crawlJobResponse,
+      },
     };
   }
   return {

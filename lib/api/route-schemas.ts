@@ -253,7 +253,9 @@ export const webhookCreatedResponse = z.object({
   ...webhook,
   secret: z
     .string()
-    .describe("The signing secret (whsec_…), shown this once: verify each delivery's webhook-signature with it"),
+    .describe(
+      "The signing secret (whsec_…), shown this once: verify each delivery's webhook-signature with it",
+    ),
 });
 
 export const webhookDeleteResponse = z.object({ deleted: z.literal(true) });
@@ -273,6 +275,9 @@ export const deliveryResponse = z.object({
   delivered_at: instant.nullable(),
 });
 
-export const deliveryListResponse = z.object({ webhook: z.object(webhook), deliveries: z.array(deliveryResponse) });
+export const deliveryListResponse = z.object({
+  webhook: z.object(webhook),
+  deliveries: z.array(deliveryResponse),
+});
 
 export const openObject = z.looseObject({});

@@ -92,7 +92,7 @@ const withEstimateFlag = <Input extends z.ZodObject>(schema: Input) =>
 type WithEstimate<Input extends z.ZodObject> = ReturnType<typeof withEstimateFlag<Input>>;
 
 /** Whether a call (its input as sent) asks for an estimate: `true`, or `"true"` in a GET route's query string. */
-export function asksEstimate(input: unknown): boolean {
+function asksEstimate(input: unknown): boolean {
   const asked =
     typeof input === "object" && input !== null ? (input as { estimate?: unknown }).estimate : false;
   return asked === true || asked === "true";

@@ -8,7 +8,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import { listenOnLoopback } from "./loopback-server";
 
-export interface ReceivedDelivery {
+interface ReceivedDelivery {
   id: string;
   timestamp: string;
   signatureValid: boolean;

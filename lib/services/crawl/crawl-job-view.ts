@@ -42,7 +42,7 @@ export interface CrawlJobView {
   finished_at: string | null;
 }
 
-export function crawlStateOf(stored: unknown): CrawlJobState {
+function crawlStateOf(stored: unknown): CrawlJobState {
   const state = (stored ?? {}) as Partial<CrawlJobState>;
   return { ...state, pages: state.pages ?? [], queued: state.queued ?? 0 };
 }

@@ -13,8 +13,7 @@ import { webhookDeliveries, webhooks } from "@/lib/db/schema";
  * Waits after each failed attempt, in order: 5 s, 30 s, 2 min, 10 min, 1 h, 3 h, 6 h; the attempt after the
  * last wait is the last (8 in all, over about 10 hours), after which the delivery is failed.
  */
-export const RETRY_DELAYS_SECONDS = [5, 30, 120, 600, 3_600, 10_800, 21_600] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+const RETRY_DELAYS_SECONDS = [5, 30, 120, 600, 3_600, 10_800, 21_600] as const;
 
 const leaseUntil = (leaseMs: number) => sql`now() + ${`${leaseMs} milliseconds`}::interval`;
 
