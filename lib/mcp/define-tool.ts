@@ -104,7 +104,7 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
         async startJob(args, extra) {
           if (!startsJob(spec, args)) throw new Error("this call starts no job: answer it with call()");
           const job = await background.start(ctx, args as z.input<I>);
-          reportJobProgress(() => background.read(ctx, job), extra);
+          reportJobProgress(() => background.read(ctx, { id: job.id }), extra);
           return job;
         },
       };
