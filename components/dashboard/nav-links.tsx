@@ -12,6 +12,7 @@ import {
   ShieldCheck,
   Users,
   Wallet,
+  Webhook,
 } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
@@ -37,6 +38,7 @@ const NAV: readonly NavItem[] = [
   { href: "/dashboard/keys", label: "Provider keys", icon: KeyRound },
   { href: "/dashboard/budgets", label: "Budgets", icon: Wallet, needs: "admin" },
   { href: "/dashboard/traces", label: "Traces", icon: Activity },
+  { href: "/dashboard/webhooks", label: "Webhooks", icon: Webhook, needs: "admin" },
   { href: "/dashboard/audit", label: "Audit log", icon: ScrollText, needs: "admin" },
   { href: "/dashboard/team", label: "Team", icon: Users },
   { href: "/dashboard/settings", label: "Settings", icon: Settings },

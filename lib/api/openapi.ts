@@ -19,7 +19,9 @@ import { revokeTokenInput } from "@/lib/services/tokens/revoke-token";
 import { setTokenProfileInput } from "@/lib/services/tokens/set-token-profile";
 import { listTracesInput } from "@/lib/services/traces/list-traces";
 import { usageHistoryInput } from "@/lib/services/usage/usage-history";
-import { lensListResponse, lensResponse, researchJobResponse } from "@/lib/tools/responses";
+import { createWebhookInput } from "@/lib/services/webhooks/create-webhook";
+import { listDeliveriesInput } from "@/lib/services/webhooks/list-deliveries";
+import { crawlJobResponse, lensListResponse, lensResponse, researchJobResponse } from "@/lib/tools/responses";
 import { TOOLS, TRACED_TOOL_NAMES } from "@/lib/tools/table";
 import { estimateResponse, type Tool } from "@/lib/tools/tool";
 import packageJson from "@/package.json";
@@ -29,6 +31,8 @@ import {
   budgetDeleteResponse,
   budgetListResponse,
   budgetSetResponse,
+  deliveryListResponse,
+  deliveryResponse,
   healthResponse,
   keyDeleteResponse,
   keyListResponse,
@@ -50,6 +54,9 @@ import {
   traceListResponse,
   traceResponse,
   usageHistoryResponse,
+  webhookCreatedResponse,
+  webhookDeleteResponse,
+  webhookListResponse,
 } from "./route-schemas";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
@@ -71,12 +78,76 @@ export interface Operation {
   status?: 201 | 202;
   /** Failures whose body is not the Error schema: their status and schema (health's 503). */
   failures?: Record<string, z.ZodType>;
-  /** Another success, with its status (a job tool's estimate: 200 while the job itself is 202). */
-  alsoAnswers?: { status: 200; description: string; body: z.ZodType };
+  /**
+   * Another success, with its status (a job tool's estimate: 200 while the job itself is 202; a crawl that
+   * runs as a job: 202 while a synchronous crawl is 200).
+   */
+  alsoAnswers?: { status: 200 | 202; description: string; body: z.ZodType };
 }
 
 /** Every route that is not a tool's. */
 const ROUTE_OPERATIONS: readonly Operation[] = [
+  {
+    method: "get",
+    path: "/api/v1/crawl/{id}",
+    operationId: "getCrawlJob",
+    summary:
+      "A crawl job's status, progress (pages read, queued) and pages so far; the whole result once done",
+    scope: "fetch",
+    response: crawlJobResponse,
+  },
+  {
+    method: "delete",
+    path: "/api/v1/crawl/{id}",
+    operationId: "cancelCrawlJob",
+    summary: "Cancels a queued or running crawl job; the pages read so far stay (409 when it already ended)",
+    scope: "fetch",
+    response: crawlJobResponse,
+  },
+  {
+    method: "get",
+    path: "/api/v1/webhooks",
+    operationId: "listWebhooks",
+    summary: "The workspace's webhooks (never their secrets)",
+    scope: "admin",
+    response: webhookListResponse,
+  },
+  {
+    method: "post",
+    path: "/api/v1/webhooks",
+    operationId: "createWebhook",
+    summary: "Registers a webhook for events; the answer carries its signing secret, once",
+    scope: "admin",
+    body: createWebhookInput,
+    status: 201,
+    response: webhookCreatedResponse,
+  },
+  {
+    method: "delete",
+    path: "/api/v1/webhooks/{id}",
+    operationId: "deleteWebhook",
+    summary: "Deletes a webhook and its delivery log",
+    scope: "admin",
+    response: webhookDeleteResponse,
+  },
+  {
+    method: "post",
+    path: "/api/v1/webhooks/{id}/test",
+    operationId: "testWebhook",
+    summary: "Queues a webhook.test event for the webhook and sends it (5 a minute)",
+    scope: "admin",
+    status: 202,
+    response: deliveryResponse,
+  },
+  {
+    method: "get",
+    path: "/api/v1/webhooks/{id}/deliveries",
+    operationId: "listWebhookDeliveries",
+    summary: "The webhook's delivery log, newest first: status, attempts, the receiver's last answer",
+    scope: "admin",
+    query: listDeliveriesInput.omit({ id: true }),
+    response: deliveryListResponse,
+  },
   {
     method: "get",
     path: "/api/v1/research/{id}",
@@ -340,6 +411,23 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
  */
 function toolOperation({ rest, scope, inputSchema, outputSchema, background }: Tool): Operation {
   const estimate = "With estimate: true: which providers the call would ask and the most it could cost";
+  // A tool whose larger calls are jobs (crawl): 200 for a synchronous call, 202 with the job for the others.
+  if (background?.when) {
+    return {
+      method: rest.method,
+      path: rest.path,
+      operationId: rest.operationId,
+      summary: rest.summary,
+      scope: scope ?? "any",
+      body: inputSchema,
+      response: z.union([outputSchema, estimateResponse.describe(estimate)]),
+      alsoAnswers: {
+        status: 202,
+        description: "The call runs as a job (its status route)",
+        body: crawlJobResponse,
+      },
+    };
+  }
   return {
     method: rest.method,
     path: rest.path,

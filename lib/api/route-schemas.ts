@@ -270,4 +270,44 @@ export const researcherResponse = z.array(
 );
 
 /** The document itself, and MCP's JSON-RPC: described elsewhere. */
+const webhook = {
+  id: z.uuid(),
+  url: z.string(),
+  events: z.array(z.string()).describe("The events it receives"),
+  created_at: instant,
+};
+
+export const webhookListResponse = z.object({ webhooks: z.array(z.object(webhook)) });
+
+export const webhookCreatedResponse = z.object({
+  ...webhook,
+  secret: z
+    .string()
+    .describe(
+      "The signing secret (whsec_…), shown this once: verify each delivery's webhook-signature with it",
+    ),
+});
+
+export const webhookDeleteResponse = z.object({ deleted: z.literal(true) });
+
+export const deliveryResponse = z.object({
+  id: z.uuid(),
+  message_id: z.string().describe("The webhook-id header the receiver saw, the same on every attempt"),
+  event: z.string(),
+  status: z.enum(["pending", "delivering", "succeeded", "failed"]),
+  attempts: z.number(),
+  last_status: z.number().nullable().describe("The receiver's HTTP status on the last attempt"),
+  last_error: z.string().nullable(),
+  last_response: z.string().nullable().describe("The start of the receiver's last answer (200 characters)"),
+  created_at: instant,
+  last_attempt_at: instant.nullable(),
+  next_attempt_at: instant.nullable().describe("When a pending delivery is tried next"),
+  delivered_at: instant.nullable(),
+});
+
+export const deliveryListResponse = z.object({
+  webhook: z.object(webhook),
+  deliveries: z.array(deliveryResponse),
+});
+
 export const openObject = z.looseObject({});

@@ -2,11 +2,11 @@
  * Transport: the REST routes of the tool table (lib/tools/table.ts). One dynamic route file,
  * app/api/v1/[tool]/route.ts, serves every entry at its path: its method, its scope (any token when it has
  * none), its input from the JSON body (POST) or the query string (GET), its verb, its response. A path
- * segment no entry has is a 404, another method a 405. A background entry (research) answers 202 with the
- * job it queued. `estimate: true` in the input answers the estimate instead (200), calling nothing.
+ * segment no entry has is a 404, another method a 405. A call that starts a job (research; crawl with
+ * `async: true` or beyond a synchronous crawl's size) answers 202 with the job it queued. `estimate: true` in the input answers the estimate instead (200), calling nothing.
  */
 import type { z } from "zod";
-import { asksEstimate, callTool, type Tool } from "@/lib/tools/tool";
+import { callTool, startsJob, type Tool } from "@/lib/tools/tool";
 import { parseJsonObject, readJsonBody } from "./body";
 import { keepWorkingAfterResponse } from "./research-work";
 import { type MethodHandlers, resolvedRouteMethods } from "./route-methods";
@@ -28,7 +28,7 @@ function toolRoute<I extends z.ZodObject, O extends z.ZodObject>(tool: Tool<stri
           : body !== undefined
             ? parseJsonObject<z.input<I>>(body)
             : await readJsonBody<z.input<I>>(request);
-      if (tool.background && !asksEstimate(input)) {
+      if (tool.background && startsJob(tool, input)) {
         // A job: queued now, answered 202 with its status URL; it runs after the response (as do the jobs a
         // start refused at the cap wakes).
         keepWorkingAfterResponse();

@@ -567,11 +567,16 @@ export const researchStatus = pgEnum("research_status", [
   "cancelled",
 ]);
 
+/** What a job does: a research question, or a crawl too long for one request (lib/services/crawl). */
+export const jobKind = pgEnum("job_kind", ["research", "crawl"]);
+
 export const researchJobs = pgTable(
   "research_jobs",
   {
     id: uuid("id").primaryKey().defaultRandom(),
     tenantId: tenantRef(),
+    /** Research and crawl jobs share the lease machinery (lib/services/research/job-lease.ts). */
+    kind: jobKind("kind").notNull().default("research"),
     /** Who started it: the job runs with their token's rights (scopes, surface), recorded on its traces. */
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     tokenId: uuid("token_id").references(() => apiTokens.id, { onDelete: "set null" }),
@@ -606,6 +611,71 @@ export const researchJobs = pgTable(
     index("research_jobs_tenant_created_idx").on(t.tenantId, t.createdAt),
     // The claim query: queued jobs, and running ones whose lease lapsed.
     index("research_jobs_claimable_idx").on(t.status, t.leaseExpiresAt),
+    ...tenantPolicies(t.tenantId),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks (lib/services/webhooks): endpoints a workspace registers for events, and the outbox of their
+// deliveries. Events are written to the outbox in the transaction of the change they report (triggers in
+// drizzle/0016_webhooks.sql), and delivered at least once by whichever instance claims them (a lease, as
+// research jobs have).
+
+export const webhooks = pgTable(
+  "webhooks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    url: text("url").notNull(),
+    /** Event types it receives (lib/services/webhooks/events.ts). */
+    events: text("events").array().notNull(),
+    /** The signing secret (`whsec_…`), AES-256-GCM like provider keys; AAD binds tenant + row id. */
+    ciphertext: text("ciphertext").notNull(),
+    iv: text("iv").notNull(),
+    tag: text("tag").notNull(),
+    keyVersion: smallint("key_version").notNull(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhooks_tenant_idx").on(t.tenantId, t.createdAt), ...tenantPolicies(t.tenantId)],
+);
+
+export const webhookDeliveryStatus = pgEnum("webhook_delivery_status", [
+  "pending",
+  "delivering",
+  "succeeded",
+  "failed",
+]);
+
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    /** Also the message id the receiver sees (`webhook-id: msg_<id>`), the same on every attempt. */
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    webhookId: uuid("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    /** The body sent: `{type, timestamp, data}`. */
+    payload: jsonb("payload").notNull(),
+    status: webhookDeliveryStatus("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    leaseOwner: text("lease_owner"),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
+    /** The last attempt: the receiver's HTTP status, or why there was none; a bounded excerpt of its body. */
+    lastStatus: integer("last_status"),
+    lastError: text("last_error"),
+    lastResponse: text("last_response"),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("webhook_deliveries_webhook_idx").on(t.tenantId, t.webhookId, t.createdAt),
+    // The claim query: pending deliveries due, and ones whose lease lapsed.
+    index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
     ...tenantPolicies(t.tenantId),
   ],
 );

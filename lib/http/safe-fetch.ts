@@ -1,5 +1,6 @@
 /**
- * Outbound GET of a user-supplied URL under the SSRF policy (ssrf.ts).
+ * Outbound request to a user-supplied URL under the SSRF policy (ssrf.ts): a GET of a page, or a POST of a
+ * webhook delivery (`method`, `headers`, `body`; `followRedirects: false` answers a redirect as it is).
  *
  * - DNS is resolved once per hop, every answer is checked, and the connection is pinned to the checked
  *   address: the hop's undici Agent gets a `connect.lookup` that ignores the host name and returns that
@@ -45,6 +46,12 @@ export interface SafeFetchOptions {
   maxRedirects?: number;
   /** Called before each request goes out (the first and every redirect hop); throwing refuses it. */
   beforeRequest?: (url: URL) => void;
+  /** GET unless given; a POST sends `body` with `headers` added to the defaults. */
+  method?: "GET" | "POST";
+  headers?: Readonly<Record<string, string>>;
+  body?: string;
+  /** false: a redirect is the answer (its status, no body), never followed. */
+  followRedirects?: boolean;
 }
 
 export interface SafeResponse {
@@ -70,8 +77,9 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
         deadline.signal,
       );
       options.beforeRequest?.(target.url);
-      const hop = await fetchHop(target, deadline.signal, options.maxBytes ?? DEFAULT_MAX_BODY_BYTES);
+      const hop = await fetchHop(target, deadline.signal, options);
       if (hop.location === undefined) return { ...hop.response, redirects };
+      if (options.followRedirects === false) return { ...redirectAnswer(target, hop), redirects };
       if (redirects >= maxRedirects) throw new SsrfBlocked(`more than ${maxRedirects} redirects`);
       current = redirectTarget(current, hop.location);
     }
@@ -98,11 +106,27 @@ export function redirectTarget(from: URL, location: string): URL {
 }
 
 type Hop =
-  | { location: string; response?: undefined }
+  | { location: string; status: number; response?: undefined }
   | { location?: undefined; response: Omit<SafeResponse, "redirects"> };
 
+/** A redirect as the answer, for a caller that follows none: its status and where it pointed. */
+function redirectAnswer(target: CheckedTarget, hop: { location: string; status: number }) {
+  return {
+    finalUrl: target.url.toString(),
+    status: hop.status,
+    contentType: "",
+    headers: { location: hop.location },
+    body: Buffer.alloc(0),
+  };
+}
+
 /** One request on a fresh Agent pinned to the checked address; the Agent is destroyed afterwards. */
-async function fetchHop(target: CheckedTarget, signal: AbortSignal, maxBytes: number): Promise<Hop> {
+async function fetchHop(
+  target: CheckedTarget,
+  signal: AbortSignal,
+  options: Pick<SafeFetchOptions, "method" | "headers" | "body" | "maxBytes">,
+): Promise<Hop> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
   const agent = new Agent({
     connect: { lookup: pinnedLookup(target), timeout: 10_000 },
     connections: 1,
@@ -114,20 +138,22 @@ async function fetchHop(target: CheckedTarget, signal: AbortSignal, maxBytes: nu
   try {
     const response = await request(target.url, {
       dispatcher: agent,
-      method: "GET",
+      method: options.method ?? "GET",
       headers: {
         "user-agent": USER_AGENT,
         accept: ACCEPT,
         "accept-encoding": "gzip, deflate, br",
         "accept-language": "en;q=0.9,*;q=0.5",
+        ...options.headers,
       },
+      body: options.body,
       signal,
     });
     const headers = flatten(response.headers);
     const location = headers.location;
     if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
       discard(response.body);
-      return { location };
+      return { location, status: response.statusCode };
     }
     if (Number(headers["content-length"]) > maxBytes && headers["content-encoding"] === undefined) {
       discard(response.body);

@@ -9,9 +9,9 @@ import type { TenantContext } from "@/lib/pipeline/context";
 import { providerStatus } from "@/lib/services/providers/provider-status";
 import { toProviderStatusResponse } from "@/lib/tools/provider-kinds";
 import type { McpTool } from "./define-tool";
+import { jobTaskStore } from "./job-tasks";
 import type { OfferedResource, OfferedTool, Revision } from "./offered";
 import { PROMPTS } from "./prompts";
-import { researchTaskStore } from "./research-tasks";
 import { toolsFor } from "./tools";
 
 const INSTRUCTIONS = [
@@ -49,7 +49,7 @@ function providersResource(ctx: TenantContext): OfferedResource {
 
 /** A tool as a revision without tasks registers it: a job tool is a plain call that waits for its job. */
 function offeredWithoutTasks(tool: McpTool, ctx: TenantContext): OfferedTool {
-  const { startJob: _, ...offered } = tool.offerFor(ctx);
+  const { startJob: _, startsJob: __, ...offered } = tool.offerFor(ctx);
   return offered;
 }
 
@@ -63,14 +63,11 @@ export function buildServer<Server>(
   { tasks }: { tasks: boolean },
 ): Server {
   const tools = toolsFor(ctx);
-  // Tasks are research jobs: offered to the tokens that may start one.
-  const jobTool = tasks ? tools.find((tool) => tool.background) : undefined;
-  const server = revision.newServer(
-    INSTRUCTIONS,
-    jobTool && researchTaskStore(ctx, (job) => jobTool.result(job as unknown as Record<string, unknown>)),
-  );
+  // Tasks are jobs (research, large crawls): offered to the tokens that may start one.
+  const withTasks = tasks && tools.some((tool) => tool.jobs);
+  const server = revision.newServer(INSTRUCTIONS, withTasks ? jobTaskStore(ctx, tools) : undefined);
   for (const tool of tools)
-    revision.registerTool(server, jobTool ? tool.offerFor(ctx) : offeredWithoutTasks(tool, ctx));
+    revision.registerTool(server, withTasks ? tool.offerFor(ctx) : offeredWithoutTasks(tool, ctx));
   revision.registerResource(server, providersResource(ctx));
   const listed = new Set(tools.map((tool) => tool.name));
   for (const prompt of PROMPTS) {

@@ -7,13 +7,12 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { Scope, TenantContext } from "@/lib/pipeline/context";
-import type { ResearchJobView } from "@/lib/services/research/job-view";
 import { UNTRUSTED_NOTE } from "@/lib/tools/format";
 import {
-  asksEstimate,
   callTool,
   formatOutput,
   isSlowCall,
+  startsJob,
   type Tool,
   type ToolCall,
   type ToolOutput,
@@ -33,8 +32,8 @@ type ToolRunner<I extends z.ZodObject, O extends z.ZodObject> = (
 export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;
   scope: Scope | null;
-  /** Whether the tool starts a job (`OfferedTool.startJob`), whose results tasks then serve. */
-  background: boolean;
+  /** The tool's jobs (`OfferedTool.startJob`), whose status and results tasks serve. */
+  jobs?: Pick<NonNullable<Tool["background"]>, "read" | "cancel" | "list">;
   /**
    * The tool answered by its verb, as the tenant of `ctx`; its input schema carries the defaults of the
    * connection's profile, so the schema's parse (the SDK's) fills them where the call gives none.
@@ -98,7 +97,7 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
   return {
     name: spec.name,
     scope: spec.scope,
-    background: background !== undefined,
+    ...(background && { jobs: background }),
     offerFor(ctx) {
       // The SDK parsed the input with the verb's schema; the verb parses it again (its defaults hold).
       const offered = answeredBy(
@@ -109,10 +108,11 @@ export function mcpTool<I extends z.ZodObject, O extends z.ZodObject>(
       if (!background) return offered;
       return {
         ...offered,
+        startsJob: (args) => startsJob(spec, args),
         async startJob(args, extra) {
-          if (asksEstimate(args)) throw new Error("an estimate starts no job: answer it with call()");
-          const job = (await background.start(ctx, args as z.input<I>)) as unknown as ResearchJobView;
-          reportJobProgress(ctx, job.id, extra);
+          if (!startsJob(spec, args)) throw new Error("this call starts no job: answer it with call()");
+          const job = await background.start(ctx, args as z.input<I>);
+          reportJobProgress(() => background.read(ctx, { id: job.id }), extra);
           return job;
         },
       };

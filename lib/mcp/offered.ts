@@ -6,7 +6,7 @@
 import type { TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import type { ResearchJobView } from "@/lib/services/research/job-view";
+import type { JobStatusView } from "@/lib/services/research/job-view";
 import type { ProgressSink } from "./progress";
 
 /** What a call needs from the SDK's handler context: v1's `extra` as it is, v2's adapted to it. */
@@ -27,11 +27,13 @@ export interface OfferedTool {
   config: ToolConfig;
   call(args: unknown, extra: CallExtra): Promise<CallToolResult>;
   /**
-   * A job that outlives the request (research): started, with its progress reported while the request
-   * lasts. A revision with tasks registers the tool as a task tool over it; one without registers `call`,
-   * which waits for the job.
+   * A job that outlives the request (research, a large crawl): started, with its progress reported while the
+   * request lasts. A revision with tasks registers the tool as a task tool over it; one without registers
+   * `call`, which waits for the job. `startsJob` says which calls start one (the others are answered by
+   * `call`, as a task complete at once).
    */
-  startJob?(args: unknown, extra: CallExtra): Promise<ResearchJobView>;
+  startJob?(args: unknown, extra: CallExtra): Promise<JobStatusView>;
+  startsJob?(args: unknown): boolean;
 }
 
 /** A resource as one server offers it (the providers' status). */

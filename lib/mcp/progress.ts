@@ -4,9 +4,9 @@
  * clients that reset their request timeout on progress do not give up on a two-minute answer. (The
  * transport's SSE keep-alive comments cover proxies either way.)
  */
-import type { TenantContext } from "@/lib/pipeline/context";
 import type { OnProgress, ProviderProgress } from "@/lib/pipeline/provider-attempts";
-import { awaitResearch } from "@/lib/services/research/await-research";
+import { awaitJob } from "@/lib/services/research/await-job";
+import type { JobStatusView } from "@/lib/services/research/job-view";
 
 const HEARTBEAT_MS = 5_000;
 
@@ -70,29 +70,31 @@ export async function withProgress<T>(
  * stops the reporting: after a task-augmented call has answered, for one).
  */
 export function reportJobProgress(
-  ctx: TenantContext,
-  id: string,
+  read: () => Promise<JobStatusView>,
   extra: ProgressSink & { signal: AbortSignal },
 ): void {
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return;
   const stop = new AbortController();
   const signal = AbortSignal.any([extra.signal, stop.signal]);
-  void awaitResearch({
-    ctx,
-    input: { id },
+  let updates = 0;
+  void awaitJob(read, {
     signal,
-    onUpdate: ({ progress }) =>
+    onUpdate: ({ progress }) => {
+      // Research counts its steps; a crawl job its pages; either way the count only grows.
+      const steps = progress as { message: string; done?: number; total?: number; pages_done?: number };
+      updates += 1;
       void extra
         .sendNotification({
           method: "notifications/progress",
           params: {
             progressToken,
-            progress: progress.done,
-            total: progress.total,
-            message: progress.message,
+            progress: steps.done ?? steps.pages_done ?? updates,
+            ...(steps.total !== undefined && { total: steps.total }),
+            message: steps.message,
           },
         })
-        .catch(() => stop.abort()),
+        .catch(() => stop.abort());
+    },
   }).catch(() => {});
 }

@@ -12,9 +12,8 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import { asksEstimate } from "@/lib/tools/tool";
+import { answeredTask, taskOf } from "./job-tasks";
 import type { OfferedTool, Revision } from "./offered";
-import { answeredTask, taskOf } from "./research-tasks";
 import { SERVER_INFO, serverOptions } from "./server-options";
 
 /** The revision that brought tasks; earlier ones have none. */
@@ -59,17 +58,19 @@ export function newMcpServer(instructions: string, tasks?: TaskStore): McpServer
  * tasks/get and collects tasks/result); a plain call waits for the job (the SDK polls the task store), and is
  * sent the job's progress when the client asked for it.
  */
-export function registerTool(server: McpServer, { name, config, call, startJob }: OfferedTool): void {
-  if (!startJob) {
+export function registerTool(
+  server: McpServer,
+  { name, config, call, startJob, startsJob }: OfferedTool,
+): void {
+  if (!startJob || !startsJob) {
     server.registerTool(name, config, call);
     return;
   }
   const handler: ToolTaskHandler<z.ZodObject> = {
-    // An estimate starts no job: it is answered at once, as a task already complete.
+    // A call that starts no job (an estimate, a crawl a request can finish) is answered at once, as a task
+    // already complete.
     createTask: async (input, extra) => ({
-      task: asksEstimate(input)
-        ? answeredTask(await call(input, extra))
-        : taskOf(await startJob(input, extra)),
+      task: startsJob(input) ? taskOf(await startJob(input, extra)) : answeredTask(await call(input, extra)),
     }),
     getTask: (_input, extra) => extra.taskStore.getTask(extra.taskId),
     getTaskResult: async (_input, extra) =>

@@ -8,7 +8,7 @@
 import type { Scope, TenantContext } from "@/lib/pipeline/context";
 import { connectionAllows } from "@/lib/tools/connection";
 import { TOOLS as TABLE } from "@/lib/tools/table";
-import { isSlowCall } from "@/lib/tools/tool";
+import { isSlowCall, startsJob } from "@/lib/tools/tool";
 import { type McpTool, mcpTool } from "./define-tool";
 
 export const TOOLS: readonly McpTool[] = TABLE.map(mcpTool);
@@ -71,7 +71,8 @@ export function touchesJobs(body: unknown): boolean {
   return requestsOf(body).some(
     ({ method, params }) =>
       (typeof method === "string" && method.startsWith("tasks/")) ||
-      (method === "tools/call" && TABLE.some((tool) => tool.background && tool.name === params?.name)),
+      (method === "tools/call" &&
+        TABLE.some((tool) => tool.name === params?.name && startsJob(tool, params.arguments))),
   );
 }
 

@@ -16,6 +16,8 @@ const SECRET_QUERY =
  */
 const SECRET_PATH = /(\/(?:api\/mcp\/t|invite)\/)(?!\[)[^/?#\s"']+/g;
 const OUR_TOKEN = /smx_[0-9A-Za-z]{38}/g;
+/** A webhook's signing secret (lib/services/webhooks/signature.ts). */
+const WEBHOOK_SECRET = /whsec_[A-Za-z0-9+/=]{16,}/g;
 const BEARER = /\b(Bearer|Bot|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 
 /** Secrets shorter than this are not searched for (they would redact ordinary words). */
@@ -23,12 +25,13 @@ const MIN_SECRET_LENGTH = 8;
 
 /** A cheap first look: text without any of these cannot match the patterns above. */
 const MAYBE_SECRET =
-  /smx_|Bearer|Bot\s|Basic|\/api\/mcp\/t\/|\/invite\/|[?&][\w-]*(?:key|token|app_id|auth|code)=/i;
+  /smx_|whsec_|Bearer|Bot\s|Basic|\/api\/mcp\/t\/|\/invite\/|[?&][\w-]*(?:key|token|app_id|auth|code)=/i;
 
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let out = MAYBE_SECRET.test(text)
     ? text
         .replace(OUR_TOKEN, REDACTED)
+        .replace(WEBHOOK_SECRET, REDACTED)
         .replace(BEARER, `$1 ${REDACTED}`)
         .replace(SECRET_QUERY, `$1${REDACTED}`)
         .replace(SECRET_PATH, `$1${REDACTED}`)

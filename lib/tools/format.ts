@@ -273,6 +273,17 @@ export function formatBudgetStatus(status: BudgetStatusResponse): string {
 }
 
 export function formatCrawl(response: CrawlResponse): string {
+  // A crawl job that has not succeeded (a task's result, read while it runs or after it failed).
+  const job = response as Partial<{
+    id: string;
+    status: string;
+    error: string | null;
+    progress: { message: string };
+  }>;
+  if (job.status !== undefined && job.status !== "succeeded") {
+    const why = job.error ?? job.progress?.message;
+    return `Crawl job ${job.id}: ${job.status}${why ? ` — ${why}` : ""}. Poll GET /api/v1/crawl/${job.id} (or tasks/get).`;
+  }
   const { counts } = response;
   const header = `${response.mode === "map" ? "Map" : "Crawl"} of ${response.url}: ${plural(counts.pages, "page")}, ${counts.skipped} skipped, ${plural(counts.errors, "error")} in ${response.duration_ms} ms${cacheNote(response.cache_hit)}`;
   const pages = response.pages.map((p, i) => {

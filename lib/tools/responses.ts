@@ -522,6 +522,22 @@ export const crawlResponse = z.object({
 });
 export type CrawlResponse = z.infer<typeof crawlResponse>;
 
+/** A crawl job (POST /api/v1/crawl's 202, GET /api/v1/crawl/<id>): the crawl's result, partial while it runs. */
+export const crawlJobResponse = crawlResponse.extend({
+  id: z.string().describe("The job's id: GET /api/v1/crawl/<id> for its status and pages"),
+  status: z.enum(["queued", "running", "succeeded", "failed", "cancelled"]),
+  progress: z.object({
+    message: z.string(),
+    pages_done: z.number().describe("Pages read so far (listed in pages)"),
+    queued: z.number().describe("Pages found and not yet visited"),
+  }),
+  stopped: crawlResponse.shape.stopped.nullable().describe("Why the crawl ended; null while it runs"),
+  error: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+
 export function toCrawlResponse(result: CrawlSiteResult): CrawlResponse {
   return {
     url: result.url,

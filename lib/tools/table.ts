@@ -6,13 +6,17 @@
  * Adding a tool: its verb in lib/services and one entry here (lib/README.md).
  */
 import { z } from "zod";
+import { runsAsJob } from "@/lib/engine/crawl/input";
 import { DEFAULT_TIMEOUT_MS } from "@/lib/engine/search/input";
 import { NO_CALLS } from "@/lib/pipeline/estimate";
 import { answer, answerToolInput } from "@/lib/services/answer/answer";
 import { estimateAnswer } from "@/lib/services/answer/estimate-answer";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
+import { awaitCrawlJob } from "@/lib/services/crawl/await-crawl-job";
 import { crawlSite, crawlToolInput } from "@/lib/services/crawl/crawl-site";
 import { estimateCrawl } from "@/lib/services/crawl/estimate-crawl";
+import { cancelCrawlJob, getCrawlJob, listCrawlJobs } from "@/lib/services/crawl/get-crawl-job";
+import { startCrawlJob } from "@/lib/services/crawl/start-crawl-job";
 import { estimateExtract } from "@/lib/services/extract/estimate-extract";
 import { extract } from "@/lib/services/extract/extract";
 import { extractToolInput } from "@/lib/services/extract/input";
@@ -23,8 +27,11 @@ import { imageSearch, imageSearchToolInput } from "@/lib/services/images/image-s
 import { estimatePaperSearch } from "@/lib/services/papers/estimate-paper-search";
 import { paperSearch, paperSearchToolInput } from "@/lib/services/papers/paper-search";
 import { awaitResearch } from "@/lib/services/research/await-research";
+import { cancelResearch } from "@/lib/services/research/cancel-research";
 import { estimateResearch } from "@/lib/services/research/estimate-research";
+import { getResearch } from "@/lib/services/research/get-research";
 import { researchInput } from "@/lib/services/research/input";
+import { listResearch } from "@/lib/services/research/list-research";
 import { startResearch } from "@/lib/services/research/start-research";
 import { estimateWebSearch } from "@/lib/services/search/estimate-web-search";
 import { webSearch, webSearchInput } from "@/lib/services/search/web-search";
@@ -123,7 +130,8 @@ const TOOL_LIST = [
     scope: "fetch",
     description: [
       "Read (pages) or map (URLs, titles) one site from a start URL: breadth-first over its links and sitemap, obeying",
-      "robots.txt; free direct fetcher only. 5–60 s, returning what it has by timeout_ms.",
+      "robots.txt; free direct fetcher only. 5–60 s, returning what it has by timeout_ms. Larger crawls (or async)",
+      "run as a job: call it as a task, or the call waits.",
     ].join(" "),
     inputSchema: crawlToolInput,
     outputSchema: crawlResponse,
@@ -136,7 +144,18 @@ const TOOL_LIST = [
     providers: null,
     openWorld: true,
     slow: true,
-    run: async (ctx, input, call) => traced(toCrawlResponse, await crawlSite({ ctx, input, ...call })),
+    background: {
+      start: (ctx, input) => startCrawlJob({ ctx, input }),
+      when: runsAsJob,
+      read: (ctx, input) => getCrawlJob({ ctx, input }),
+      cancel: (ctx, input) => cancelCrawlJob({ ctx, input }),
+      list: (ctx, limit) => listCrawlJobs({ ctx, limit }),
+    },
+    run: async (ctx, input, call) => {
+      if (!runsAsJob(input)) return traced(toCrawlResponse, await crawlSite({ ctx, input, ...call }));
+      const job = await startCrawlJob({ ctx, input });
+      return { response: await awaitCrawlJob({ ctx, input: job, signal: call.signal }), spans: [] };
+    },
     estimate: (ctx, input) => estimateCrawl({ ctx, input }),
     format: formatCrawl,
   }),
@@ -279,7 +298,12 @@ const TOOL_LIST = [
     providers: null,
     openWorld: true,
     slow: true,
-    background: { start: (ctx, input) => startResearch({ ctx, input }) },
+    background: {
+      start: (ctx, input) => startResearch({ ctx, input }),
+      read: (ctx, input) => getResearch({ ctx, input }),
+      cancel: (ctx, input) => cancelResearch({ ctx, input }),
+      list: async (ctx, limit) => (await listResearch({ ctx, input: { limit } })).jobs,
+    },
     playground: false,
     run: async (ctx, input, call) => {
       const job = await startResearch({ ctx, input });

@@ -9,6 +9,7 @@ import type { Scope, TenantContext } from "@/lib/pipeline/context";
 import { type CallEstimate, publicEstimate } from "@/lib/pipeline/estimate";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
 import type { ProviderKind } from "@/lib/pipeline/providers/catalog";
+import type { JobStatusView } from "@/lib/services/research/job-view";
 import { assertProfileAllows, withConnectionDefaults } from "./connection";
 
 /**
@@ -69,7 +70,7 @@ const withEstimateFlag = <Input extends z.ZodObject>(schema: Input) =>
 type WithEstimate<Input extends z.ZodObject> = ReturnType<typeof withEstimateFlag<Input>>;
 
 /** Whether a call (its input as sent) asks for an estimate: `true`, or `"true"` in a GET route's query string. */
-export function asksEstimate(input: unknown): boolean {
+function asksEstimate(input: unknown): boolean {
   const asked =
     typeof input === "object" && input !== null ? (input as { estimate?: unknown }).estimate : false;
   return asked === true || asked === "true";
@@ -118,11 +119,18 @@ export interface Tool<
   slow?: true | ((args: Record<string, unknown>) => boolean);
   rest: RestRoute;
   /**
-   * A job that outlives the request (research): REST answers 202 with the job from its own route, MCP
-   * registers it as a task tool (lib/mcp/revision-2025.ts), and `run` waits for the job to finish.
+   * A job that outlives the request (research, a large crawl): REST answers 202 with the job from its own
+   * route, MCP registers it as a task tool (lib/mcp/revision-2025.ts), and `run` waits for the job to finish.
+   * `when` (as sent) says which calls are jobs; without it every call is (research).
    */
   background?: {
-    start(ctx: TenantContext, input: z.input<Input>): Promise<z.output<Output> & { id: string }>;
+    start(ctx: TenantContext, input: z.input<Input>): Promise<JobStatusView>;
+    when?(args: Record<string, unknown>): boolean;
+    /** The job's status (another workspace's, or another kind's, is not_found); MCP tasks read it. */
+    read(ctx: TenantContext, input: { id: string }): Promise<JobStatusView>;
+    cancel(ctx: TenantContext, input: { id: string }): Promise<JobStatusView>;
+    /** The caller's most recent jobs of the tool, newest first. */
+    list(ctx: TenantContext, limit: number): Promise<JobStatusView[]>;
   };
   /** Left out of the dashboard playground (which shows calls with provider steps). */
   playground?: false;
@@ -163,7 +171,7 @@ export function defineTool<const Name extends string, Input extends z.ZodObject,
     ...spec,
     inputSchema: withEstimateFlag(spec.inputSchema),
     ...(background && {
-      background: { start: (ctx, input) => background.start(ctx, verbInput(ctx, input)) },
+      background: { ...background, start: (ctx, input) => background.start(ctx, verbInput(ctx, input)) },
     }),
     run: (ctx, input, call) => spec.run(ctx, verbInput(ctx, input), call),
     estimate: async (ctx, input) => publicEstimate(await spec.estimate(ctx, verbInput(ctx, input))),
@@ -197,6 +205,16 @@ export function traced<Result extends { cache_hit: boolean; spans: readonly Prov
   result: Result,
 ): ToolRun<Response> {
   return { response: project(result), spans: result.cache_hit ? [] : [...result.spans] };
+}
+
+/** Whether a call with these arguments (as sent, before parsing) starts a job: none with estimate: true. */
+export function startsJob(tool: Pick<Tool, "background">, args: unknown): boolean {
+  if (!tool.background || asksEstimate(args)) return false;
+  return (
+    tool.background.when?.(
+      typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {},
+    ) ?? true
+  );
 }
 
 /** Whether a call with these arguments (as sent, before parsing) may take tens of seconds. */

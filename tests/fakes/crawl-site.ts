@@ -6,7 +6,8 @@
  * private network, a link to another site, a redirect onto a known page, a file that is not a page, and a
  * very long article; apart from it, /long-start (five long pages), /slow-start (a page that answers
  * after SLOW_PAGE_MS), /broken-start (three broken links before the five sections) and /all-broken (only
- * broken links, BROKEN_LINKS of them); a broken link is a 404. Absolute URLs are written with the Host the request came to. The app reaches it
+ * broken links, BROKEN_LINKS of them) and /big-start (a large site for crawl jobs: BIG_INDEXES index pages
+ * of BIG_PAGES_PER_INDEX pages each, BIG_SITE_PAGES in all with the start); a broken link is a 404. Absolute URLs are written with the Host the request came to. The app reaches it
  * only through the SSRF allowlist (SEARCHMUX_FETCH_ALLOWLIST=127.0.0.1).
  */
 import http from "node:http";
@@ -21,6 +22,10 @@ export const OFF_SITE_URL = "https://elsewhere.example/page";
 export const SLOW_PAGE_MS = 5_000;
 /** Links of /all-broken, every one a 404. */
 export const BROKEN_LINKS = 40;
+const BIG_INDEXES = 20;
+const BIG_PAGES_PER_INDEX = 20;
+/** Pages under /big-start, the start included: more than a 300-page crawl job reads. */
+export const BIG_SITE_PAGES = 1 + BIG_INDEXES * (1 + BIG_PAGES_PER_INDEX);
 
 export interface CrawlSite {
   /** http://<host>:<port> */
@@ -108,6 +113,21 @@ function route(path: string, origin: string): Answer | undefined {
     const links = Array.from({ length: BROKEN_LINKS }, (_, i) => `/broken/${i + 1}`);
     return { body: page("Only broken links", links) };
   }
+  if (path === "/big-start")
+    return {
+      body: page(
+        "Big site",
+        Array.from({ length: BIG_INDEXES }, (_, i) => `/big/${i + 1}`),
+      ),
+    };
+  const bigIndex = /^\/big\/(\d+)$/.exec(path);
+  if (bigIndex && Number(bigIndex[1]) <= BIG_INDEXES) {
+    const links = Array.from({ length: BIG_PAGES_PER_INDEX }, (_, j) => `${path}/${j + 1}`);
+    return { body: page(`Index ${bigIndex[1]}`, links) };
+  }
+  const bigPage = /^\/big\/(\d+)\/(\d+)$/.exec(path);
+  if (bigPage && Number(bigPage[1]) <= BIG_INDEXES && Number(bigPage[2]) <= BIG_PAGES_PER_INDEX)
+    return { body: page(`Page ${bigPage[1]}.${bigPage[2]}`, [`/big/${bigPage[1]}`]) };
   if (path === "/slow") return { delayMs: SLOW_PAGE_MS, body: page("Slow", []) };
   if (path === "/go/metadata") return { status: 302, location: "http://169.254.169.254/latest/meta-data/" };
   if (path === "/go/intranet") return { status: 302, location: "http://10.0.0.1/admin" };

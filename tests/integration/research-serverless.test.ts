@@ -167,7 +167,7 @@ describe("a job whose instance was killed, on a serverless host", () => {
   });
 
   it("holds no place under the workspace's cap of active jobs; a live job does", async () => {
-    const { MAX_ACTIVE_JOBS } = await import("@/lib/services/research/start-research");
+    const { MAX_ACTIVE_JOBS } = await import("@/lib/services/research/queue-job");
     const start = (token: string) =>
       serveRequest(
         routeRequest("/api/v1/research", {

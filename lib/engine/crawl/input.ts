@@ -71,8 +71,28 @@ export const crawlInputSchema = z.object({
 export type CrawlInputRaw = z.input<typeof crawlInputSchema>;
 export type CrawlInput = z.output<typeof crawlInputSchema>;
 
-/** `max_pages`, defaulted and capped by mode. */
-export function pageLimit(input: Pick<CrawlInput, "mode" | "max_pages">): number {
-  const limits = CRAWL_LIMITS[input.mode === "map" ? "map" : "pages"];
-  return Math.min(input.max_pages ?? limits.defaultValue, limits.max);
+/**
+ * A crawl run as a background job (`async: true`, or more pages than one request can read in time): higher
+ * page caps, a larger result (kept in the database, read back in pages of the job's status), and a deadline
+ * of its own instead of timeout_ms.
+ */
+export const CRAWL_JOB_LIMITS = {
+  pages: 500,
+  map: 2_000,
+  totalChars: 2_000_000,
+  deadlineMs: 30 * 60_000,
+} as const;
+
+/** Whether a crawl runs as a job: asked to, or asking more pages than a synchronous crawl reads. */
+export function runsAsJob(input: { async?: unknown; mode?: unknown; max_pages?: unknown }): boolean {
+  if (input.async === true) return true;
+  const syncCap = CRAWL_LIMITS[input.mode === "map" ? "map" : "pages"].max;
+  return typeof input.max_pages === "number" && input.max_pages > syncCap;
+}
+
+/** `max_pages`, defaulted and capped by mode (and, for a job, by the job's caps). */
+export function pageLimit(input: Pick<CrawlInput, "mode" | "max_pages">, job = false): number {
+  const mode = input.mode === "map" ? "map" : "pages";
+  const limits = CRAWL_LIMITS[mode];
+  return Math.min(input.max_pages ?? limits.defaultValue, job ? CRAWL_JOB_LIMITS[mode] : limits.max);
 }

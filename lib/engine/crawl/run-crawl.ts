@@ -26,7 +26,14 @@ import { type LinkedAbort, linkedAbort } from "@/lib/engine/shared/abort";
 import { type Allowlist, checkUrl, type Resolver, SsrfBlocked, type SsrfPolicy } from "@/lib/http/ssrf";
 import { fetchText, type TextFetchContext } from "./fetch-text";
 import { Frontier, type FrontierItem } from "./frontier";
-import { CRAWL_LIMITS, type CrawlInput, type CrawlInputRaw, crawlInputSchema, pageLimit } from "./input";
+import {
+  CRAWL_JOB_LIMITS,
+  CRAWL_LIMITS,
+  type CrawlInput,
+  type CrawlInputRaw,
+  crawlInputSchema,
+  pageLimit,
+} from "./input";
 import { RequestBudget, requestLimit } from "./request-budget";
 import { type RobotsRules, robotsRules } from "./robots";
 import { visitKey } from "./site";
@@ -57,11 +64,15 @@ export interface RunCrawlArgs {
   signal?: AbortSignal;
   /** Told of each fetch as it ends (live progress). */
   onSpan?(span: FetchSpan): void;
+  /** Run as a background job: the job's caps, result size and deadline (CRAWL_JOB_LIMITS). */
+  job?: boolean;
+  /** Told of each page listed, with the pages still queued (a job's progress and partial result). */
+  onPage?(page: CrawledPage, queued: number): void;
 }
 
 type CrawlStop = "complete" | "depth" | "page_limit" | "char_limit" | "deadline";
 
-interface CrawledPage {
+export interface CrawledPage {
   url: string;
   final_url: string;
   title: string;
@@ -129,7 +140,8 @@ interface Crawl {
   spans: FetchSpan[];
   /** robots.txt rules per origin, each fetched once. */
   robots: Map<string, Promise<RobotsRules>>;
-  /** What is left of the result's character budget (pages mode). */
+  /** The result's character budget (pages mode), and what is left of it. */
+  totalChars: number;
   charsLeft: number;
   /** Page visits in flight: with the pages listed, what max_pages counts. */
   visiting: number;
@@ -160,13 +172,15 @@ function startCrawl(args: RunCrawlArgs): Crawl {
   const policy: SsrfPolicy = { allowlist: args.ssrf.allowlist, allowedPorts: args.ssrf.allowedPorts };
   checkUrl(start, policy);
 
-  const maxPages = pageLimit(input);
+  const maxPages = pageLimit(input, args.job);
   const halt = new AbortController();
+  const deadlineMs = args.job ? CRAWL_JOB_LIMITS.deadlineMs : input.timeout_ms;
   const deadline = linkedAbort(
     [args.signal, halt.signal],
-    input.timeout_ms,
-    `crawl stopped at the ${input.timeout_ms} ms deadline`,
+    deadlineMs,
+    `crawl stopped at the ${deadlineMs} ms deadline`,
   );
+  const totalChars = args.job ? CRAWL_JOB_LIMITS.totalChars : CRAWL_LIMITS.totalChars;
   const requests = new RequestBudget(requestLimit(maxPages, args.maxRequests));
   const network = {
     ssrf: policy,
@@ -196,7 +210,8 @@ function startCrawl(args: RunCrawlArgs): Crawl {
     errors: [],
     spans: [],
     robots: new Map(),
-    charsLeft: CRAWL_LIMITS.totalChars,
+    totalChars,
+    charsLeft: totalChars,
     visiting: 0,
     attempts: 0,
   };
@@ -288,7 +303,9 @@ async function visit(crawl: Crawl, item: FrontierItem): Promise<void> {
   }
   // A redirect onto a page already visited or queued: that page stands for both.
   if (visitKey(finalUrl) !== visitKey(item.url) && !frontier.claim(finalUrl)) return;
-  crawl.pages.push({ ...present(crawl, item, finalUrl, document), order: item.order });
+  const page = present(crawl, item, finalUrl, document);
+  crawl.pages.push({ ...page, order: item.order });
+  crawl.args.onPage?.(page, frontier.queue.length);
   for (const link of document.links ?? []) frontier.add(link, item.depth + 1);
 }
 
@@ -419,6 +436,8 @@ function crawlResult(crawl: Crawl, stopped: CrawlStop): CrawlResult {
   };
   const note = stopNote(stopped, {
     input,
+    deadlineMs: crawl.args.job ? CRAWL_JOB_LIMITS.deadlineMs : input.timeout_ms,
+    totalChars: crawl.totalChars,
     maxPages: crawl.maxPages,
     unvisited: frontier.queue.length,
     requestLimit: crawl.requests.spent ? crawl.requests.limit : undefined,
@@ -436,6 +455,8 @@ function stopNote(
   stopped: CrawlStop,
   facts: {
     input: CrawlInput;
+    deadlineMs: number;
+    totalChars: number;
     maxPages: number;
     unvisited: number;
     /** The request budget, when it was spent. */
@@ -444,7 +465,7 @@ function stopNote(
     attempts: number | undefined;
   },
 ): string | undefined {
-  const { input, maxPages, unvisited, requestLimit, attempts } = facts;
+  const { input, deadlineMs, totalChars, maxPages, unvisited, requestLimit, attempts } = facts;
   switch (stopped) {
     case "complete":
       return undefined;
@@ -457,8 +478,8 @@ function stopNote(
         return `${attempts} pages were tried (${ATTEMPTS_PER_PAGE} × max_pages ${maxPages}), too many of them failed; queued pages not visited: ${unvisited}`;
       return `max_pages ${maxPages} reached; queued pages not visited: ${unvisited}`;
     case "char_limit":
-      return `the result's ${CRAWL_LIMITS.totalChars}-character budget is spent; queued pages not visited: ${unvisited} (lower max_chars or narrow with include_paths)`;
+      return `the result's ${totalChars}-character budget is spent; queued pages not visited: ${unvisited} (lower max_chars or narrow with include_paths)`;
     case "deadline":
-      return `timeout_ms ${input.timeout_ms} reached; queued pages not visited: ${unvisited}`;
+      return `${deadlineMs === input.timeout_ms ? `timeout_ms ${deadlineMs}` : `the job's ${deadlineMs / 60_000}-minute deadline`} reached; queued pages not visited: ${unvisited}`;
   }
 }

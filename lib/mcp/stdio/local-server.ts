@@ -24,7 +24,8 @@ const LOCAL_INSTRUCTIONS = [
 ].join(" ");
 
 /** The tools that reach providers or the web and answer within the call: research's job needs a database. */
-const LOCAL_TOOLS = TOOLS.filter((tool) => tool.openWorld && !tool.background);
+// Jobs need the database: research is left out, crawl answers the calls a request can finish.
+const LOCAL_TOOLS = TOOLS.filter((tool) => tool.openWorld && !(tool.background && !tool.background.when));
 
 export function createLocalMcpServer(env: Env): McpServer {
   const server = newMcpServer(LOCAL_INSTRUCTIONS);

@@ -48,6 +48,9 @@ const TAG_BYTES = 16;
 
 const providerKeyAad = (b: KeyBinding) =>
   Buffer.from(`searchmux/provider-key/v1|${b.tenantId}|${b.provider}|${b.rowId}`);
+/** A webhook's signing secret: bound to its tenant and row, and never readable as a provider key (nor one as it). */
+const webhookSecretAad = (b: Omit<KeyBinding, "provider">) =>
+  Buffer.from(`searchmux/webhook-secret/v1|${b.tenantId}|${b.rowId}`);
 /** A check value is bound to its version, and can never pass for a provider key (nor one for it). */
 const checkValueAad = (version: number) => Buffer.from(`searchmux/key-check/v1|${version}`);
 const CHECK_PLAINTEXT = "searchmux key check";
@@ -91,6 +94,25 @@ export function seal(keyring: Keyring, plaintext: string, binding: KeyBinding): 
 /** Throws when the KEK version is unknown or the ciphertext, tag or binding do not match. */
 export function open(keyring: Keyring, sealed: Sealed, binding: KeyBinding): string {
   return openWith(keyring, sealed, providerKeyAad(binding));
+}
+
+/** Seals a webhook's signing secret (lib/services/webhooks) under the newest key-encryption key. */
+export function sealWebhookSecret(
+  keyring: Keyring,
+  secret: string,
+  binding: Omit<KeyBinding, "provider">,
+): Sealed {
+  const { key, version } = keyring.current;
+  return sealUnder(key, version, secret, webhookSecretAad(binding));
+}
+
+/** Throws when the KEK version is unknown or the ciphertext, tag or binding do not match. */
+export function openWebhookSecret(
+  keyring: Keyring,
+  sealed: Sealed,
+  binding: Omit<KeyBinding, "provider">,
+): string {
+  return openWith(keyring, sealed, webhookSecretAad(binding));
 }
 
 /** The check value of the keyring's key of `version` (key-check.ts): a known text sealed under it. */

@@ -1,7 +1,7 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { tenantLimits } from "@/lib/config";
-import { type CrawlInput, crawlInputSchema } from "@/lib/engine/crawl/input";
-import { type CrawlResult, runCrawl } from "@/lib/engine/crawl/run-crawl";
+import { CRAWL_JOB_LIMITS, CRAWL_LIMITS, type CrawlInput, crawlInputSchema } from "@/lib/engine/crawl/input";
+import { type CrawledPage, type CrawlResult, runCrawl } from "@/lib/engine/crawl/run-crawl";
 import type { FetchProvider, FetchProviderEntry } from "@/lib/engine/fetch/types";
 import { SsrfBlocked } from "@/lib/http/ssrf";
 import type { Env } from "@/lib/pipeline/capabilities";
@@ -15,12 +15,22 @@ import { direct } from "@/lib/providers/fetch/direct";
 import { pageNotFound } from "@/lib/services/fetch/fetch-document";
 import { withCrawlSlot } from "./crawl-slots";
 
-export const crawlToolInput = crawlInputSchema.extend({ no_cache: noCacheField }).strict();
+export const crawlToolInput = crawlInputSchema
+  .extend({
+    no_cache: noCacheField,
+    async: z
+      .boolean()
+      .optional()
+      .describe(
+        `true: run as a background job (also when max_pages exceeds ${CRAWL_LIMITS.pages.max} in pages mode or ${CRAWL_LIMITS.map.max} in map mode): up to ${CRAWL_JOB_LIMITS.pages} pages (map ${CRAWL_JOB_LIMITS.map}) within ${CRAWL_JOB_LIMITS.deadlineMs / 60_000} minutes; REST answers 202 {id, status}, GET /api/v1/crawl/{id} has progress and the pages so far`,
+      ),
+  })
+  .strict();
 
 /** A crawl reads pages with the free direct fetcher only: dozens of pages must not draw on paid steps. */
 const CRAWL_STEPS: readonly FetchProvider[] = [direct];
 
-type CrawlOutcome = CrawlResult & {
+export type CrawlOutcome = CrawlResult & {
   /** The start page's failure when nothing was read (runCall's "every provider failed"). */
   providers_failed: Array<{ provider: string; reason: string }>;
   partial: boolean;
@@ -31,7 +41,9 @@ type CrawlOutcome = CrawlResult & {
  * fetcher, robots.txt obeyed, one trace with a span per fetch; complete crawls are cached per tenant.
  * A crawl where the start page could not be read is an error, like a fetch of it: not_found when its
  * site answered 404 or 410, else every provider failed. A crawl that is not
- * answered from the cache takes one of the workspace's crawl slots (crawl-slots.ts) while it runs.
+ * answered from the cache takes one of the workspace's crawl slots (crawl-slots.ts) while it runs. This is
+ * the synchronous crawl: `async` and larger crawls are jobs (start-crawl-job.ts), which the tool table
+ * starts instead; here the page caps of a synchronous crawl apply.
  */
 export async function crawlSite({
   ctx,
@@ -47,18 +59,37 @@ export async function crawlSite({
   signal?: AbortSignal;
 }) {
   assertScope(ctx, "fetch");
-  const { no_cache, ...parsed } = parseInput(crawlToolInput, input);
+  const { no_cache, async: _async, ...parsed } = parseInput(crawlToolInput, input);
+  return crawlCall(ctx, parsed, { noCache: no_cache, signal, onProgress });
+}
+
+/**
+ * One crawl through the call pipeline (runCall: its trace, the cache, the direct fetcher's admission).
+ * Synchronous crawls take a crawl slot; a job (`onPage` given) runs under the job's caps and holds its
+ * place in the workspace's job cap instead.
+ */
+export function crawlCall(
+  ctx: TenantContext,
+  input: CrawlInput,
+  call: {
+    noCache?: boolean;
+    signal?: AbortSignal;
+    onProgress?: OnProgress;
+    job?: { onPage(page: CrawledPage, queued: number): void };
+  },
+) {
+  const { job, signal, onProgress } = call;
+  const crawl = (entries: readonly FetchProviderEntry[]) =>
+    crawlThrough(entries, { env: ctx.env, input, signal, onProgress, job });
   return runCall<FetchProvider, CrawlOutcome>(ctx, {
     tool: "crawl",
     spanKind: "fetch",
     onProgress,
     registry: CRAWL_STEPS,
-    cacheInput: parsed,
-    noCache: no_cache,
-    run: (entries) =>
-      withCrawlSlot(ctx, parsed.timeout_ms, () =>
-        crawlThrough(entries, { env: ctx.env, input: parsed, signal, onProgress }),
-      ),
+    // A job's result (its caps) is not a synchronous crawl's: cached apart.
+    cacheInput: job ? { ...input, job: true } : input,
+    noCache: call.noCache,
+    run: (entries) => (job ? crawl(entries) : withCrawlSlot(ctx, input.timeout_ms, () => crawl(entries))),
     succeeded: crawlSucceeded,
     failure: pageNotFound,
     summarize: (outcome) => ({
@@ -78,7 +109,13 @@ export async function crawlSite({
  */
 async function crawlThrough(
   entries: readonly FetchProviderEntry[],
-  call: { env: Env; input: CrawlInput; signal?: AbortSignal; onProgress?: OnProgress },
+  call: {
+    env: Env;
+    input: CrawlInput;
+    signal?: AbortSignal;
+    onProgress?: OnProgress;
+    job?: { onPage(page: CrawledPage, queued: number): void };
+  },
 ): Promise<CrawlOutcome> {
   const [fetcher] = withProviderSettings(entries, call.env);
   if (fetcher === undefined) throw new Error("unreachable: the direct fetcher is always available");
@@ -90,6 +127,7 @@ async function crawlThrough(
       ssrf: { allowlist: fetchAllowlistFromEnv(call.env) },
       maxRequests: tenantLimits(call.env).crawlMaxRequests,
       onSpan: (span) => call.onProgress?.(span),
+      ...(call.job && { job: true, onPage: call.job.onPage }),
     });
     const unread = result.pages.length === 0 && result.skipped.length === 0;
     return {

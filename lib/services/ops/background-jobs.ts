@@ -2,7 +2,7 @@
  * The background jobs, run by the long-running server on its own timers (schedule-background-jobs.ts) and,
  * on Vercel, by Vercel Cron through `/api/cron/<name>` on the schedule of `vercel.json` (tests check the
  * two agree). Most are one statement in a system transaction under the job's lock (locked-statement.ts);
- * resuming research jobs is the worker's claim, which leases already make safe to run anywhere at once.
+ * resuming research jobs and sending webhook deliveries are claims under leases, safe to run anywhere at once.
  */
 
 import { refundExpiredReservations } from "@/lib/pipeline/budgets/admission";
@@ -10,6 +10,7 @@ import type { Platform } from "@/lib/pipeline/context";
 import { deleteEndedOAuthRecords } from "@/lib/services/oauth/prune-oauth";
 import { resumeResearchJobs } from "@/lib/services/research/resume-research";
 import { deleteExpiredTraces } from "@/lib/services/traces/prune-traces";
+import { deliverWebhooks } from "@/lib/services/webhooks/deliver-webhooks";
 import { lockedStatement } from "./locked-statement";
 
 export interface BackgroundJob {
@@ -46,6 +47,15 @@ export const BACKGROUND_JOBS = [
     everyMs: 5_000,
     vercelSchedule: "* * * * *",
     run: resumeResearchJobs,
+  },
+  {
+    // Webhook deliveries due (a new event, a retry's time) and those a dead instance was sending
+    // (deliver-webhooks.ts); leases make it safe to run anywhere at once.
+    name: "deliver-webhooks",
+    counts: "webhook deliveries sent",
+    everyMs: 5_000,
+    vercelSchedule: "* * * * *",
+    run: deliverWebhooks,
   },
   {
     name: "prune-traces",

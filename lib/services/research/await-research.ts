@@ -1,16 +1,10 @@
 import type { TenantContext } from "@/lib/pipeline/context";
+import { awaitJob } from "./await-job";
 import { getResearch } from "./get-research";
-import { isFinished, type ResearchJobView } from "./job-view";
+import type { ResearchJobView } from "./job-view";
 
-/** How often a caller waiting on a job reads its row. */
-const POLL_MS = 1_000;
-
-/**
- * Waits for a job to finish, reading its row every POLL_MS and telling `onUpdate` of each change of
- * progress: for callers that hold a connection open (an MCP call without tasks, the CLI). The job runs on
- * whichever instance claimed it; `signal` stops the waiting, never the job.
- */
-export async function awaitResearch({
+/** Waits for a research job to finish (await-job.ts), telling `onUpdate` of each change of progress. */
+export function awaitResearch({
   ctx,
   input,
   signal,
@@ -21,25 +15,5 @@ export async function awaitResearch({
   signal?: AbortSignal;
   onUpdate?: (job: ResearchJobView) => void;
 }): Promise<ResearchJobView> {
-  let seen = "";
-  for (;;) {
-    const job = await getResearch({ ctx, input });
-    const progress = JSON.stringify(job.progress);
-    if (progress !== seen) {
-      seen = progress;
-      onUpdate?.(job);
-    }
-    if (isFinished(job.status)) return job;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, POLL_MS);
-      signal?.addEventListener(
-        "abort",
-        () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        },
-        { once: true },
-      );
-    });
-  }
+  return awaitJob(() => getResearch({ ctx, input }), { signal, onUpdate });
 }

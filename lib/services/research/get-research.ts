@@ -19,7 +19,7 @@ export async function getResearch({
   input,
 }: VerbArgs<TenantContext, typeof researchIdInput>): Promise<ResearchJobView> {
   const { id } = parseInput(researchIdInput, input);
-  const job = await withVisibleJob(ctx, id, {}, async (_tx, row) => row);
+  const job = await withVisibleJob(ctx, id, { kind: "research" }, async (_tx, row) => row);
   if (isUnattended(job, ctx.now())) wakeResearchWorker(ctx);
   return toJobView(job);
 }

@@ -43,6 +43,17 @@ export interface ResearchJobView {
   data_error?: string;
 }
 
+/** What every job's view has, research or crawl: what MCP tasks and the transports read of any job. */
+export interface JobStatusView {
+  id: string;
+  status: ResearchStatus;
+  progress: { message: string };
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
 export const QUEUED: ResearchProgress = {
   phase: "queued",
   message: "waiting for a worker",

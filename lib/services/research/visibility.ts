@@ -6,7 +6,7 @@ import { ServiceError } from "@/lib/pipeline/errors";
 import type { JobRow } from "./job-lease";
 
 /**
- * Which of the tenant's research jobs a caller may see and cancel: admins all of them; a member the jobs
+ * Which of the tenant's jobs (research and crawl alike) a caller may see and cancel: admins all of them; a member the jobs
  * they started, with any of their tokens or in the dashboard (a job outlives the token that started it:
  * OAuth access tokens rotate within the hour); a token of no member (the operator's) only its own.
  */
@@ -22,13 +22,13 @@ export function visibleJobs(ctx: TenantContext): SQL | undefined | "none" {
 }
 
 /**
- * Runs `fn` on the job `id` in the caller's tenant transaction (locked for update when asked); a job the
- * caller may not see, or of another workspace, is not found.
+ * Runs `fn` on the job `id` of `kind` in the caller's tenant transaction (locked for update when asked); a
+ * job the caller may not see, of another kind, or of another workspace, is not found.
  */
 export async function withVisibleJob<T>(
   ctx: TenantContext,
   id: string,
-  { forUpdate = false }: { forUpdate?: boolean },
+  { kind, forUpdate = false }: { kind: JobRow["kind"]; forUpdate?: boolean },
   fn: (tx: Tx, job: JobRow) => Promise<T>,
 ): Promise<T> {
   const visible = visibleJobs(ctx);
@@ -39,10 +39,10 @@ export async function withVisibleJob<T>(
           const query = tx
             .select()
             .from(researchJobs)
-            .where(and(eq(researchJobs.id, id), visible));
+            .where(and(eq(researchJobs.id, id), eq(researchJobs.kind, kind), visible));
           const [job] = forUpdate ? await query.for("update") : await query;
           return job && { value: await fn(tx, job) };
         });
-  if (!result) throw new ServiceError("not_found", "research job not found");
+  if (!result) throw new ServiceError("not_found", `${kind} job not found`);
   return result.value;
 }

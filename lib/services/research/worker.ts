@@ -1,5 +1,6 @@
 /**
- * The research worker of this instance: claims jobs (job-lease.ts) and runs them (run-research-job.ts),
+ * The job worker of this instance: claims jobs (job-lease.ts) and runs them (run-research-job.ts, and
+ * crawl/run-crawl-job.ts for crawl jobs),
  * at most `concurrency` at once, renewing each lease on a heartbeat that also notices cancellation. It
  * wakes when this instance queues a job, when a status read finds a job nobody runs (get-research.ts), and
  * for the `resume-research` background job (resume-research.ts): every few seconds on a long-running server,
@@ -9,8 +10,12 @@
 import { randomUUID } from "node:crypto";
 import { log } from "@/lib/observability/logger";
 import type { Platform } from "@/lib/pipeline/context";
+import { runCrawlJob } from "@/lib/services/crawl/run-crawl-job";
 import { claimJob, type JobRow, renewLease, writeJob } from "./job-lease";
 import { CANCELLED, runResearchJob } from "./run-research-job";
+
+/** Each kind of job's run (the rows share the lease machinery: job-lease.ts). */
+const RUNNERS = { research: runResearchJob, crawl: runCrawlJob } as const;
 
 export interface WorkerSettings {
   /** Jobs run at once by this instance. */
@@ -93,7 +98,7 @@ export function createResearchWorker(settings: WorkerSettings = DEFAULT_WORKER_S
     }, settings.heartbeatMs);
     heartbeat.unref?.();
     try {
-      await runResearchJob(platform, row, { owner, signal: control.signal });
+      await RUNNERS[row.kind](platform, row, { owner, signal: control.signal });
     } catch (error) {
       log().error({ err: error, job: row.id }, "research job crashed");
     } finally {

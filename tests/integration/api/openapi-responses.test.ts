@@ -117,6 +117,13 @@ describe("every documented operation answers what the document says", () => {
     });
     expect(crawled.status).toBe(200);
     expect(crawled.body.pages).toHaveLength(1);
+    const crawlJob = await call("POST", "/api/v1/crawl", {
+      body: { url: `${site?.origin}/page`, max_depth: 0, async: true },
+    });
+    expect(crawlJob.status).toBe(202);
+    const crawlPath = `/api/v1/crawl/${crawlJob.body.id}`;
+    expect((await call("GET", "/api/v1/crawl/{id}", { path: crawlPath })).status).toBe(200);
+    expect([200, 409]).toContain((await call("DELETE", "/api/v1/crawl/{id}", { path: crawlPath })).status);
     expect(
       (await call("POST", "/api/v1/answer", { body: { query: "why?", providers: ["perplexity"] } })).status,
     ).toBe(200);
@@ -153,6 +160,20 @@ describe("every documented operation answers what the document says", () => {
       .poll(async () => (await expectDocumented("GET", "/api/v1/research/{id}", { path })).body.status)
       .toMatch(/succeeded|cancelled/);
     fake.resetScenarios();
+  });
+
+  it("webhooks", async () => {
+    const created = await call("POST", "/api/v1/webhooks", {
+      body: { url: `${site?.origin}/hooks`, events: ["crawl.completed"] },
+    });
+    expect(created.status).toBe(201);
+    expect((await call("GET", "/api/v1/webhooks")).status).toBe(200);
+    const path = (suffix: string) => `/api/v1/webhooks/${created.body.id}${suffix}`;
+    expect((await call("POST", "/api/v1/webhooks/{id}/test", { path: path("/test") })).status).toBe(202);
+    expect(
+      (await call("GET", "/api/v1/webhooks/{id}/deliveries", { path: path("/deliveries") })).status,
+    ).toBe(200);
+    expect((await call("DELETE", "/api/v1/webhooks/{id}", { path: path("") })).status).toBe(200);
   });
 
   it("workspace settings", async () => {

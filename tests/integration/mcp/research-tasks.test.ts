@@ -75,9 +75,13 @@ describe("research over MCP", () => {
     const { tools } = await client.listTools();
     expect(tools.find((tool) => tool.name === "research")?.execution).toEqual({ taskSupport: "optional" });
     expect(client.getServerCapabilities()?.tasks).toMatchObject({ list: {}, cancel: {} });
-    // Without the search scope there is no research, and no tasks.
+    // With fetch alone, crawl is the task tool (a large crawl is a job); with neither, there are no tasks.
     const fetchOnly = await connect(["mcp", "fetch"]);
-    expect(fetchOnly.getServerCapabilities()?.tasks).toBeUndefined();
+    expect(fetchOnly.getServerCapabilities()?.tasks).toMatchObject({ list: {}, cancel: {} });
+    const { tools: fetchTools } = await fetchOnly.listTools();
+    expect(fetchTools.find((tool) => tool.name === "crawl")?.execution).toEqual({ taskSupport: "optional" });
+    const answerOnly = await connect(["mcp", "answer"]);
+    expect(answerOnly.getServerCapabilities()?.tasks).toBeUndefined();
   });
 
   it("runs as a task: created at once, polled from another connection, its result the cited report", async () => {

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toErrorResponse } from "@/lib/api/errors";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { claimJob, writeJob } from "@/lib/services/research/job-lease";
-import { MAX_ACTIVE_JOBS, startResearch } from "@/lib/services/research/start-research";
+import { MAX_ACTIVE_JOBS } from "@/lib/services/research/queue-job";
+import { startResearch } from "@/lib/services/research/start-research";
 import {
   createResearchWorker,
   DEFAULT_WORKER_SETTINGS,

@@ -26,11 +26,12 @@ describe("background jobs", () => {
     }
   });
 
-  it("run on Vercel within minutes where a user waits (a refund, a research job), daily for the pruning", () => {
+  it("run on Vercel within minutes where a user waits (a refund, a job, a webhook), daily for the pruning", () => {
     const schedules = Object.fromEntries(BACKGROUND_JOBS.map((job) => [job.name, job.vercelSchedule]));
     expect(schedules).toEqual({
       "sweep-reservations": "*/5 * * * *",
       "resume-research": "* * * * *",
+      "deliver-webhooks": "* * * * *",
       "prune-traces": expect.stringMatching(/^\d+ \d+ \* \* \*$/),
       "prune-oauth": expect.stringMatching(/^\d+ \d+ \* \* \*$/),
     });

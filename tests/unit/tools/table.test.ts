@@ -16,6 +16,7 @@ import type { ProviderKind } from "@/lib/pipeline/providers/catalog";
 import { operatorProvidersByKind } from "@/lib/pipeline/providers/operator-providers";
 import type { providerStatus } from "@/lib/services/providers/provider-status";
 import { operatorProvidersByTool, toolsOfKinds, toProviderStatusResponse } from "@/lib/tools/provider-kinds";
+import { crawlJobResponse } from "@/lib/tools/responses";
 import { TOOLS, TRACED_TOOL_NAMES } from "@/lib/tools/table";
 import { estimateResponse } from "@/lib/tools/tool";
 import { TOOL_COMMANDS } from "@/scripts/cli/tool-commands";
@@ -102,7 +103,13 @@ describe("the tool table", () => {
       const answer = (status: string) => operation?.responses[status]?.content?.["application/json"]?.schema;
       const estimate = outputJsonSchema(estimateResponse);
       // Every tool answers estimate: true with its estimate: a job's is a 200 beside the job's 202.
-      if (tool.background) {
+      if (tool.background?.when) {
+        // Its larger calls are jobs (crawl): 200 for a synchronous call or an estimate, 202 with the job.
+        expect(answer("200")).toMatchObject({
+          anyOf: [outputJsonSchema(tool.outputSchema), { ...estimate, description: expect.any(String) }],
+        });
+        expect(answer("202")).toEqual(outputJsonSchema(crawlJobResponse));
+      } else if (tool.background) {
         expect(answer("202")).toEqual(outputJsonSchema(tool.outputSchema));
         expect(answer("200")).toEqual(estimate);
       } else {

@@ -1,17 +1,18 @@
 /**
- * MCP tasks (2025-11-25) over research jobs: a task is a job of the table (lib/services/research), so
- * tasks/get, tasks/result, tasks/list and tasks/cancel answer from Postgres on any instance, for as long as
- * the job is kept, with the same visibility as GET /api/v1/research. The server issues no sessions: a task
- * belongs to the workspace member who started it, not to a connection.
+ * MCP tasks (2025-11-25) over jobs: a task is a job of the table (research, a large crawl;
+ * lib/services/research/job-lease.ts), so tasks/get, tasks/result, tasks/list and tasks/cancel answer from
+ * Postgres on any instance, for as long as the job is kept, with the same visibility as the REST routes
+ * (GET /api/v1/research/<id>, GET /api/v1/crawl/<id>). The server issues no sessions: a task belongs to the
+ * workspace member who started it, not to a connection. Nor does it send notifications/tasks/status: a
+ * stateless server has no stream open once the task-augmented call has answered, so clients poll tasks/get
+ * (pollInterval), and webhooks push the outcome.
  */
 import type { TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import type { CallToolResult, Task } from "@modelcontextprotocol/sdk/types.js";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
-import { cancelResearch } from "@/lib/services/research/cancel-research";
-import { getResearch } from "@/lib/services/research/get-research";
-import type { ResearchJobView } from "@/lib/services/research/job-view";
-import { listResearch } from "@/lib/services/research/list-research";
+import type { JobStatusView } from "@/lib/services/research/job-view";
+import type { McpTool } from "./define-tool";
 
 /** How often clients are told to poll. */
 const TASK_POLL_MS = 2_000;
@@ -49,7 +50,7 @@ function answeredResult(taskId: string): CallToolResult | undefined {
   }
 }
 
-export function taskOf(job: ResearchJobView): Task {
+export function taskOf(job: JobStatusView): Task {
   const status = ({ queued: "working", running: "working", succeeded: "completed" } as const)[
     job.status as "queued" | "running" | "succeeded"
   ];
@@ -65,52 +66,56 @@ export function taskOf(job: ResearchJobView): Task {
   };
 }
 
-/** The task store of one request's server: the tenant's jobs the caller may see. */
-export function researchTaskStore(
-  ctx: TenantContext,
-  result: (job: ResearchJobView) => CallToolResult,
-): TaskStore {
+/** The task store of one request's server: the jobs of the tenant's job tools that the caller may see. */
+export function jobTaskStore(ctx: TenantContext, tools: readonly McpTool[]): TaskStore {
+  const jobTools = tools.flatMap((tool) => (tool.jobs ? [{ tool, jobs: tool.jobs }] : []));
   const find = async (taskId: string) => {
     if (!UUID.test(taskId)) return null;
-    try {
-      return await getResearch({ ctx, input: { id: taskId } });
-    } catch (error) {
-      if (error instanceof ServiceError && error.code === "not_found") return null;
-      throw error;
+    for (const { tool, jobs } of jobTools) {
+      try {
+        return { tool, job: await jobs.read(ctx, { id: taskId }) };
+      } catch (error) {
+        // Another kind's job (or none): the next tool's kind may have it.
+        if (!(error instanceof ServiceError && error.code === "not_found")) throw error;
+      }
     }
+    return null;
   };
   const existing = async (taskId: string) => {
-    const job = await find(taskId);
-    if (!job) throw new Error(`task ${taskId} not found`);
-    return job;
+    const found = await find(taskId);
+    if (!found) throw new Error(`task ${taskId} not found`);
+    return found;
   };
   return {
     async createTask() {
-      throw new Error("tasks are created by calling the research tool");
+      throw new Error("tasks are created by calling a job tool");
     },
     getTask: async (taskId) => {
       const answered = answeredResult(taskId);
       if (answered) return { ...answeredTask(answered), taskId };
-      const job = await find(taskId);
-      return job && taskOf(job);
+      const found = await find(taskId);
+      return found && taskOf(found.job);
     },
     async storeTaskResult() {
-      throw new Error("a research job stores its own result");
+      throw new Error("a job stores its own result");
     },
     getTaskResult: async (taskId) => {
       const answered = answeredResult(taskId);
       if (answered) return answered;
-      const job = await existing(taskId);
+      const { tool, job } = await existing(taskId);
       // A failed or cancelled job is the tool's error: its text says why, the job is still attached.
-      return { ...result(job), ...(job.status !== "succeeded" && { isError: true }) };
+      const result = tool.result(job as unknown as Record<string, unknown>);
+      return { ...result, ...(job.status !== "succeeded" && { isError: true }) };
     },
     async updateTaskStatus(taskId, status) {
       if (status !== "cancelled") throw new Error(`a client may only cancel a task, not set it ${status}`);
-      await cancelResearch({ ctx, input: { id: taskId } });
+      const { tool } = await existing(taskId);
+      await tool.jobs?.cancel(ctx, { id: taskId });
     },
     async listTasks() {
-      const { jobs } = await listResearch({ ctx, input: { limit: 100 } });
-      return { tasks: jobs.map(taskOf) };
+      const lists = await Promise.all(jobTools.map(({ jobs }) => jobs.list(ctx, 100)));
+      const jobs = lists.flat().sort((a, b) => b.created_at.localeCompare(a.created_at));
+      return { tasks: jobs.slice(0, 100).map(taskOf) };
     },
   };
 }
