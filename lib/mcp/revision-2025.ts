@@ -63,7 +63,9 @@ export function registerTool(
   { name, config, call, startJob, startsJob }: OfferedTool,
 ): void {
   if (!startJob || !startsJob) {
-    server.registerTool(name, config, call);
+    // The SDK writes `execution: {taskSupport: "forbidden"}` into every plain tool's entry: absent means the
+    // same, and a tool list is read by models, byte by byte (docs/decisions.md, "A small tool list").
+    server.registerTool(name, config, call).execution = undefined;
     return;
   }
   const handler: ToolTaskHandler<z.ZodObject> = {

@@ -23,6 +23,8 @@ const listed = (names: readonly string[]) =>
     .map((value) => `'${value.slice(0, 40)}'`)
     .join(", ") + (names.length > 10 ? ", …" : "");
 
+const NO_DEFAULT: ReadonlySet<string> = new Set(["estimate", "query", "queries", "url", "urls", "question"]);
+
 /** What is wrong with one tool's defaults, as "tool.argument: reason". */
 function defaultProblems(tool: Tool, defaults: Record<string, unknown>): string[] {
   const shape = tool.inputSchema.shape as Record<string, z.ZodType>;
@@ -30,9 +32,9 @@ function defaultProblems(tool: Tool, defaults: Record<string, unknown>): string[
     const field = Object.hasOwn(shape, argument) ? shape[argument] : undefined;
     const where = `${tool.name}.${argument.slice(0, 40)}`;
     if (!field) return [`${where}: not an argument of ${tool.name}`];
-    // A required argument is what the call is about (the query, the URL); `estimate` would answer every call
-    // with an estimate.
-    if (argument === "estimate" || !field.safeParse(undefined).success)
+    // What the call is about (the query, the URL: required, or one of a required pair such as query/queries)
+    // is the caller's to give; `estimate` would answer every call with an estimate.
+    if (NO_DEFAULT.has(argument) || !field.safeParse(undefined).success)
       return [`${where}: cannot have a default`];
     const parsed = field.safeParse(value);
     return parsed.success ? [] : [`${where}: ${parsed.error.issues[0]?.message ?? "invalid"}`];

@@ -63,7 +63,7 @@ export const crawlInputSchema = z.object({
     ),
   format: z.enum(["markdown", "text", "html"]).default("markdown"),
   max_chars: clampedInteger(CRAWL_LIMITS.chars).describe(`Per page (${CRAWL_LIMITS.totalChars} in all)`),
-  include_paths: pathPatterns('Follow only paths matching a glob, e.g. "/docs/*"'),
+  include_paths: pathPatterns('Only paths matching a glob, e.g. "/docs/*"'),
   exclude_paths: pathPatterns("Skip paths matching a glob"),
   timeout_ms: deadlineField(CRAWL_LIMITS.timeout),
 });

@@ -66,9 +66,7 @@ function inputSchema(registry: readonly FetchProvider[]) {
       defaultValue: DEFAULT_MAX_CHARS,
     }).describe("Longer content is cut with a marker"),
     providers: providerList.optional().describe("Only these steps, in order"),
-    skip_providers: providerList
-      .optional()
-      .describe("Steps to skip: a second opinion in alternative_results"),
+    skip_providers: providerList.optional().describe("Steps to skip (a second opinion)"),
     timeout_ms: deadlineField({
       defaultMs: DEFAULT_TIMEOUT_MS,
       minMs: MIN_TIMEOUT_MS,

@@ -11,18 +11,15 @@ const MAX_RESULTS_CAP = 50;
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 export const imageSearchInputSchema = z.object({
-  query: queryField(MAX_QUERY_CHARS, "What to find images of"),
-  max_results: resultCountField({ defaultCount: DEFAULT_MAX_RESULTS, cap: MAX_RESULTS_CAP }, "images"),
-  safesearch: z
-    .enum(["strict", "moderate", "off"])
-    .default("strict")
-    .describe("Adult-content filter (default strict); providers that cannot apply it are skipped"),
+  query: queryField(MAX_QUERY_CHARS),
+  max_results: resultCountField({ defaultCount: DEFAULT_MAX_RESULTS, cap: MAX_RESULTS_CAP }),
+  safesearch: z.enum(["strict", "moderate", "off"]).default("strict"),
   region: z
     .string()
     .regex(/^[A-Za-z]{2}$/, "two-letter country code")
     .transform((code) => code.toLowerCase())
     .optional()
-    .describe("Two-letter country code, e.g. us, de"),
+    .describe("Country code, e.g. us"),
   timeout_ms: deadlineField({ defaultMs: DEFAULT_TIMEOUT_MS, minMs: 100, maxMs: 60_000 }),
 });
 

@@ -18,13 +18,10 @@ const year = z.number().int().min(1000).max(3000);
 export const paperSearchInputSchema = z
   .object({
     query: queryField(MAX_QUERY_CHARS),
-    max_results: resultCountField(
-      { defaultCount: DEFAULT_MAX_RESULTS, cap: MAX_RESULTS_CAP },
-      "Merged papers",
-    ),
-    sort: z.enum(["relevance", "date"]).default("relevance").describe("date: newest first"),
-    year_from: year.optional().describe("Published in or after"),
-    year_to: year.optional().describe("Published in or before"),
+    max_results: resultCountField({ defaultCount: DEFAULT_MAX_RESULTS, cap: MAX_RESULTS_CAP }),
+    sort: z.enum(["relevance", "date"]).default("relevance"),
+    year_from: year.optional(),
+    year_to: year.optional(),
     open_access: z.boolean().default(false).describe("Only papers with a free full text"),
     providers: z
       .array(z.string().trim().toLowerCase().min(1))

@@ -43,7 +43,7 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 
 export const searchModeField = z
   .enum(SEARCH_MODES)
-  .describe("fanout: all; auto: free + useful paid; budget: cheapest first; single: first to answer");
+  .describe("auto: free + useful paid; budget: cheapest first; single: first to answer");
 
 /** What a search looks for: web pages, or news articles from the providers with a news mode. */
 const SEARCH_TOPICS = ["general", "news"] as const;
@@ -75,7 +75,7 @@ export const searchInputSchema = z.object({
     .optional()
     .describe("Country code, e.g. us"),
   safesearch: z.enum(["off", "moderate", "strict"]).optional(),
-  topic: z.enum(SEARCH_TOPICS).default("general").describe("news: articles, from providers with news search"),
+  topic: z.enum(SEARCH_TOPICS).default("general"),
   language: languageField.optional(),
   include_domains: domainList.describe("Only these (and subdomains)"),
   exclude_domains: domainList.describe("Not these (and subdomains)"),

@@ -22,7 +22,7 @@ export const crawlToolInput = crawlInputSchema
       .boolean()
       .optional()
       .describe(
-        `true: run as a background job (also when max_pages exceeds ${CRAWL_LIMITS.pages.max} in pages mode or ${CRAWL_LIMITS.map.max} in map mode): up to ${CRAWL_JOB_LIMITS.pages} pages (map ${CRAWL_JOB_LIMITS.map}) within ${CRAWL_JOB_LIMITS.deadlineMs / 60_000} minutes; REST answers 202 {id, status}, GET /api/v1/crawl/{id} has progress and the pages so far`,
+        `A job: up to ${CRAWL_JOB_LIMITS.pages} pages (map ${CRAWL_JOB_LIMITS.map}) in ${CRAWL_JOB_LIMITS.deadlineMs / 60_000} min`,
       ),
   })
   .strict();

@@ -20,34 +20,21 @@ export function outputSchemaField(field: string) {
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     })
     .describe(
-      `JSON Schema (2020-12) with "type": "object" at its root; at most ${MAX_SCHEMA_BYTES} bytes and ${MAX_SCHEMA_DEPTH} levels deep; no pattern`,
+      `JSON Schema, object root, ≤${MAX_SCHEMA_BYTES / 1024} KB, ≤${MAX_SCHEMA_DEPTH} levels, no pattern`,
     );
 }
 
 export const extractToolInput = z.strictObject({
-  urls: z
-    .array(fetchUrlField(fetchProviders))
-    .min(1)
-    .max(MAX_EXTRACT_URLS)
-    .describe(`1–${MAX_EXTRACT_URLS} pages (http or https); one result per URL, in this order`),
+  urls: z.array(fetchUrlField(fetchProviders)).min(1).max(MAX_EXTRACT_URLS),
   schema: outputSchemaField("schema"),
-  prompt: z
-    .string()
-    .trim()
-    .min(1)
-    .max(MAX_PROMPT_CHARS)
-    .optional()
-    .describe("What to extract, in words, besides the schema"),
-  include_passages: z
-    .boolean()
-    .optional()
-    .describe("true: each result's passages quote the page words each value came from"),
+  prompt: z.string().trim().min(1).max(MAX_PROMPT_CHARS).optional().describe("What to look for"),
+  include_passages: z.boolean().optional().describe("Quote the words each value came from"),
   providers: z
     .array(z.string().trim().toLowerCase().pipe(z.enum(extractorIds)))
     .min(1)
     .max(extractorIds.length)
     .optional()
-    .describe("Only these extractors (firecrawl, llm)"),
+    .describe("firecrawl, llm"),
   timeout_ms: deadlineField({ defaultMs: 90_000, minMs: 5_000, maxMs: 280_000 }),
   no_cache: noCacheField,
 });

@@ -31,12 +31,7 @@ const urlField = fetchUrlField(fetchProviders);
 export const fetchToolInput = fetchInputSchemaFor(fetchProviders)
   .extend({
     url: urlField.optional().describe("Or urls"),
-    urls: z
-      .array(urlField)
-      .min(1)
-      .max(MAX_URLS)
-      .optional()
-      .describe("Fetched in parallel: a result or error each, in order"),
+    urls: z.array(urlField).min(1).max(MAX_URLS).optional().describe("In parallel: a result or error each"),
     offset: z
       .number()
       .int()
@@ -52,7 +47,7 @@ export const fetchToolInput = fetchInputSchemaFor(fetchProviders)
       .transform((n) => Math.min(Math.max(n, MIN_CHARS), MAX_CHARS_CAP))
       .meta({ minimum: MIN_CHARS, maximum: MAX_CHARS_CAP })
       .optional()
-      .describe(`Per result (default ${MCP_MAX_CHARS} on MCP, ${DEFAULT_MAX_CHARS} on REST)`),
+      .describe(`Per result (MCP default ${MCP_MAX_CHARS})`),
     no_cache: noCacheField,
   })
   .strict()

@@ -25,9 +25,7 @@ export const imageSearchToolInput = imageSearchInputSchema
       .min(1)
       .max(10)
       .optional()
-      .describe(
-        "Only these providers (brave, serpapi, serper, tavily, searxng); default: every available one",
-      ),
+      .describe("Only these provider ids"),
     no_cache: noCacheField,
   })
   .strict();

@@ -4,8 +4,8 @@ import { outputSchemaField } from "@/lib/services/extract/input";
 
 export const researchInput = z.strictObject({
   question: queryField(1_000),
-  max_queries: clampedInteger({ min: 1, max: 8, defaultValue: 4 }).describe("Searches to run"),
-  max_pages: clampedInteger({ min: 1, max: 20, defaultValue: 8 }).describe("Pages to read"),
+  max_queries: clampedInteger({ min: 1, max: 8, defaultValue: 4 }),
+  max_pages: clampedInteger({ min: 1, max: 20, defaultValue: 8 }),
   max_cost_usd: z
     .number()
     .min(0.001)
@@ -20,7 +20,7 @@ export const researchInput = z.strictObject({
     .describe("Only these search providers"),
   output_schema: outputSchemaField("output_schema")
     .optional()
-    .describe("JSON Schema that `data` fills from the pages read, each value cited in data_citations"),
+    .describe("JSON Schema for `data`, each value cited"),
 });
 
 export type ResearchInput = z.output<typeof researchInput>;

@@ -54,8 +54,8 @@ export const webSearchInput = searchInputSchema
     grounded_snippets: z
       .boolean()
       .optional()
-      .describe("A model writes snippets from the top pages (5–30 s, charged per page)"),
-    grounded_results: resultCountField({ defaultCount: 10, cap: 20 }, "Results to ground"),
+      .describe("A model writes the top snippets from their pages (slow, charged)"),
+    grounded_results: resultCountField({ defaultCount: 10, cap: 20 }),
     grounded_timeout_ms: clampedInteger({
       min: 1_000,
       max: 60_000,

@@ -36,10 +36,10 @@ const OVERFETCH = 2;
 const PROVIDER_TIMEOUT_MS = 15_000;
 
 export const similarInput = z.strictObject({
-  url: fetchUrlField(fetchProviders).describe("The page to find pages like (http or https)"),
-  max_results: resultCountField({ defaultCount: 10, cap: 25 }, "similar pages"),
-  exclude_domains: domainList.describe("No pages from these domains (subdomains included)"),
-  exclude_source_domain: z.boolean().default(false).describe("Also leave out the page's own site"),
+  url: fetchUrlField(fetchProviders),
+  max_results: resultCountField({ defaultCount: 10, cap: 25 }),
+  exclude_domains: domainList.describe("Not these (and subdomains)"),
+  exclude_source_domain: z.boolean().default(false).describe("Also leave out its site"),
   no_cache: noCacheField,
 });
 

@@ -45,6 +45,7 @@ describe("toolsFor", () => {
     expect(names(["mcp", "fetch"], { defaults: { fetch: { format: "text" } } })).toEqual([
       "fetch",
       "crawl",
+      "extract",
       "budget_status",
     ]);
   });
