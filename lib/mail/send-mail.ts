@@ -16,6 +16,7 @@ export interface MailMessage {
 /** Why a message did not go out, in words fit for the dashboard. */
 export type MailFailure =
   | "the mail server could not be reached"
+  | "the mail server offered no secure connection"
   | "the mail server refused the sign-in"
   | "the mail server refused the recipient"
   | "the mail server refused the message";
@@ -31,7 +32,8 @@ const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 function failureOf(code: string): MailFailure {
   if (code === "EAUTH" || code === "ENOAUTH") return "the mail server refused the sign-in";
   if (code === "EENVELOPE") return "the mail server refused the recipient";
-  if (["ECONNECTION", "ETIMEDOUT", "ESOCKET", "EDNS", "ETLS", "EPROTOCOL"].includes(code))
+  if (code === "ETLS") return "the mail server offered no secure connection";
+  if (["ECONNECTION", "ETIMEDOUT", "ESOCKET", "EDNS", "EPROTOCOL"].includes(code))
     return "the mail server could not be reached";
   return "the mail server refused the message";
 }

@@ -1,0 +1,119 @@
+/**
+ * A real OpenID Connect provider for the tests: panva's oidc-provider (the certified reference
+ * implementation) over HTTPS, with its own login and consent pages (devInteractions: any login, any
+ * password). The login names the account: `ada@corp.test` signs in as that address, verified; a login
+ * starting with `unverified` says `email_verified: false`; one without `@` shares no email.
+ *
+ * `set()` changes how it behaves from the next request on, for the refusals: another client secret than
+ * the one the app holds, another issuer in its discovery document and ID tokens, or no discovery document.
+ */
+import { randomBytes } from "node:crypto";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair } from "jose";
+import Provider, { type Configuration } from "oidc-provider";
+
+export interface IdentityProviderOptions {
+  address: string;
+  /** 0: any free port. */
+  port: number;
+  tls: { key: string; cert: string };
+  client: { id: string; secret: string; redirectUri: string };
+}
+
+export interface IdentityProviderMode {
+  /** The client secret the provider expects (the app's, unless a test changes it). */
+  clientSecret: string;
+  /** A path appended to the issuer it names, as if another provider answered. */
+  issuerPath: string;
+  /** false: discovery answers 404, as an issuer URL that names nothing would. */
+  discovery: boolean;
+}
+
+export interface IdentityProvider {
+  /** What AUTH_OIDC_ISSUER is set to. */
+  issuer: string;
+  set(mode: Partial<IdentityProviderMode>): void;
+  /** Back to the options' client secret, the true issuer and discovery. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+type Claims = { sub: string; email?: string; email_verified?: boolean; name?: string };
+
+export function accountClaims(login: string): Claims {
+  if (!login.includes("@")) return { sub: login, name: login };
+  return {
+    sub: login,
+    email: login,
+    email_verified: !login.startsWith("unverified"),
+    name: login.split("@")[0],
+  };
+}
+
+async function signingKeys() {
+  const { privateKey } = await generateKeyPair("RS256", { extractable: true });
+  return { keys: [{ ...(await exportJWK(privateKey)), kid: "test", alg: "RS256", use: "sig" }] };
+}
+
+export async function startIdentityProvider(options: IdentityProviderOptions): Promise<IdentityProvider> {
+  const jwks = await signingKeys();
+  const cookieKeys = [randomBytes(32).toString("base64url")];
+  const initial = (): IdentityProviderMode => ({
+    clientSecret: options.client.secret,
+    issuerPath: "",
+    discovery: true,
+  });
+  let mode = initial();
+
+  const server = https.createServer(options.tls);
+  await new Promise<void>((resolve) => server.listen(options.port, options.address, resolve));
+  const issuer = `https://${options.address}:${(server.address() as AddressInfo).port}`;
+
+  const build = () => {
+    const configuration: Configuration = {
+      clients: [
+        {
+          client_id: options.client.id,
+          client_secret: mode.clientSecret,
+          redirect_uris: [options.client.redirectUri],
+          grant_types: ["authorization_code"],
+          response_types: ["code"],
+        },
+      ],
+      jwks: jwks as Configuration["jwks"],
+      cookies: { keys: cookieKeys },
+      claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
+      // The scopes' claims go in the ID token, which is what next-auth reads (idToken: true).
+      conformIdTokenClaims: false,
+      findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => accountClaims(sub) }),
+    };
+    const provider = new Provider(`${issuer}${mode.issuerPath}`, configuration);
+    return provider.callback();
+  };
+  let handle = build();
+  server.on("request", (req, res) => {
+    if (!mode.discovery && req.url?.startsWith("/.well-known/")) {
+      res.writeHead(404).end();
+      return;
+    }
+    void handle(req, res);
+  });
+
+  return {
+    issuer,
+    set(change) {
+      mode = { ...mode, ...change };
+      handle = build();
+    },
+    reset() {
+      mode = initial();
+      handle = build();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
