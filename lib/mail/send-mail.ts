@@ -44,10 +44,17 @@ function failureOf(code: string): MailFailure {
  * the server's sake: a failure is an outcome with its reason and nodemailer's error code.
  */
 export async function sendMail(settings: MailSettings, message: MailMessage): Promise<MailOutcome> {
-  const host = new URL(settings.smtpUrl).hostname;
+  // Parsed here, not handed over as `url`: nodemailer then ignores every other option (requireTLS, timeouts).
+  const url = new URL(settings.smtpUrl);
+  const secure = url.protocol === "smtps:";
   const transport = nodemailer.createTransport({
-    url: settings.smtpUrl,
-    requireTLS: !LOOPBACK.has(host),
+    host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    auth: url.username
+      ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
+      : undefined,
+    requireTLS: !LOOPBACK.has(url.hostname),
     connectionTimeout: CONNECT_TIMEOUT_MS,
     greetingTimeout: CONNECT_TIMEOUT_MS,
     socketTimeout: SOCKET_TIMEOUT_MS,

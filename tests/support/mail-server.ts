@@ -36,7 +36,10 @@ export async function startMailServer(options: MailServerOptions): Promise<MailS
   const raws: Buffer[] = [];
   let refusedSignIns = 0;
   const server = new SMTPServer({
-    ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : { allowInsecureAuth: true }),
+    // Without a certificate: no STARTTLS at all (smtp-server would offer it with a built-in expired one).
+    ...(options.tls
+      ? { key: options.tls.key, cert: options.tls.cert }
+      : { allowInsecureAuth: true, hideSTARTTLS: true, disabledCommands: ["STARTTLS"] }),
     authMethods: ["PLAIN", "LOGIN"],
     logger: false,
     onAuth(auth, _session, callback) {
