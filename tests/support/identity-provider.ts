@@ -6,8 +6,11 @@
  *
  * `set()` changes how it behaves from the next request on, for the refusals: another client secret than
  * the one the app holds, another issuer in its discovery document and ID tokens, or no discovery document.
+ * Over HTTP, for a test driving another process: `PUT /_control` with a mode as JSON, `DELETE /_control` to
+ * reset.
  */
 import { randomBytes } from "node:crypto";
+import type http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair } from "jose";
@@ -37,6 +40,23 @@ export interface IdentityProvider {
   /** Back to the options' client secret, the true issuer and discovery. */
   reset(): void;
   close(): Promise<void>;
+}
+
+export const CONTROL_PATH = "/_control";
+
+/** PUT: a partial mode as JSON; DELETE: null, back to the start. */
+async function controlRequest(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  apply: (change: Partial<IdentityProviderMode> | null) => void,
+) {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  if (req.method === "DELETE") apply(null);
+  else if (req.method === "PUT")
+    apply(JSON.parse(Buffer.concat(chunks).toString("utf8")) as Partial<IdentityProviderMode>);
+  else return void res.writeHead(405).end();
+  res.writeHead(204).end();
 }
 
 type Claims = { sub: string; email?: string; email_verified?: boolean; name?: string };
@@ -92,7 +112,15 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     return provider.callback();
   };
   let handle = build();
+  const set = (change: Partial<IdentityProviderMode>) => {
+    mode = { ...mode, ...change };
+    handle = build();
+  };
   server.on("request", (req, res) => {
+    if (req.url === CONTROL_PATH) {
+      void controlRequest(req, res, (change) => set(change ?? initial()));
+      return;
+    }
     if (!mode.discovery && req.url?.startsWith("/.well-known/")) {
       res.writeHead(404).end();
       return;
@@ -102,14 +130,8 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
 
   return {
     issuer,
-    set(change) {
-      mode = { ...mode, ...change };
-      handle = build();
-    },
-    reset() {
-      mode = initial();
-      handle = build();
-    },
+    set,
+    reset: () => set(initial()),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
