@@ -117,7 +117,7 @@ const MAX_OIDC_NAME_LENGTH = 40;
  * that sign the ID tokens, so whoever can change it in transit can sign anyone in. Errors name the
  * variable, never a value.
  */
-export function oidcSignIn(
+function oidcSignIn(
   env: Readonly<Record<string, string | undefined>>,
   production: boolean,
 ): OidcSignIn | undefined {
@@ -202,7 +202,7 @@ export interface TenantLimits {
 }
 
 /**
- * Defaults when sign-up is open (GitHub or Google sign-in configured): anyone can create a workspace, so
+ * Defaults when sign-up is open (GitHub, Google or company sign-in configured): anyone can create a workspace, so
  * each one's use of the operator's keys is bounded (about $20 a month at most). Without open sign-up the
  * operator creates every workspace and the quotas are unlimited unless set.
  */

@@ -9,11 +9,10 @@
  * Over HTTP, for a test driving another process: `PUT /_control` with a mode as JSON, `DELETE /_control` to
  * reset.
  */
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import { exportJWK, generateKeyPair } from "jose";
 import Provider, { type Configuration } from "oidc-provider";
 
 export interface IdentityProviderOptions {
@@ -42,7 +41,7 @@ export interface IdentityProvider {
   close(): Promise<void>;
 }
 
-export const CONTROL_PATH = "/_control";
+const CONTROL_PATH = "/_control";
 
 /** PUT: a partial mode as JSON; DELETE: null, back to the start. */
 async function controlRequest(
@@ -61,7 +60,7 @@ async function controlRequest(
 
 type Claims = { sub: string; email?: string; email_verified?: boolean; name?: string };
 
-export function accountClaims(login: string): Claims {
+function accountClaims(login: string): Claims {
   if (!login.includes("@")) return { sub: login, name: login };
   return {
     sub: login,
@@ -71,13 +70,14 @@ export function accountClaims(login: string): Claims {
   };
 }
 
-async function signingKeys() {
-  const { privateKey } = await generateKeyPair("RS256", { extractable: true });
-  return { keys: [{ ...(await exportJWK(privateKey)), kid: "test", alg: "RS256", use: "sig" }] };
+/** One RSA key the provider signs ID tokens with (RS256), as a private JWK set. */
+function signingKeys() {
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  return { keys: [{ ...privateKey.export({ format: "jwk" }), kid: "test", alg: "RS256", use: "sig" }] };
 }
 
 export async function startIdentityProvider(options: IdentityProviderOptions): Promise<IdentityProvider> {
-  const jwks = await signingKeys();
+  const jwks = signingKeys();
   const cookieKeys = [randomBytes(32).toString("base64url")];
   const initial = (): IdentityProviderMode => ({
     clientSecret: options.client.secret,

@@ -62,9 +62,11 @@ export async function emailInvitation({
   if (!invitation) throw new ServiceError("not_found", "invitation not found or expired");
   const to = invitation.email;
   const link = `${baseUrl}/invite/${secret}`;
-  const outcome: InvitationEmailOutcome = (await withinAllowance(ctx, to))
-    ? await send(ctx, settings, { ...invitation, to, link })
-    : { status: "failed", to, reason: "too many invitation emails; try again later" };
+  const allowance = await withinAllowance(ctx, to);
+  const outcome: InvitationEmailOutcome =
+    allowance === "ok"
+      ? await send(ctx, settings, { ...invitation, to, link })
+      : { status: "failed", to, reason: ALLOWANCE_REASONS[allowance] };
   await ctx.db.withTenant(ctx.tenantId, (tx) =>
     writeAudit(tx, {
       tenantId: ctx.tenantId,
@@ -82,7 +84,17 @@ export async function emailInvitation({
   return outcome;
 }
 
-async function withinAllowance(ctx: TenantContext, to: string): Promise<boolean> {
+const ALLOWANCE_REASONS = {
+  exceeded: "too many invitation emails; try again later",
+  // Without the counters nothing bounds the sending: no email then, the link is shown instead.
+  unavailable: "the email could not be sent",
+} as const;
+
+/** Counts one email toward the workspace's and the address's allowances, workspace first. */
+async function withinAllowance(
+  ctx: TenantContext,
+  to: string,
+): Promise<"ok" | keyof typeof ALLOWANCE_REASONS> {
   const now = ctx.now().getTime();
   // The address is hashed: KV keys are listed by operators and must not be a list of who was invited.
   const recipient = createHash("sha256").update(to).digest("base64url");
@@ -94,7 +106,7 @@ async function withinAllowance(ctx: TenantContext, to: string): Promise<boolean>
       3600,
       now,
     );
-    if (!workspace.ok) return false;
+    if (!workspace.ok) return "exceeded";
     const address = await slidingWindow(
       ctx.kv,
       `invitation-email-to:${recipient}`,
@@ -102,10 +114,9 @@ async function withinAllowance(ctx: TenantContext, to: string): Promise<boolean>
       86_400,
       now,
     );
-    return address.ok;
+    return address.ok ? "ok" : "exceeded";
   } catch {
-    // Without the counters nothing bounds the sending: no email then, the link is shown instead.
-    return false;
+    return "unavailable";
   }
 }
 

@@ -18,7 +18,6 @@ export const OIDC_NAME = "Corp SSO";
 
 export const MAIL_SERVER_PORT = Number(process.env.E2E_SMTP_PORT ?? 3196);
 export const MAIL_ACCOUNT = { user: "searchmux", password: "e2e-smtp-password-0001" };
-export const EMAIL_FROM = "Searchmux <invites@searchmux.test>";
 
 /** The e2e server's variables for both. */
 export function companySignInEnv(): Record<string, string> {
@@ -29,7 +28,7 @@ export function companySignInEnv(): Record<string, string> {
     AUTH_OIDC_SECRET: OIDC_CLIENT.secret,
     AUTH_OIDC_NAME: OIDC_NAME,
     SMTP_URL: `smtp://${user}:${password}@${CLIENT_SITE_ADDRESS}:${MAIL_SERVER_PORT}`,
-    EMAIL_FROM,
+    EMAIL_FROM: "Searchmux <invites@searchmux.test>",
   };
 }
 

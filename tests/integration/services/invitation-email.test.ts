@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, users } from "@/lib/db/schema";
+import { createRedisKv } from "@/lib/kv/redis";
 import { DEFAULT_TOKEN_SCOPES, type Platform, type TenantContext } from "@/lib/pipeline/context";
 import { acceptInvitation } from "@/lib/services/members/accept-invitation";
 import {
@@ -198,6 +199,20 @@ describe.each(databaseTargets())("invitation emails on $name", (target) => {
     for (let i = 0; i <= INVITATION_EMAILS_PER_RECIPIENT_DAY; i++)
       outcomes.push((await inviteAndEmail(await workspace(), "popular@corp.test")).sent.status);
     expect(outcomes).toEqual([...Array(INVITATION_EMAILS_PER_RECIPIENT_DAY).fill("sent"), "failed"]);
+  });
+
+  it("sends nothing while the KV store that counts the allowances does not answer", async () => {
+    const deadKv = createRedisKv("redis://127.0.0.1:1");
+    try {
+      const ctx = await workspace(testPlatform(t.db, { env: platform.env, kv: deadKv }));
+      const before = (await mail.messages()).length;
+      const { invitation, sent } = await inviteAndEmail(ctx, "gus@corp.test");
+      expect(sent).toEqual({ status: "failed", to: "gus@corp.test", reason: "the email could not be sent" });
+      expect(await mail.messages()).toHaveLength(before);
+      expect((await listInvitations({ ctx })).map((row) => row.id)).toEqual([invitation.id]);
+    } finally {
+      await deadKv.close();
+    }
   });
 
   it("mails only for admins, only a pending invitation of this workspace, only with its secret", async () => {
