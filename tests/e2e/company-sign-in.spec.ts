@@ -34,6 +34,8 @@ async function identityProvider(mode: Partial<IdentityProviderMode>) {
 
 /** From the sign-in page through the provider's login and consent pages, as `login`. */
 async function signInWithCompany(page: Page, login: string, callbackUrl?: string) {
+  // A session at the provider from an earlier attempt would answer without its login page.
+  await page.context().clearCookies();
   // The provider's pages import a web font: nothing leaves this machine.
   await page.context().route(/^https:\/\/fonts\./, (route) => route.abort());
   await page.goto(callbackUrl ? `/signin?callbackUrl=${encodeURIComponent(callbackUrl)}` : "/signin");
