@@ -49,7 +49,8 @@ async function signInWithCompany(page: Page, login: string, callbackUrl?: string
 
 async function expectRefusal(page: Page, code: string, sentence: RegExp) {
   await expect(page).toHaveURL(new RegExp(`/signin\\?.*error=${code}`));
-  await expect(page.getByRole("alert")).toHaveText(sentence);
+  await expect(page.getByTestId("sign-in-error")).toHaveText(sentence);
+  await expect(page.getByTestId("sign-in-error")).toHaveAttribute("role", "alert");
   await expect(page.getByRole("button", { name: `Continue with ${OIDC_NAME}` })).toBeVisible();
 }
 
@@ -125,6 +126,7 @@ test("emails an invitation whose link the invitee opens, signs in with, and join
   await signInWithCompany(invitee, "ivy@corp.test", invitePath);
   await expect(invitee).toHaveURL(new RegExp(`${invitePath}$`));
   await expect(invitee.getByText("You are signed in as ivy@corp.test")).toBeVisible();
+  await settled(invitee); // hydrated: a click before it would be lost
   await invitee.getByRole("button", { name: "Accept invitation" }).click();
   await expect(invitee.getByText("You joined the workspace as member.")).toBeVisible();
   await invitee.getByRole("button", { name: "Open this workspace" }).click();
