@@ -25,6 +25,8 @@ import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 
 const BASE = "https://smx.corp.test";
 const PASSWORD = "pa55-w0rd-for-smtp";
+/** Words an admin chose, which the email must not carry. */
+const WORKSPACE_NAME = "Claim your prize at prize.example";
 
 describe.each(databaseTargets())("invitation emails on $name", (target) => {
   let t: TestDatabase;
@@ -50,7 +52,10 @@ describe.each(databaseTargets())("invitation emails on $name", (target) => {
 
   /** A fresh workspace owned by the owner, on `on` (its env and KV). */
   async function workspace(on: Platform = platform): Promise<TenantContext> {
-    const tenant = await createTenant({ ctx: systemCtx(on), input: { name: "W", ownerUserId: ownerId } });
+    const tenant = await createTenant({
+      ctx: systemCtx(on),
+      input: { name: WORKSPACE_NAME, ownerUserId: ownerId },
+    });
     return tenantCtx(on, tenant.id, undefined, { kind: "user", userId: ownerId });
   }
 
@@ -84,6 +89,7 @@ describe.each(databaseTargets())("invitation emails on $name", (target) => {
     expect(message?.text).toContain(`Accept the invitation: ${link}`);
     expect(message?.text).toContain("owner@corp.test invited you");
     expect(message?.html).toContain(`href="${link}"`);
+    expect(`${message?.subject} ${message?.text} ${message?.html}`).not.toContain("prize");
 
     const secret = new URL(link).pathname.split("/").at(-1) ?? "";
     const [ada] = await t.db.withSystem((tx) =>
