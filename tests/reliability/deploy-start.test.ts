@@ -21,6 +21,18 @@ const SETUP_MS = 10 * 60_000;
 const postgres = databaseTargets().find((target) => target.name === "postgres");
 const dataDirs: string[] = [];
 
+/** The OAuth and OpenID Connect variables, which the zero-configuration sign-in page names. */
+const SIGN_IN_VARIABLES = [
+  "GITHUB_ID",
+  "GITHUB_SECRET",
+  "GOOGLE_ID",
+  "GOOGLE_SECRET",
+  "AUTH_OIDC_ISSUER",
+  "AUTH_OIDC_ID",
+  "AUTH_OIDC_SECRET",
+  "AUTH_OIDC_NAME",
+];
+
 /** Zero configuration, whatever the test's own environment or a developer's .env.local holds. */
 function zeroConfig(extra: EnvVars = {}): EnvVars {
   const dataDir = mkdtempSync(path.join(tmpdir(), "smx-deploy-start-"));
@@ -38,14 +50,7 @@ function zeroConfig(extra: EnvVars = {}): EnvVars {
     "AUTH_DEV_LOGIN_ALLOW_PRODUCTION",
     "SEARCHMUX_ALLOWED_HOSTS",
     "SEARCHMUX_SECRET_KEY",
-    "GITHUB_ID",
-    "GITHUB_SECRET",
-    "GOOGLE_ID",
-    "GOOGLE_SECRET",
-    "AUTH_OIDC_ISSUER",
-    "AUTH_OIDC_ID",
-    "AUTH_OIDC_SECRET",
-    "AUTH_OIDC_NAME",
+    ...SIGN_IN_VARIABLES,
     "SMTP_URL",
     "EMAIL_FROM",
   ];
@@ -106,16 +111,7 @@ describe("starting a deployment with next start", () => {
       expect(page).toContain(`http://localhost:${port}/api/auth/callback/github`);
       expect(page).toContain(`http://localhost:${port}/api/auth/callback/google`);
       expect(page).toContain(`http://localhost:${port}/api/auth/callback/oidc`);
-      for (const name of [
-        "GITHUB_ID",
-        "GITHUB_SECRET",
-        "GOOGLE_ID",
-        "GOOGLE_SECRET",
-        "AUTH_OIDC_ISSUER",
-        "AUTH_OIDC_ID",
-        "AUTH_OIDC_SECRET",
-        "AUTH_URL",
-      ]) {
+      for (const name of [...SIGN_IN_VARIABLES, "AUTH_URL"]) {
         expect(page).toContain(`<code>${name}</code>`);
       }
       expect(page).not.toContain("Development sign-in</button>");
