@@ -64,6 +64,25 @@ function OAuthWay(props: OAuthWayProps & { callbackUrl: string }) {
   );
 }
 
+/** Company sign-in: any OpenID Connect provider, found from its issuer by discovery. */
+function CompanyWay({ siteUrl }: { siteUrl: string }) {
+  return (
+    <Way title="Company sign-in (OpenID Connect)">
+      <p>
+        Register this site at your identity provider (Okta, Microsoft Entra ID, Keycloak, Auth0, Google
+        Workspace, …) as a web application with a client secret, the authorization code flow and the scopes{" "}
+        <code>openid email profile</code>, whose redirect URI is
+      </p>
+      <CodeBlock code={`${siteUrl}/api/auth/callback/oidc`} label="company sign-in callback URL" />
+      <p>
+        and set <code>AUTH_OIDC_ISSUER</code> to its issuer URL (https), <code>AUTH_OIDC_ID</code> to the
+        client ID and <code>AUTH_OIDC_SECRET</code> to the secret; <code>AUTH_OIDC_NAME</code> names the
+        button.
+      </p>
+    </Way>
+  );
+}
+
 /** What the operator sets for each way in, shown while none is configured. */
 export function SignInSetup({
   siteUrl,
@@ -98,10 +117,12 @@ export function SignInSetup({
       {OAUTH_WAYS.map((way) => (
         <OAuthWay key={way.id} {...way} callbackUrl={`${siteUrl}/api/auth/callback/${way.id}`} />
       ))}
+      <CompanyWay siteUrl={siteUrl} />
       <p>
         The callback URLs start with <code>AUTH_URL</code>; if people reach this server at another address
         than <code>{siteUrl}</code>, set <code>AUTH_URL</code> to it first. With GitHub or Google anyone with
-        an account can sign up, and each new workspace gets the default operator quotas.
+        an account can sign up, with company sign-in anyone your identity provider admits, and each new
+        workspace gets the default operator quotas.
       </p>
     </div>
   );

@@ -29,6 +29,10 @@ const envSchema = z.object({
   GITHUB_SECRET: optional,
   GOOGLE_ID: optional,
   GOOGLE_SECRET: optional,
+  AUTH_OIDC_ISSUER: optional,
+  AUTH_OIDC_ID: optional,
+  AUTH_OIDC_SECRET: optional,
+  AUTH_OIDC_NAME: optional,
   SEARCHMUX_OPERATOR_EMAILS: optional,
   SEARCHMUX_OPERATOR_TOKEN: optional,
   LOG_LEVEL: optional,
@@ -62,6 +66,8 @@ export interface Config {
     devLoginNeedsProductionOverride: boolean;
     github?: { clientId: string; clientSecret: string };
     google?: { clientId: string; clientSecret: string };
+    /** Company sign-in: any OpenID Connect provider, by discovery from its issuer. */
+    oidc?: OidcSignIn;
   };
   operator: {
     /** Signed-in users with these emails see the cross-tenant admin pages. */
@@ -90,6 +96,80 @@ function pickDriver(url: string | undefined, explicit: DatabaseDriver | undefine
 
 function pair(id: string | undefined, secret: string | undefined) {
   return id && secret ? { clientId: id, clientSecret: secret } : undefined;
+}
+
+export interface OidcSignIn {
+  /** The issuer exactly as the provider names it, its discovery document at `<issuer>/.well-known/openid-configuration`. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** What the sign-in button names (AUTH_OIDC_NAME). */
+  name: string;
+}
+
+const OIDC_VARIABLES = ["AUTH_OIDC_ISSUER", "AUTH_OIDC_ID", "AUTH_OIDC_SECRET"] as const;
+const DEFAULT_OIDC_NAME = "company sign-in";
+const MAX_OIDC_NAME_LENGTH = 40;
+
+/**
+ * Company sign-in from AUTH_OIDC_ISSUER, AUTH_OIDC_ID and AUTH_OIDC_SECRET (all three or none; blank counts
+ * as unset), or undefined. The issuer must be HTTPS in production: its discovery document names the keys
+ * that sign the ID tokens, so whoever can change it in transit can sign anyone in. Errors name the
+ * variable, never a value.
+ */
+function oidcSignIn(
+  env: Readonly<Record<string, string | undefined>>,
+  production: boolean,
+): OidcSignIn | undefined {
+  const incomplete = incompleteSet(env, OIDC_VARIABLES, "company sign-in (OpenID Connect)");
+  if (incomplete) throw new Error(incomplete);
+  const [issuer, clientId, clientSecret] = OIDC_VARIABLES.map((name) => env[name]?.trim());
+  if (!issuer || !clientId || !clientSecret) return undefined;
+  const url = URL.canParse(issuer) ? new URL(issuer) : undefined;
+  if (!url || !["https:", "http:"].includes(url.protocol) || url.search || url.hash || url.username)
+    throw new Error(
+      "AUTH_OIDC_ISSUER must be the provider's issuer URL, such as https://login.example.com/realms/staff " +
+        "(no query, fragment or user name)",
+    );
+  if (production && url.protocol !== "https:")
+    throw new Error("AUTH_OIDC_ISSUER must be an https:// URL in production (npm start)");
+  const name = env.AUTH_OIDC_NAME?.trim() || DEFAULT_OIDC_NAME;
+  if (name.length > MAX_OIDC_NAME_LENGTH || /\p{Cc}/u.test(name))
+    throw new Error(`AUTH_OIDC_NAME must be at most ${MAX_OIDC_NAME_LENGTH} characters on one line`);
+  return { issuer, clientId, clientSecret, name };
+}
+
+/** Where invitation emails go out, and from whom. */
+export interface MailSettings {
+  /** smtp://user:password@host:port (STARTTLS) or smtps://… (TLS from the start). A secret: never logged or shown. */
+  smtpUrl: string;
+  /** The From header: `address` or `Name <address>`. */
+  from: string;
+}
+
+/** `address` or `Name <address>`, on one line. */
+const FROM_PATTERN = /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+
+/**
+ * Invitation emails from SMTP_URL and EMAIL_FROM (both or neither), or undefined. Errors name the variable,
+ * never SMTP_URL's value (it carries the password).
+ */
+export function mailSettings(env: Readonly<Record<string, string | undefined>>): MailSettings | undefined {
+  const incomplete = incompleteSet(env, ["SMTP_URL", "EMAIL_FROM"], "sending invitation emails");
+  if (incomplete) throw new Error(incomplete);
+  const smtpUrl = env.SMTP_URL?.trim();
+  const from = env.EMAIL_FROM?.trim();
+  if (!smtpUrl || !from) return undefined;
+  const url = URL.canParse(smtpUrl) ? new URL(smtpUrl) : undefined;
+  if (!url || !["smtp:", "smtps:"].includes(url.protocol) || !url.hostname)
+    throw new Error(
+      "SMTP_URL must be smtp://user:password@host:587 (STARTTLS) or smtps://user:password@host:465 (TLS)",
+    );
+  if (!FROM_PATTERN.test(from))
+    throw new Error(
+      'EMAIL_FROM must be an address such as invites@example.com or "Searchmux <invites@example.com>"',
+    );
+  return { smtpUrl, from };
 }
 
 export interface OperatorQuota {
@@ -122,7 +202,7 @@ export interface TenantLimits {
 }
 
 /**
- * Defaults when sign-up is open (GitHub or Google sign-in configured): anyone can create a workspace, so
+ * Defaults when sign-up is open (GitHub, Google or company sign-in configured): anyone can create a workspace, so
  * each one's use of the operator's keys is bounded (about $20 a month at most). Without open sign-up the
  * operator creates every workspace and the quotas are unlimited unless set.
  */
@@ -175,9 +255,11 @@ function numberVar(
 
 /** Each quota: its variable (a number, or `unlimited`), else the open sign-up default, else unlimited. */
 export function tenantLimits(env: Readonly<Record<string, string | undefined>> = process.env): TenantLimits {
+  // Company sign-in counts too: whoever the identity provider admits gets a workspace of their own.
   const openSignUp = Boolean(
     pair(env.GITHUB_ID?.trim(), env.GITHUB_SECRET?.trim()) ??
-      pair(env.GOOGLE_ID?.trim(), env.GOOGLE_SECRET?.trim()),
+      pair(env.GOOGLE_ID?.trim(), env.GOOGLE_SECRET?.trim()) ??
+      OIDC_VARIABLES.every((name) => env[name]?.trim()),
   );
   const operatorQuotas = OPEN_SIGN_UP_QUOTAS.flatMap((quota): OperatorQuota[] => {
     const name = QUOTA_ENV[quota.metric][quota.period];
@@ -228,6 +310,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       devLoginNeedsProductionOverride: e.AUTH_DEV_LOGIN && production && !e.AUTH_DEV_LOGIN_ALLOW_PRODUCTION,
       github: pair(e.GITHUB_ID, e.GITHUB_SECRET),
       google: pair(e.GOOGLE_ID, e.GOOGLE_SECRET),
+      oidc: oidcSignIn(env, production),
     },
     operator: {
       emails: (e.SEARCHMUX_OPERATOR_EMAILS ?? "")
@@ -293,18 +376,19 @@ export function secretKeyVersions(value: string): [SecretKeyVersion, ...SecretKe
 }
 
 /**
- * When exactly one variable of a pair that only works together is set (blank counts as unset): a message
- * naming the missing one. Such a pair is otherwise ignored, which hides the mistake.
+ * When some but not all variables of a set that only works together are set (blank counts as unset): a
+ * message naming the missing ones. Such a set is otherwise ignored, which hides the mistake.
  */
-export function halfPair(
+export function incompleteSet(
   env: Readonly<Record<string, string | undefined>>,
-  [first, second]: readonly [string, string],
+  names: readonly string[],
   what: string,
 ): string | undefined {
-  const isSet = (name: string) => Boolean(env[name]?.trim());
-  if (isSet(first) === isSet(second)) return undefined;
-  const [set, missing] = isSet(first) ? [first, second] : [second, first];
-  return `${missing} is missing: ${set} is set, and ${what} needs both (or neither)`;
+  const set = names.filter((name) => env[name]?.trim());
+  const missing = names.filter((name) => !env[name]?.trim());
+  if (set.length === 0 || missing.length === 0) return undefined;
+  const all = names.length === 2 ? "both (or neither)" : `all ${names.length} (or none)`;
+  return `${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} missing: ${set.join(" and ")} ${set.length === 1 ? "is" : "are"} set, and ${what} needs ${all}`;
 }
 
 /** Where the KV store lives (see kvStore). */
@@ -353,7 +437,7 @@ const UPSTASH_PAIRS = [
 export function kvStore(env: Readonly<Record<string, string | undefined>> = process.env): KvStoreConfig {
   const value = (name: string) => env[name]?.trim() || undefined;
   for (const { url, token } of UPSTASH_PAIRS) {
-    const half = halfPair(env, [url, token], "the Upstash store");
+    const half = incompleteSet(env, [url, token], "the Upstash store");
     if (half) throw new Error(half);
   }
   const pairs = UPSTASH_PAIRS.map((names) => ({ url: value(names.url), token: value(names.token) }));

@@ -9,9 +9,10 @@ import path from "node:path";
 import { ZodError } from "zod";
 import {
   type Config,
-  halfPair,
+  incompleteSet,
   kvStore,
   loadConfig,
+  mailSettings,
   secretKeyVersions,
   serverlessPlatform,
 } from "@/lib/config";
@@ -59,6 +60,10 @@ export const MEMORY_KV_WARNING =
   "The KV store is in memory next to a shared database (DATABASE_URL): each instance caches and rate-limits " +
   "on its own, so limits multiply with the instances. Set REDIS_URL, or KV_REST_API_URL and " +
   "KV_REST_API_TOKEN (or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN) for Upstash.";
+
+export const MAIL_WITHOUT_AUTH_URL_WARNING =
+  "Invitation emails are on (SMTP_URL) but AUTH_URL is not set: their links name the host the inviting admin " +
+  "reached this server at. Set AUTH_URL to the address people use.";
 
 export interface DeployCheck {
   /** Each one stops the start. */
@@ -131,9 +136,12 @@ export function checkDeployment(
   const secretKey = env.SEARCHMUX_SECRET_KEY?.trim();
   if (secretKey) attempt(() => secretKeyVersions(secretKey), errors);
   for (const { names, what } of SIGN_IN_PAIRS) {
-    const half = halfPair(env, names, what);
+    const half = incompleteSet(env, names, what);
     if (half) errors.push(half);
   }
+  const mail = attempt(() => mailSettings(env), errors);
+  if (runner === "server" && mail && config?.production && !config.auth.url)
+    warnings.push(MAIL_WITHOUT_AUTH_URL_WARNING);
   if (runner === "server" && config && !config.database.shared) {
     const problem = embeddedDatabaseProblem(env, root);
     if (problem) errors.push(problem);

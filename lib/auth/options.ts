@@ -1,5 +1,6 @@
 /**
- * next-auth (v4) configuration: GitHub and Google when their credentials are set, and the development
+ * next-auth (v4) configuration: GitHub, Google and company sign-in (OpenID Connect, company-sign-in.ts) when
+ * their credentials are set, and the development
  * sign-in when AUTH_DEV_LOGIN=1 (refused under NODE_ENV=production unless
  * AUTH_DEV_LOGIN_ALLOW_PRODUCTION=1; see lib/config.ts), for loopback clients only (dev-sign-in-guard.ts).
  * Sessions are JWTs carrying the user's tenant.
@@ -16,6 +17,7 @@ import { drizzleAuthAdapter } from "@/lib/services/accounts/auth-adapter";
 import { ensurePersonalTenant } from "@/lib/services/accounts/ensure-personal-tenant";
 import { membershipOf } from "@/lib/services/accounts/membership-of";
 import { upsertDevUser } from "@/lib/services/accounts/upsert-dev-user";
+import { companySignInProvider, OIDC_PROVIDER_ID, type OidcClaims, oidcRefusal } from "./company-sign-in";
 import { devSignInRefusal } from "./dev-sign-in-guard";
 import { authSecret } from "./secret";
 
@@ -34,6 +36,7 @@ function providers(): Provider[] {
   const list: Provider[] = [];
   if (auth.github) list.push(GitHubProvider(auth.github));
   if (auth.google) list.push(GoogleProvider(auth.google));
+  if (auth.oidc) list.push(companySignInProvider(auth.oidc));
   if (auth.devLogin) {
     list.push(
       CredentialsProvider({
@@ -55,6 +58,12 @@ const requestIndependent: Omit<NextAuthOptions, "adapter" | "providers" | "secre
   session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
   pages: { signIn: "/signin" },
   callbacks: {
+    // Company sign-in's own checks, before next-auth makes or finds the account (company-sign-in.ts).
+    signIn({ account, profile }) {
+      if (account?.provider !== OIDC_PROVIDER_ID || !auth.oidc) return true;
+      const refusal = oidcRefusal(auth.oidc, (profile ?? {}) as Partial<OidcClaims>);
+      return refusal ? `/signin?error=${refusal}` : true;
+    },
     // Runs on every session read: the workspace and role come from the memberships as they are now, so
     // a member who was removed or demoted loses those rights at once, not when the JWT expires. A session
     // update ({tenantId}) switches to another workspace the user belongs to (after accepting an invitation).

@@ -21,6 +21,18 @@ const SETUP_MS = 10 * 60_000;
 const postgres = databaseTargets().find((target) => target.name === "postgres");
 const dataDirs: string[] = [];
 
+/** The OAuth and OpenID Connect variables, which the zero-configuration sign-in page names. */
+const SIGN_IN_VARIABLES = [
+  "GITHUB_ID",
+  "GITHUB_SECRET",
+  "GOOGLE_ID",
+  "GOOGLE_SECRET",
+  "AUTH_OIDC_ISSUER",
+  "AUTH_OIDC_ID",
+  "AUTH_OIDC_SECRET",
+  "AUTH_OIDC_NAME",
+];
+
 /** Zero configuration, whatever the test's own environment or a developer's .env.local holds. */
 function zeroConfig(extra: EnvVars = {}): EnvVars {
   const dataDir = mkdtempSync(path.join(tmpdir(), "smx-deploy-start-"));
@@ -38,10 +50,9 @@ function zeroConfig(extra: EnvVars = {}): EnvVars {
     "AUTH_DEV_LOGIN_ALLOW_PRODUCTION",
     "SEARCHMUX_ALLOWED_HOSTS",
     "SEARCHMUX_SECRET_KEY",
-    "GITHUB_ID",
-    "GITHUB_SECRET",
-    "GOOGLE_ID",
-    "GOOGLE_SECRET",
+    ...SIGN_IN_VARIABLES,
+    "SMTP_URL",
+    "EMAIL_FROM",
   ];
   return {
     // Nothing here calls a provider; should anything try, it lands on a closed loopback port.
@@ -99,7 +110,8 @@ describe("starting a deployment with next start", () => {
       expect(page).toContain(`http://localhost:${port}/signin`);
       expect(page).toContain(`http://localhost:${port}/api/auth/callback/github`);
       expect(page).toContain(`http://localhost:${port}/api/auth/callback/google`);
-      for (const name of ["GITHUB_ID", "GITHUB_SECRET", "GOOGLE_ID", "GOOGLE_SECRET", "AUTH_URL"]) {
+      expect(page).toContain(`http://localhost:${port}/api/auth/callback/oidc`);
+      for (const name of [...SIGN_IN_VARIABLES, "AUTH_URL"]) {
         expect(page).toContain(`<code>${name}</code>`);
       }
       expect(page).not.toContain("Development sign-in</button>");
@@ -173,6 +185,23 @@ describe("starting a deployment with next start", () => {
     expect(lines).toEqual([
       "searchmux: SEARCHMUX_SECRET_KEY: the key of version 1 must be 32 bytes of base64 (`openssl rand -base64 32`), not 3 bytes",
     ]);
+  });
+
+  it("refuses to start with an http:// company sign-in issuer or a bad SMTP_URL, never printing a secret", async () => {
+    const { output, lines } = await refusal(
+      zeroConfig({
+        AUTH_OIDC_ISSUER: "http://login.corp.test",
+        AUTH_OIDC_ID: "searchmux",
+        AUTH_OIDC_SECRET: "oidc-hunter2",
+        SMTP_URL: "http://mailer:smtp-hunter2@mail.corp.test",
+        EMAIL_FROM: "invites@corp.test",
+      }),
+    );
+    expect(lines).toEqual([
+      "searchmux: AUTH_OIDC_ISSUER must be an https:// URL in production (npm start)",
+      expect.stringMatching(/^searchmux: SMTP_URL must be smtp:\/\/user:password@host:587/),
+    ]);
+    expect(output).not.toMatch(/hunter2/);
   });
 
   it("refuses the embedded database under VERCEL, in one line saying DATABASE_URL is needed", async () => {

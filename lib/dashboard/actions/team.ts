@@ -6,9 +6,11 @@ import type { ActionState } from "@/lib/dashboard/action-state";
 import { baseUrl } from "@/lib/dashboard/base-url";
 import { formText } from "@/lib/dashboard/form-data";
 import { dashboardSession, userSystemContext } from "@/lib/dashboard/session";
+import { log } from "@/lib/observability/logger";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { acceptInvitation } from "@/lib/services/members/accept-invitation";
 import { changeMember } from "@/lib/services/members/change-member";
+import { emailInvitation, type InvitationEmailOutcome } from "@/lib/services/members/email-invitation";
 import { inviteMember } from "@/lib/services/members/invite-member";
 import { revokeInvitation } from "@/lib/services/members/revoke-invitation";
 
@@ -17,6 +19,8 @@ export interface Invitation {
   role: string;
   /** The one-time link to pass on; only its hash is stored. */
   link: string;
+  /** Whether the link went out by email (SMTP configured), and why not when it failed. */
+  sent: InvitationEmailOutcome;
 }
 
 type Role = "owner" | "admin" | "member";
@@ -32,9 +36,18 @@ export async function inviteMemberAction(
       input: { email: formText(form, "email") ?? "", role: formText(form, "role") as "admin" | "member" },
     });
     refresh(); // the pending invitations list it
+    const base = await baseUrl();
+    const sent = await emailInvitation({
+      ctx,
+      input: { id: invitation.id, secret: invitation.secret, baseUrl: base },
+    }).catch((error: unknown): InvitationEmailOutcome => {
+      // The invitation exists whatever went wrong here: the admin gets its link, and the log the error.
+      log().error({ err: error }, "invitation email not attempted");
+      return { status: "failed", to: invitation.email, reason: "the email could not be sent" };
+    });
     return {
       status: "success",
-      data: { email: invitation.email, role: invitation.role, link: `${await baseUrl()}${invitation.path}` },
+      data: { email: invitation.email, role: invitation.role, link: `${base}${invitation.path}`, sent },
     };
   } catch (error) {
     return toActionError(error);

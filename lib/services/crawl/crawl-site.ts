@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { tenantLimits } from "@/lib/config";
-import { CRAWL_JOB_LIMITS, CRAWL_LIMITS, type CrawlInput, crawlInputSchema } from "@/lib/engine/crawl/input";
+import { CRAWL_JOB_LIMITS, type CrawlInput, crawlInputSchema } from "@/lib/engine/crawl/input";
 import { type CrawledPage, type CrawlResult, runCrawl } from "@/lib/engine/crawl/run-crawl";
 import type { FetchProvider, FetchProviderEntry } from "@/lib/engine/fetch/types";
 import { SsrfBlocked } from "@/lib/http/ssrf";

@@ -1,11 +1,5 @@
 import { z } from "zod";
-import {
-  DEFAULT_MAX_CHARS,
-  fetchInputSchemaFor,
-  fetchUrlField,
-  MAX_CHARS_CAP,
-  MIN_CHARS,
-} from "@/lib/engine/fetch/input";
+import { fetchInputSchemaFor, fetchUrlField, MAX_CHARS_CAP, MIN_CHARS } from "@/lib/engine/fetch/input";
 import type { FetchResult } from "@/lib/engine/fetch/run-fetch";
 import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 import type { OnProgress } from "@/lib/pipeline/provider-attempts";
