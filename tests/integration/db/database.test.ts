@@ -29,6 +29,8 @@ const TABLES = [
   "oauth_refresh_tokens",
   "research_jobs",
   "key_checks",
+  "webhooks",
+  "webhook_deliveries",
 ];
 /** Every migration of drizzle/ (its journal lists them), so a new one needs no edit here. */
 const MIGRATIONS = (
