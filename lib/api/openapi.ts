@@ -22,6 +22,7 @@ import { TOOLS, TRACED_TOOL_NAMES } from "@/lib/tools/table";
 import { estimateResponse, type Tool } from "@/lib/tools/tool";
 import packageJson from "@/package.json";
 import { foreignHostReason } from "./allowed-host";
+import { API_DESCRIPTION } from "./openapi-description";
 import {
   budgetDeleteResponse,
   budgetListResponse,
@@ -457,8 +458,7 @@ export function openApiDocument(serverUrl = "/") {
     info: {
       title: "Searchmux",
       version: packageJson.version,
-      description:
-        "A search gateway for AI agents: fused web search, fetch, answers and papers over many providers.",
+      description: API_DESCRIPTION,
     },
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],
