@@ -178,7 +178,7 @@ class WebSearchResponse(TypedDict):
     duration_ms: float
 
 
-class EstimateEstimate(TypedDict):
+class EstimateDetail(TypedDict):
     #: The providers the call would ask now, in order (keys paused or behind an open breaker left out)
     providers: List[str]
     #: The most the call could be charged: every one of them asked and billed (a cached result costs 0)
@@ -188,7 +188,7 @@ class EstimateEstimate(TypedDict):
 class Estimate(TypedDict):
     """With estimate: true: which providers the call would ask and the most it could cost"""
 
-    estimate: EstimateEstimate
+    estimate: EstimateDetail
 
 
 class FetchPageResponseMetadata(TypedDict):
@@ -400,7 +400,7 @@ class PaperSearchResponse(TypedDict):
 
 
 class StartResearchResponse(TypedDict):
-    estimate: EstimateEstimate
+    estimate: EstimateDetail
 
 
 class _BudgetStatusResponseBudgetsItemRequired(TypedDict):

@@ -5,10 +5,15 @@ import type { ApiReferenceReact as Viewer } from "@scalar/api-reference-react";
 import dynamic from "next/dynamic";
 import { useTheme } from "next-themes";
 import { type ComponentProps, useEffect, useMemo, useState } from "react";
+import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { forgetReferenceToken, storedReferenceToken } from "./reference-token";
 
 type Configuration = ComponentProps<typeof Viewer>["configuration"];
+
+// Scalar validates with zod, whose first object schema probes `new Function("")` for a faster parser: the
+// page's CSP refuses eval, and reports the refusal even though zod catches it. jitless skips the probe.
+z.config({ jitless: true });
 
 // Scalar renders in the browser only (it is a Vue app mounted into a React element).
 const ApiReferenceReact = dynamic(

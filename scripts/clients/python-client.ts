@@ -103,7 +103,8 @@ class PythonTypes {
     const fields = Object.entries(properties).map(([field, property]) => ({
       field,
       required: required.has(field),
-      annotation: this.annotation(property, `${name}${pascal(field)}`),
+      // A field named like its class (an estimate's `estimate`) would repeat the name.
+      annotation: this.annotation(property, `${name}${pascal(field) === name ? "Detail" : pascal(field)}`),
       description: docLine(property.description),
     }));
     const body = (list: typeof fields) =>

@@ -45,7 +45,9 @@ interface ClientError {
   message: string;
   retryAfter?: number;
 }
-type Client = Record<string, (input?: Record<string, unknown>) => Promise<Record<string, unknown>>>;
+type Call = (input?: Record<string, unknown>) => Promise<Record<string, unknown>>;
+/** The installed package's methods these tests call (its own types are checked by the type-check test). */
+type Client = { webSearch: Call; getResearch: Call; budgetStatus: Call };
 let Searchmux: new (options: { token?: string; baseUrl?: string }) => Client;
 
 beforeAll(async () => {
@@ -110,7 +112,9 @@ async function failure(call: Promise<unknown>): Promise<ClientError & { name: st
 
 describe("TypeScript client (@searchmux/client, packed and installed)", () => {
   it("searches and answers the REST response", async () => {
-    fake.setScenario("duckduckgo", { results: [{ title: "TS client", url: "https://ts.example/a" }] });
+    fake.setScenario("duckduckgo", {
+      results: [{ title: "TS client", url: "https://ts.example/a", snippet: "typed" }],
+    });
     const smx = new Searchmux({ token, baseUrl: server.origin });
     const result = await smx.webSearch({ query: "typescript client", providers: PROVIDERS, max_results: 5 });
     expect(result.query).toBe("typescript client");
@@ -197,6 +201,7 @@ async function python(script: string, env: Record<string, string> = {}): Promise
   ].join("\n");
   const { stdout } = await run("python3", ["-c", `${prelude}\n${script}`], {
     env: {
+      NODE_ENV: "test",
       PATH: process.env.PATH ?? "",
       PYTHONPATH: path.resolve("clients/python"),
       PYTHONDONTWRITEBYTECODE: "1",
@@ -211,7 +216,9 @@ async function python(script: string, env: Record<string, string> = {}): Promise
 
 describe("Python client (clients/python/searchmux.py)", () => {
   it("searches with the token and URL from the environment", async () => {
-    fake.setScenario("duckduckgo", { results: [{ title: "Py client", url: "https://py.example/a" }] });
+    fake.setScenario("duckduckgo", {
+      results: [{ title: "Py client", url: "https://py.example/a", snippet: "stdlib" }],
+    });
     const out = await python(
       `r = Searchmux().web_search("python client", providers=${JSON.stringify(PROVIDERS)}, max_results=5)\n` +
         "print(json.dumps({'query': r['query'], 'urls': [x['url'] for x in r['results']]}))",

@@ -15,7 +15,7 @@ function curlArguments(command: string): { args: string[]; stderr: string } {
   const script = `curl() { printf '%s\\0' "$@"; }\n${command}`;
   const run = spawnSync("sh", ["-c", script], {
     encoding: "utf8",
-    env: { PATH: process.env.PATH ?? "", SEARCHMUX_TOKEN: TOKEN },
+    env: { NODE_ENV: "test", PATH: process.env.PATH ?? "", SEARCHMUX_TOKEN: TOKEN },
   });
   return { args: run.stdout.split("\0").slice(0, -1), stderr: run.stderr };
 }
