@@ -24,8 +24,8 @@ const ApiReferenceReact = dynamic(
 /**
  * The API reference: Scalar's viewer of /api/openapi.json, with its examples in curl, Python, Node.js and
  * more, and its test requests sent from this page to this deployment. Configured to work offline under the
- * page's Content-Security-Policy: no web fonts, telemetry, AI agent, MCP helper or request proxy of
- * Scalar's own (each would load from or send to Scalar's servers). The bearer field starts with the token
+ * page's Content-Security-Policy: no web fonts, telemetry, AI agent, MCP helper, developer toolbar or
+ * request proxy of Scalar's own (each would load from, send to or link to Scalar's servers). The bearer field starts with the token
  * the user picked for it in this tab (reference-token.ts), else empty.
  */
 export function ApiReference() {
@@ -41,6 +41,8 @@ export function ApiReference() {
       telemetry: false,
       agent: { disabled: true },
       mcp: { disabled: true },
+      // On localhost Scalar adds a toolbar and "Generate SDK", offers of its hosted services: never.
+      showDeveloperTools: "never",
       hideClientButton: false,
       persistAuth: false,
       hideDarkModeToggle: true,

@@ -5,7 +5,7 @@
  * this tab's sessionStorage only, and can be forgotten. The playground's "Copy as curl" on every run.
  */
 import type { Page } from "@playwright/test";
-import { screenshot, signInAsDeveloper } from "./support/dashboard";
+import { settled, signInAsDeveloper } from "./support/dashboard";
 import { BASE_URL } from "./support/e2e-server";
 import { expect, test } from "./support/test";
 
@@ -30,10 +30,19 @@ test("renders the OpenAPI document with the clients' introduction, offline, from
   await expect(page.getByText("Fused web search over the workspace's providers").first()).toBeVisible();
   await expect(page.getByText("@searchmux/client").first()).toBeVisible();
   await expect(page.getByText("from searchmux import Searchmux").first()).toBeVisible();
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await screenshot(page, "api-reference");
-  await page.setViewportSize({ width: 390, height: 844 });
-  await screenshot(page, "api-reference-phone");
+  // Scalar's offers of its hosted services, shown on localhost unless turned off.
+  for (const offer of ["Generate SDK", "Developer Tools", "Deploy"]) {
+    await expect(page.getByText(offer, { exact: true })).toHaveCount(0);
+  }
+  // The reference is tens of thousands of pixels long: what a reader first sees, not the full page.
+  for (const [name, width, height] of [
+    ["api-reference", 1440, 900],
+    ["api-reference-phone", 390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await settled(page);
+    await page.screenshot({ path: `test-results/screenshots/${name}.png` });
+  }
   expect(foreign).toEqual([]);
 });
 
