@@ -21,7 +21,7 @@ export default function ApiDocsPage() {
         </a>
       </SiteHeader>
       <main>
-        <h1 className="sr-only">Searchmux API reference</h1>
+        <h1 className="sr-only">API reference</h1>
         <ApiReference />
       </main>
     </>
