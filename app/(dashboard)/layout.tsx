@@ -1,3 +1,4 @@
+import { BookOpen } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { MobileNav } from "@/components/dashboard/mobile-nav";
@@ -34,6 +35,13 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <Badge tone="outline" className="hidden sm:inline-flex">
               {session.role}
             </Badge>
+            <Link
+              href="/docs/api"
+              className="inline-flex items-center gap-1.5 rounded-md px-2 py-1.5 text-muted-foreground hover:bg-accent hover:text-foreground"
+            >
+              <BookOpen className="size-4" aria-hidden />
+              <span className="sr-only sm:not-sr-only">API reference</span>
+            </Link>
             <ThemeToggle />
             <SignOutButton />
           </div>

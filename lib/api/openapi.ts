@@ -26,6 +26,7 @@ import { TOOLS, TRACED_TOOL_NAMES } from "@/lib/tools/table";
 import { estimateResponse, type Tool } from "@/lib/tools/tool";
 import packageJson from "@/package.json";
 import { foreignHostReason } from "./allowed-host";
+import { API_DESCRIPTION } from "./openapi-description";
 import {
   auditListResponse,
   budgetDeleteResponse,
@@ -568,8 +569,7 @@ export function openApiDocument(serverUrl = "/") {
     info: {
       title: "Searchmux",
       version: packageJson.version,
-      description:
-        "A search gateway for AI agents: fused web search, fetch, answers and papers over many providers.",
+      description: API_DESCRIPTION,
     },
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],

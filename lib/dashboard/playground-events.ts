@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { ProviderSpan } from "@/lib/engine/shared/types";
 import type { ProviderProgress } from "@/lib/pipeline/provider-attempts";
 import type { ToolName, ToolNamed } from "@/lib/tools/table";
+import type { RestRoute } from "./curl-command";
 
 /** A tool of the table (lib/tools/table.ts); the page offers those the playground shows. */
 export type PlaygroundTool = ToolName;
@@ -16,6 +17,8 @@ export interface PlaygroundToolOption {
   name: PlaygroundTool;
   title: string;
   providers: Array<{ id: string; name: string }>;
+  /** Its REST route, for "Copy as curl". */
+  rest: RestRoute;
 }
 
 /** A tool's response in its REST shape, tagged with the tool. */

@@ -1,17 +1,19 @@
 "use client";
 
 import { Telescope } from "lucide-react";
-import { type ComponentType, useState } from "react";
+import { type ComponentType, type ReactNode, useState } from "react";
 import { Waterfall } from "@/components/dashboard/traces/waterfall";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormMessage } from "@/components/ui/form-message";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import type { RestRoute } from "@/lib/dashboard/curl-command";
 import { formatDuration } from "@/lib/dashboard/format";
 import type {
   PlaygroundResult,
   PlaygroundTool,
   PlaygroundToolOption,
 } from "@/lib/dashboard/playground-events";
+import { CopyAsCurl } from "./copy-curl";
 import { RecentResearch, ResearchJob } from "./research-job";
 import { RunSummary } from "./run-summary";
 import { type FieldErrors, type ProviderChoice, ResearchForm, type ToolFormProps } from "./tool-forms";
@@ -60,17 +62,26 @@ function progressTitle(state: RunState): string {
 export function Playground({
   tools,
   researchProviders,
+  researchRoute,
+  apiBase,
 }: {
   /** The table's tools the playground offers, in its order. */
   tools: readonly PlaygroundToolOption[];
   /** The search providers a research job may use (its tab is its own: a job is no single run). */
   researchProviders: readonly ProviderChoice[];
+  /** Research's REST route, for "Copy as curl". */
+  researchRoute: RestRoute;
+  /** The deployment's base URL, for "Copy as curl". */
+  apiBase: string;
 }) {
   // The Research tab is always there; the table's first playground tool opens when there is one.
   const [tool, setTool] = useState<PlaygroundTool>(tools[0]?.name ?? "research");
   const { state, run } = usePlaygroundRun();
   const research = useResearch(tool === "research");
+  // The input of the last job started here, for its curl (a job picked from the list has none).
+  const [researchInput, setResearchInput] = useState<Record<string, unknown> | null>(null);
   const errors = fieldErrors(state);
+  const runRoute = tools.find((option) => option.name === state.tool)?.rest;
 
   return (
     <div className="space-y-6">
@@ -112,14 +123,32 @@ export function Playground({
                 providers={researchProviders}
                 errors={research.state.problem?.fieldErrors ?? {}}
                 running={research.state.starting}
-                onRun={(input) => research.start(input)}
+                onRun={(input) => {
+                  setResearchInput(input);
+                  research.start(input);
+                }}
               />
             </TabsContent>
           </Tabs>
         </CardContent>
       </Card>
 
-      {tool === "research" ? <ResearchJobs research={research} /> : <RunResults state={state} run={run} />}
+      {tool === "research" ? (
+        <ResearchJobs
+          research={research}
+          curl={
+            researchInput ? (
+              <CopyAsCurl apiBase={apiBase} route={researchRoute} input={researchInput} />
+            ) : null
+          }
+        />
+      ) : (
+        <RunResults
+          state={state}
+          run={run}
+          curl={runRoute ? <CopyAsCurl apiBase={apiBase} route={runRoute} input={state.input} /> : null}
+        />
+      )}
     </div>
   );
 }
@@ -137,11 +166,12 @@ function EstimatedForm({
   return <Form {...props} estimate={estimate} onInputChange={request} />;
 }
 
-/** The job on show and the recent jobs under the Research tab. */
-function ResearchJobs({ research }: { research: ReturnType<typeof useResearch> }) {
+/** The job on show (with the curl that starts it, when started here) and the recent jobs under the Research tab. */
+function ResearchJobs({ research, curl }: { research: ReturnType<typeof useResearch>; curl: ReactNode }) {
   const { job, recent, cancelling, problem } = research.state;
   return (
     <>
+      {curl}
       {problem?.message ? (
         <FormMessage state={problem} className="rounded-md border border-destructive/40 p-3" />
       ) : null}
@@ -164,8 +194,8 @@ function ResearchJobs({ research }: { research: ReturnType<typeof useResearch> }
   );
 }
 
-/** The last run's live progress, its error or its results. */
-function RunResults({ state, run }: ReturnType<typeof usePlaygroundRun>) {
+/** The last run's live progress, its error or its results, and the curl that makes the same call. */
+function RunResults({ state, run, curl }: ReturnType<typeof usePlaygroundRun> & { curl: ReactNode }) {
   const errors = fieldErrors(state);
   const reported = new Set(state.spans.map((s) => s.provider));
   const cacheHit = reported.has("*");
@@ -177,6 +207,7 @@ function RunResults({ state, run }: ReturnType<typeof usePlaygroundRun>) {
 
   return (
     <>
+      {curl}
       {state.status === "running" || state.spans.length > 0 ? (
         <Card aria-live="polite" aria-busy={state.status === "running"}>
           <CardHeader>

@@ -11,6 +11,8 @@ import type { ProviderProgress } from "@/lib/pipeline/provider-attempts";
 
 export interface RunState {
   status: "idle" | "running" | "done" | "failed";
+  /** The tool of the run (null before the first). */
+  tool: PlaygroundTool | null;
   /** Providers expected to report (for their "running" bars); fetch's waterfall is not known ahead. */
   expected: readonly string[];
   /** The input the call was run with (what a next page of a fetch keeps). */
@@ -22,7 +24,15 @@ export interface RunState {
   error?: PlaygroundError;
 }
 
-const IDLE: RunState = { status: "idle", expected: [], input: {}, spans: [], startedAt: 0, elapsedMs: 0 };
+const IDLE: RunState = {
+  status: "idle",
+  tool: null,
+  expected: [],
+  input: {},
+  spans: [],
+  startedAt: 0,
+  elapsedMs: 0,
+};
 
 /** Yields each line of an NDJSON response body as it arrives. */
 async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
@@ -72,7 +82,7 @@ export function usePlaygroundRun() {
       running.current?.abort();
       const controller = new AbortController();
       running.current = controller;
-      setState({ ...IDLE, status: "running", expected, input, startedAt: performance.now() });
+      setState({ ...IDLE, status: "running", tool, expected, input, startedAt: performance.now() });
       try {
         const response = await fetch("/dashboard/playground/run", {
           method: "POST",

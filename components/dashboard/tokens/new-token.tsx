@@ -3,6 +3,7 @@
 import { TriangleAlert } from "lucide-react";
 import { createContext, type ReactNode, useContext, useState } from "react";
 import { ClientConfigs } from "@/components/client-configs";
+import { TryInReference } from "@/components/docs/try-in-reference";
 import { CodeBlock } from "@/components/ui/code-block";
 import { Dialog, DialogContent } from "@/components/ui/dialog";
 import type { NewToken } from "@/lib/dashboard/actions/tokens";
@@ -29,6 +30,7 @@ export function NewTokenProvider({ baseUrl, children }: { baseUrl: string; child
             <div data-testid="new-token">
               <CodeBlock code={shown.token} label="token" />
             </div>
+            <TryInReference token={shown.token} />
             <div className="space-y-2">
               <h3 className="text-sm font-medium">Connect a client with it</h3>
               <ClientConfigs baseUrl={baseUrl} token={shown.token} />

@@ -1,5 +1,6 @@
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Playground } from "@/components/dashboard/playground/playground";
+import { baseUrl } from "@/lib/dashboard/base-url";
 import type { PlaygroundToolOption } from "@/lib/dashboard/playground-events";
 import { PLAYGROUND_TOOLS } from "@/lib/dashboard/playground-run";
 import { dashboardSession } from "@/lib/dashboard/session";
@@ -19,6 +20,7 @@ export default async function PlaygroundPage() {
       name: tool.name,
       title: tool.title,
       providers: serving(tool.providers),
+      rest: { method: tool.rest.method, path: tool.rest.path },
     }),
   );
   return (
@@ -28,7 +30,12 @@ export default async function PlaygroundPage() {
         description="Run any tool as your agents would, on this workspace's keys and budgets; every run is traced."
       />
       {/* A research job searches with web_search's providers. */}
-      <Playground tools={tools} researchProviders={serving(toolTable.web_search.providers)} />
+      <Playground
+        tools={tools}
+        researchProviders={serving(toolTable.web_search.providers)}
+        researchRoute={{ method: toolTable.research.rest.method, path: toolTable.research.rest.path }}
+        apiBase={await baseUrl()}
+      />
     </div>
   );
 }
