@@ -33,7 +33,7 @@ your code.
 from searchmux import Searchmux
 
 smx = Searchmux(token="smx_...", base_url="https://searchmux.example")
-for result in smx.web_search("rust async runtimes", max_results=5)["results"]:
+for result in smx.web_search(query="rust async runtimes", max_results=5)["results"]:
     print(result["title"], result["url"])
 \`\`\`
 

@@ -170,8 +170,8 @@ describe("TypeScript client (@searchmux/client, packed and installed)", () => {
         'const state: "queued" | "running" | "succeeded" | "failed" | "cancelled" = job.status;',
         "// @ts-expect-error an unknown field",
         'await smx.webSearch({ query: "q", max_result: 3 });',
-        "// @ts-expect-error the query is required",
-        "await smx.webSearch({});",
+        "// @ts-expect-error a field of the wrong type",
+        'await smx.webSearch({ query: "q", max_results: "three" });',
         "const error: unknown = null;",
         "if (error instanceof SearchmuxError) console.log(error.status, error.code, error.retryAfter);",
         "console.log(first, cost, state);",
@@ -220,7 +220,7 @@ describe("Python client (clients/python/searchmux.py)", () => {
       results: [{ title: "Py client", url: "https://py.example/a", snippet: "stdlib" }],
     });
     const out = await python(
-      `r = Searchmux().web_search("python client", providers=${JSON.stringify(PROVIDERS)}, max_results=5)\n` +
+      `r = Searchmux().web_search(query="python client", providers=${JSON.stringify(PROVIDERS)}, max_results=5)\n` +
         "print(json.dumps({'query': r['query'], 'urls': [x['url'] for x in r['results']]}))",
     );
     expect(out.query).toBe("python client");
@@ -230,8 +230,8 @@ describe("Python client (clients/python/searchmux.py)", () => {
   it("raises SearchmuxError: 401 for a bad token, 400 for invalid input", async () => {
     const out = await python(
       [
-        "bad = failure(lambda: Searchmux(token='smx_not-a-token').web_search('x'))",
-        "invalid = failure(lambda: Searchmux().web_search('x', max_results='ten'))",
+        "bad = failure(lambda: Searchmux(token='smx_not-a-token').web_search(query='x'))",
+        "invalid = failure(lambda: Searchmux().web_search(query='x', max_results='ten'))",
         "print(json.dumps({'bad': bad, 'invalid': invalid}))",
       ].join("\n"),
     );
