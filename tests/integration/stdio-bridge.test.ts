@@ -176,12 +176,13 @@ describe("local mode", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("lists the eight tools with the hosted server's schemas", async () => {
+  it("lists the nine tools with the hosted server's schemas", async () => {
     const { tools } = await bridge.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       "answer",
       "budget_status",
       "crawl",
+      "extract",
       "fetch",
       "image_search",
       "paper_search",
