@@ -33,7 +33,7 @@ const message = (schema: z.ZodType, input: unknown) => refusal(schema, input).me
 describe("validation messages", () => {
   it.each([
     ["an empty string", { query: "" }, "query: must not be empty"],
-    ["a missing field", {}, "query: is required"],
+    ["a missing field", {}, "query: is required (or queries)"],
     ["a wrong type", { query: 42 }, "query: must be a string, not a number"],
     ["text for a number", { query: "x", max_results: "ten" }, "max_results: must be a number, not a string"],
     [

@@ -69,8 +69,10 @@ export const webSearchInput = searchInputSchema
   })
   .strict()
   .superRefine((input, ctx) => {
-    if ((input.query === undefined) === (input.queries === undefined))
-      ctx.addIssue({ code: "custom", path: ["query"], message: "give either query or queries (not both)" });
+    if (input.query === undefined && input.queries === undefined)
+      ctx.addIssue({ code: "custom", path: ["query"], message: "is required (or queries)" });
+    else if (input.query !== undefined && input.queries !== undefined)
+      ctx.addIssue({ code: "custom", path: ["queries"], message: "give either query or queries, not both" });
     else if (input.merge !== undefined && input.queries === undefined)
       ctx.addIssue({ code: "custom", path: ["merge"], message: "merge goes with queries" });
     else if (input.queries && !input.merge && (input.grounded_snippets || input.include_content))
