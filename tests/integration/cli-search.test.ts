@@ -82,6 +82,7 @@ describe("npm run smx -- search", () => {
   });
 
   it("searches news for several queries with a language", async () => {
+    fake.resetScenarios();
     fake.clearRequests();
     const { code, stdout } = await smx(
       "search",
