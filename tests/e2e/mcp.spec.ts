@@ -157,10 +157,12 @@ test.describe("tools/list", () => {
       expect(tool.outputSchema).toBeUndefined();
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
+    // query or queries (the verb refuses both or neither): neither is required in the schema.
+    expect(byName.get("web_search")?.inputSchema).not.toHaveProperty("required");
     expect(byName.get("web_search")?.inputSchema).toMatchObject({
-      required: ["query"],
       properties: {
         query: { type: "string", minLength: 1, maxLength: 2000 },
+        queries: { type: "array", maxItems: 5 },
         mode: { enum: ["fanout", "auto", "budget", "single"] },
         include_domains: { maxItems: 100 },
       },
@@ -184,7 +186,13 @@ test.describe("tools/list", () => {
   test("a token lists only the tools of its scopes, and calling another gets the step-up 403", async () => {
     const mcp = await client("search-only");
     const { tools } = await mcp.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["budget_status", "research", "web_search"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "budget_status",
+      "image_search",
+      "research",
+      "similar",
+      "web_search",
+    ]);
     // The SDK's transport shows the HTTP status as the error's code.
     await expect(
       mcp.callTool({ name: "fetch", arguments: { url: "https://example.com/" } }),
@@ -376,7 +384,13 @@ test.describe("authentication", () => {
     const mcp = await connectClient(`${MCP_URL}/t/${token("search-only")}`);
     clients.push(mcp);
     const { tools } = await mcp.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["budget_status", "research", "web_search"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "budget_status",
+      "image_search",
+      "research",
+      "similar",
+      "web_search",
+    ]);
     const wrong = await postRaw(
       initializeRequest(LATEST_PROTOCOL_VERSION),
       freshIp(),

@@ -21,7 +21,8 @@ test("a token's profile is edited on the Connect page and narrows its MCP tool l
   const dialog = page.getByRole("dialog", { name: "Profile of “profiled-agent”" });
   const size = dialog.getByTestId("tool-list-size");
   const fullSize = Number((await size.textContent())?.match(/([\d,]+) bytes/)?.[1]?.replace(/,/g, ""));
-  for (const tool of ["web_search", "crawl", "answer", "paper_search", "research", "budget_status"])
+  const others = ["web_search", "crawl", "extract", "answer", "paper_search", "image_search", "similar"];
+  for (const tool of [...others, "research", "budget_status"])
     await dialog.getByLabel(tool, { exact: true }).click();
   const oneToolSize = Number((await size.textContent())?.match(/([\d,]+) bytes/)?.[1]?.replace(/,/g, ""));
   expect(oneToolSize).toBeLessThan(fullSize);

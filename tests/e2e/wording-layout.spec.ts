@@ -59,10 +59,13 @@ test("provider keys flag only what a tool needs: optional providers without a ke
   expect(await noKey.count()).toBeGreaterThanOrEqual(20);
   await expect(rows.locator('[data-tone="warning"]')).toHaveCount(0);
   await expect(rows.getByText("missing", { exact: true })).toHaveCount(0);
-  // No answer provider works without a key here: that, and only that, is flagged.
+  // No answer, extract or image provider works without a key here (no operator model, no SearXNG): those,
+  // and only those, are flagged.
   const needed = page.getByTestId("needed-keys");
-  await expect(needed.getByRole("listitem")).toHaveCount(1);
+  await expect(needed.getByRole("listitem")).toHaveCount(3);
   await expect(needed).toContainText("Answer has no provider yet: add a key for one of");
+  await expect(needed).toContainText("Extract has no provider yet");
+  await expect(needed).toContainText("Images has no provider yet");
 });
 
 test("a one-provider run states one duration, no merged snippet, and a used-up budget says its hard limit is reached", async ({
