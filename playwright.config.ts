@@ -20,7 +20,7 @@ process.env.E2E_CLIENT_SITE_DIR ??= path.dirname(createLocalCa(CLIENT_SITE_ADDRE
 process.env.E2E_MAIL_DIR ??= mkdtempSync(path.join(tmpdir(), "smx-e2e-mail-"));
 const baseURL = `http://localhost:${port}`;
 
-// End-to-end runs the zero-configuration product: `next build && next start`, embedded database in a
+// End-to-end runs the zero-configuration product: `next build` (unless .next is fresh) and `next start`, embedded database in a
 // fresh data directory, in-memory KV, development sign-in explicitly allowed under production. Every
 // provider points at the fake provider server and no operator key is set: a few keyed search providers
 // answer there, reachable only with a workspace's own key; the rest answer 503, internet or not. Company
@@ -74,7 +74,7 @@ export default defineConfig({
       stdout: "pipe",
     },
     {
-      command: `npm run build && npm start -- -p ${port}`,
+      command: `npx tsx tests/e2e/support/build-if-stale.ts && npm start -- -p ${port}`,
       url: `${baseURL}/api/health`,
       // The build takes 2–3 minutes on an idle 2-core machine; a loaded one may set more.
       timeout: Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 300_000),
