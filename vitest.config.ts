@@ -8,6 +8,7 @@ export default defineConfig({
     exclude: ["tests/e2e/**", "node_modules/**"],
     pool: "forks",
     setupFiles: ["tests/support/no-outside-network.ts"],
+    globalSetup: ["tests/support/database-template.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -24,7 +24,13 @@ const CONNECTIONS = 200;
 const TENANTS = 10;
 /** A production build can take minutes on a busy machine; starting instances takes seconds. */
 const SETUP_MS = 10 * 60_000;
-const LOAD_TEST_MS = (LOAD_SECONDS + 120) * 1000;
+/**
+ * Calls slower than this count as hung (autocannon gives up on them). Generous on purpose: on a busy 2-core
+ * machine a healthy instance under 200 connections answered its slowest calls in 15–20 s, so a tighter bound
+ * fails the build for the machine's speed, not for a hung call. Latency is reported, and targeted in bench/.
+ */
+const CALL_TIMEOUT_SECONDS = 90;
+const LOAD_TEST_MS = (LOAD_SECONDS + CALL_TIMEOUT_SECONDS + 120) * 1000;
 
 function summary(name: string, report: LoadReport): string {
   const { p50, p99, max } = report.latencyMs;
@@ -37,9 +43,6 @@ function summary(name: string, report: LoadReport): string {
     `transport errors ${report.errors.length}, timeouts ${report.timeouts}`
   );
 }
-
-/** Calls slower than this count as hung (autocannon gives up on them). */
-const CALL_TIMEOUT_SECONDS = 20;
 
 /** Transport errors and non-2xx answers, over the calls sent. */
 function errorRate(report: LoadReport): number {

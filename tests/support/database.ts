@@ -4,12 +4,19 @@
  * call, dropped afterwards).
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { createDatabase, type Database, type DatabaseOptions } from "@/lib/db/client";
 import { embeddedDatabaseUrl } from "@/lib/db/embedded";
+
+/**
+ * The variables naming vitest's migrated templates (a pgdata directory; a database name), set by its global
+ * setup (database-template.ts) and read by the processes it forks. Unset elsewhere: databases made anew.
+ */
+export const PGLITE_TEMPLATE_ENV = "SMX_TEST_PGLITE_TEMPLATE";
+export const POSTGRES_TEMPLATE_ENV = "SMX_TEST_POSTGRES_TEMPLATE";
 
 export interface TestDatabase {
   db: Database;
@@ -40,6 +47,9 @@ const pglite: DatabaseTarget = {
   name: "pglite",
   async create(options) {
     const dataDir = mkdtempSync(path.join(tmpdir(), "smx-test-"));
+    // Under vitest, a copy of the run's migrated cluster (database-template.ts) instead of a new one.
+    const template = process.env[PGLITE_TEMPLATE_ENV];
+    if (template && existsSync(template)) cpSync(template, path.join(dataDir, "pgdata"), { recursive: true });
     const db = await createDatabase({ driver: "embedded", dataDir, poolSize: options?.poolSize ?? 4 });
     return {
       db,
@@ -60,11 +70,14 @@ export interface EmptyDatabase {
   drop(): Promise<void>;
 }
 
-/** A new database, not migrated, on the server of `adminUrl` (whose role may create databases). */
-export async function emptyPostgresDatabase(adminUrl: string): Promise<EmptyDatabase> {
+/**
+ * A new database on the server of `adminUrl` (whose role may create databases): empty, or a copy of the
+ * database named `template`.
+ */
+export async function emptyPostgresDatabase(adminUrl: string, template?: string): Promise<EmptyDatabase> {
   const name = `smx_test_${randomBytes(6).toString("hex")}`;
   const asAdmin = (statement: string) => withRawClient(adminUrl, (client) => client.query(statement));
-  await asAdmin(`create database ${name}`);
+  await asAdmin(`create database ${name}${template ? ` template ${template}` : ""}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
@@ -78,7 +91,8 @@ function postgres(adminUrl: string): DatabaseTarget {
   return {
     name: "postgres",
     async create(options) {
-      const empty = await emptyPostgresDatabase(adminUrl);
+      // Under vitest, a copy of the run's migrated template (database-template.ts).
+      const empty = await emptyPostgresDatabase(adminUrl, process.env[POSTGRES_TEMPLATE_ENV]);
       const db = await createDatabase({
         driver: options?.driver ?? "pg",
         url: empty.url,
