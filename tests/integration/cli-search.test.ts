@@ -1,21 +1,24 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NEWS_WIRES } from "@/tests/fakes/news-wires";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
-import { stopEmbeddedServer } from "@/tests/support/database";
+import { operatorCli } from "@/tests/support/compile-cli";
+import { newDataDir, stopEmbeddedServer } from "@/tests/support/database";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
 
-const run = promisify(execFile);
+const _run = promisify(execFile);
 
 describe("npm run smx -- search", () => {
   let fake: FakeProviders;
   let env: NodeJS.ProcessEnv;
 
+  const cli = operatorCli();
+  const smx = (...args: string[]) => cli.run(args, env);
+
   beforeAll(async () => {
+    await cli.build();
     fake = await startFakeProviders(NEWS_WIRES);
     // Keyless providers plus one operator key; every base URL points at the fake server.
     env = {
@@ -24,18 +27,11 @@ describe("npm run smx -- search", () => {
       ...fakeProviderEnv(fake.url),
       TAVILY_API_KEY: "tvly-operator-key",
     };
+  }, 180_000);
+  afterAll(async () => {
+    cli.remove();
+    await fake?.close();
   });
-  afterAll(async () => fake?.close());
-
-  async function smx(...args: string[]) {
-    try {
-      const { stdout } = await run("node_modules/.bin/tsx", ["scripts/smx.ts", ...args], { env });
-      return { code: 0, stdout, stderr: "" };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return failed;
-    }
-  }
 
   it("prints fused results from the keyless providers and those with an operator key", async () => {
     fake.setScenario("tavily", {
@@ -112,7 +108,7 @@ describe("npm run smx -- search", () => {
   });
 
   it("lets an operator create a tenant, store a key, set a budget and watch usage change", async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), "smx-cli-usage-"));
+    const dataDir = newDataDir("smx-cli-usage-");
     const base = env;
     env = { ...base, SEARCHMUX_DATA_DIR: dataDir, TAVILY_API_KEY: "" };
     try {

@@ -3,39 +3,34 @@
  * input schema, run as a tenant on an embedded database against the fake provider server.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
-import { stopEmbeddedServer } from "@/tests/support/database";
+import { operatorCli } from "@/tests/support/compile-cli";
+import { newDataDir, stopEmbeddedServer } from "@/tests/support/database";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
 
-const run = promisify(execFile);
-const dataDir = mkdtempSync(path.join(tmpdir(), "smx-cli-tools-"));
+const _run = promisify(execFile);
+const dataDir = newDataDir("smx-cli-tools-");
 
 describe("npm run smx -- tool <name>", () => {
   let fake: FakeProviders;
   let env: NodeJS.ProcessEnv;
   let tenant: string;
 
-  async function smx(...args: string[]) {
-    try {
-      const { stdout } = await run("node_modules/.bin/tsx", ["scripts/smx.ts", ...args], { env });
-      return { code: 0, stdout, stderr: "" };
-    } catch (error) {
-      return error as { code: number; stdout: string; stderr: string };
-    }
-  }
+  const cli = operatorCli();
+  const smx = (...args: string[]) => cli.run(args, env);
 
   beforeAll(async () => {
+    await cli.build();
     fake = await startFakeProviders();
     env = { ...process.env, SEARCHMUX_DATA_DIR: dataDir, DATABASE_URL: "", ...fakeProviderEnv(fake.url) };
     tenant = (await smx("tenant", "create", "--name", "cli tools")).stdout.trim();
-  }, 30_000);
+  }, 180_000);
 
   afterAll(async () => {
+    cli.remove();
     await fake?.close();
     stopEmbeddedServer(dataDir);
     rmSync(dataDir, { recursive: true, force: true });

@@ -1,25 +1,19 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
+import { rmSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "@/lib/db/client";
 import { apiTokens, tenants } from "@/lib/db/schema";
 import { hashToken, hasValidChecksum } from "@/lib/services/tokens/token-format";
-import { stopEmbeddedServer } from "@/tests/support/database";
+import { operatorCli } from "@/tests/support/compile-cli";
+import { newDataDir, stopEmbeddedServer } from "@/tests/support/database";
 
-const run = promisify(execFile);
-const dataDir = mkdtempSync(path.join(tmpdir(), "smx-cli-"));
+const dataDir = newDataDir("smx-cli-");
 const env = { ...process.env, SEARCHMUX_DATA_DIR: dataDir, DATABASE_URL: "" };
+const cli = operatorCli();
 
 /** `database` is the line the CLI starts stderr with (which database it uses), `stderr` the rest. */
 async function smx(...args: string[]) {
-  const outcome = await run("node_modules/.bin/tsx", ["scripts/smx.ts", ...args], { env }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => error,
-  );
+  const outcome = await cli.run(args, env);
   const [database = "", ...rest] = outcome.stderr.trim().split("\n");
   return { code: outcome.code, stdout: outcome.stdout.trim(), database, stderr: rest.join("\n") };
 }
@@ -27,9 +21,11 @@ async function smx(...args: string[]) {
 describe("operator CLI on the embedded database, while another process uses it", () => {
   let app: Database;
   beforeAll(async () => {
+    await cli.build();
     app = await createDatabase({ driver: "embedded", dataDir }); // stands in for the running app
-  });
+  }, 180_000);
   afterAll(async () => {
+    cli.remove();
     await app.close();
     stopEmbeddedServer(dataDir);
     rmSync(dataDir, { recursive: true, force: true });

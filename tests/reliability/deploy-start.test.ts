@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MEMORY_KV_WARNING } from "@/lib/deploy-check";
-import { databaseTargets } from "@/tests/support/database";
+import { databaseTargets, newDataDir } from "@/tests/support/database";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
 import { freePort, type NextServer, startNextServer } from "./support/next-server";
 import { type EnvVars, ensureProductionBuild } from "./support/production-build";
@@ -33,9 +33,15 @@ const SIGN_IN_VARIABLES = [
   "AUTH_OIDC_NAME",
 ];
 
-/** Zero configuration, whatever the test's own environment or a developer's .env.local holds. */
-function zeroConfig(extra: EnvVars = {}): EnvVars {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "smx-deploy-start-"));
+/**
+ * Zero configuration, whatever the test's own environment or a developer's .env.local holds. The data
+ * directory holds a migrated embedded database (tests/support/database.ts), or with `empty` nothing, as on
+ * a first start.
+ */
+function zeroConfig(extra: EnvVars = {}, { empty = false } = {}): EnvVars {
+  const dataDir = empty
+    ? mkdtempSync(path.join(tmpdir(), "smx-deploy-start-"))
+    : newDataDir("smx-deploy-start-");
   dataDirs.push(dataDir);
   const blank = [
     "DATABASE_URL",
@@ -101,7 +107,7 @@ describe("starting a deployment with next start", () => {
 
   it("with zero configuration, the sign-in page says what to set for each way in", async () => {
     const port = await freePort();
-    const server = await startNextServer({ port, env: zeroConfig() });
+    const server = await startNextServer({ port, env: zeroConfig({}, { empty: true }) });
     try {
       const page = await signInPage(server);
       expect(page).toContain("No way to sign in is configured yet");
