@@ -167,14 +167,15 @@ for (const size of SIZES) {
     await signInAs(context, owner, owner.tenantId, "owner");
     for (const [name, path] of OWNER_PAGES) await visit(page, size, name, path, testInfo);
 
-    // Every provider of the latency chart is labelled, not every fifth: a label beside each row of bars.
+    // Every provider of the latency chart is labelled, not every fifth: a label beside each row of bars (the
+    // right-aligned ticks; the values below are centred).
     await page.goto("/dashboard");
     await settled(page);
     const latency = page.getByRole("figure", { name: /^Provider latency/ });
     const providers = await latency.locator("tbody th").allTextContents();
     expect(providers.length).toBeGreaterThanOrEqual(2);
     const labels = await latency
-      .locator(".recharts-yAxis .recharts-cartesian-axis-tick-value")
+      .locator('.recharts-cartesian-axis-tick-value[text-anchor="end"]')
       .allTextContents();
     expect(labels.toSorted()).toEqual(providers.toSorted());
 
