@@ -20,9 +20,10 @@ export function ProviderHealthTable<Row extends { provider: string; name: string
 
 const NONE = "—";
 
-/** A count of calls (or errors, timeouts…). */
+/** A count of calls (or errors, timeouts…); folded on a phone. */
 export const countColumn = <Row,>(header: string, count: (row: Row) => number): Column<Row> => ({
   header,
+  foldBelow: "2xl",
   numeric: true,
   cell: (row) => formatCount(count(row)),
 });
@@ -37,9 +38,10 @@ export const successColumn = <Row,>(rate: (row: Row) => number | null): Column<R
   },
 });
 
-/** A latency; a dash without calls. */
+/** A latency; a dash without calls; folded on a phone. */
 export const durationColumn = <Row,>(header: string, ms: (row: Row) => number | null): Column<Row> => ({
   header,
+  foldBelow: "2xl",
   numeric: true,
   cell: (row) => {
     const value = ms(row);

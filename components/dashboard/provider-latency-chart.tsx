@@ -8,7 +8,14 @@ export interface ProviderLatency {
   p95_ms: number | null;
 }
 
-/** Median (p50) and slow-call (p95) latency per provider as bars, or `empty` when there is none. */
+/** Height of one provider's row (its two bars), and of the value axis and legend below the rows. */
+const ROW_PX = 44;
+const AXES_PX = 56;
+
+/**
+ * Median (p50) and slow-call (p95) latency per provider as horizontal bars, a row per provider with its
+ * name beside it (however many there are, at any width), or `empty` when there is none.
+ */
 export function ProviderLatencyChart({
   label,
   providers,
@@ -23,6 +30,8 @@ export function ProviderLatencyChart({
   return (
     <Chart
       kind="bar"
+      horizontal
+      height={providers.length * ROW_PX + AXES_PX}
       label={label}
       data={providers.map((p) => ({ provider: p.name, p50: p.p50_ms, p95: p.p95_ms }))}
       category="provider"

@@ -9,9 +9,9 @@ const badgeVariants = cva(
       tone: {
         neutral: "border-border bg-muted text-foreground",
         primary: "border-transparent bg-primary/10 text-primary",
-        success: "border-transparent bg-success/15 text-success",
-        warning: "border-transparent bg-warning/15 text-warning",
-        danger: "border-transparent bg-destructive/15 text-destructive",
+        success: "border-transparent bg-success/10 text-success",
+        warning: "border-transparent bg-warning/10 text-warning",
+        danger: "border-transparent bg-destructive/10 text-destructive",
         outline: "border-border text-muted-foreground",
       },
     },

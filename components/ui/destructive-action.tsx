@@ -10,14 +10,17 @@ type DestructiveActionProps = Omit<ComponentProps<typeof ConfirmAction>, "trigge
   icon?: LucideIcon;
 };
 
-/** A small red button in a row's actions that deletes or removes something once confirmed. */
+/**
+ * A small red button in a row's actions that deletes or removes something once confirmed; in a narrow table
+ * (a size container below 36rem) the icon alone, its name still the label.
+ */
 export function DestructiveAction({ text, label, icon: Icon = Trash2, ...confirm }: DestructiveActionProps) {
   return (
     <ConfirmAction
       {...confirm}
       trigger={
         <Button variant="ghost" size="sm" className="text-destructive" aria-label={label}>
-          <Icon aria-hidden /> {text}
+          <Icon aria-hidden /> <span className="@max-xl:sr-only">{text}</span>
         </Button>
       }
     />

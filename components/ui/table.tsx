@@ -1,11 +1,15 @@
 import type { ComponentProps } from "react";
 import { cn } from "./cn";
 
-/** A table that scrolls sideways on narrow screens instead of overflowing the page. */
+/**
+ * A table that scrolls sideways on narrow screens instead of overflowing the page. Its wrapper is a size
+ * container: cells adapt to the table's width (`@xl:` …), not the window's, so a table in a half-width card
+ * folds as it would on a phone.
+ */
 export function Table({ className, ...props }: ComponentProps<"table">) {
   return (
     // relative: keeps absolutely positioned descendants (sr-only labels) inside the scroll area.
-    <div className="relative w-full overflow-x-auto">
+    <div className="@container relative w-full overflow-x-auto">
       <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
   );
@@ -27,7 +31,7 @@ export function TableHead({ className, ...props }: ComponentProps<"th">) {
   return (
     <th
       className={cn(
-        "h-9 whitespace-nowrap px-3 text-left align-middle text-xs font-medium text-muted-foreground",
+        "h-9 whitespace-nowrap px-2 text-left align-middle text-xs font-medium text-muted-foreground @xl:px-3",
         className,
       )}
       {...props}
@@ -36,5 +40,5 @@ export function TableHead({ className, ...props }: ComponentProps<"th">) {
 }
 
 export function TableCell({ className, ...props }: ComponentProps<"td">) {
-  return <td className={cn("px-3 py-2 align-middle", className)} {...props} />;
+  return <td className={cn("px-2 py-2 align-middle @xl:px-3", className)} {...props} />;
 }

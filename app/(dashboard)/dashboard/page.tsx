@@ -36,7 +36,12 @@ const HISTORY_DAYS = 31;
 type ProviderRow = Awaited<ReturnType<typeof providerStatus>>["providers"][number];
 
 const HEALTH_COLUMNS: Column<ProviderRow>[] = [
-  { header: "Tools", className: "text-muted-foreground", cell: (p) => toolsOfKinds(p.kinds).join(", ") },
+  {
+    header: "Tools",
+    foldBelow: "4xl",
+    className: "text-muted-foreground",
+    cell: (p) => toolsOfKinds(p.kinds).join(", "),
+  },
   { header: "Status", cell: (p) => <ProviderStatusBadge state={p.status} /> },
   countColumn("Calls", (p) => p.health?.calls ?? 0),
   successColumn((p) => p.health?.success_rate ?? null),

@@ -39,17 +39,21 @@ function describeDetails(details: Record<string, unknown>): string {
 
 const COLUMNS: Column<Entry>[] = [
   { header: "When", className: "whitespace-nowrap", cell: (entry) => formatDateTime(entry.created_at) },
-  { header: "Who", cell: (entry) => <Actor entry={entry} /> },
+  { header: "Who", foldBelow: "2xl", cell: (entry) => <Actor entry={entry} /> },
   { header: "Action", cell: (entry) => <Badge>{entry.action}</Badge> },
   {
     header: "Details",
+    foldBelow: "2xl",
     className: "max-w-80 truncate text-muted-foreground",
     title: (entry) => describeDetails(entry.details),
     cell: (entry) => describeDetails(entry.details) || entry.target_type,
   },
 ];
 
-/** Audit entries newest first: when, who (through what), the action and what it changed. */
+/**
+ * Audit entries newest first: when, who (through what), the action and what it changed; on a phone the when
+ * and the action, with who and the details folded under the when.
+ */
 export function AuditTable({ entries }: { entries: readonly Entry[] }) {
   return <DataTable rows={entries} rowKey={(entry) => entry.id} rowTestId="audit-row" columns={COLUMNS} />;
 }

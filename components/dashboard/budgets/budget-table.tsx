@@ -16,10 +16,11 @@ function columns(now: Date): Column<Budget>[] {
   const meter = meterColumns<Budget>({ label: budgetLabel, warning: (b) => b.soft_exceeded, now });
   return [
     { header: "Budget", className: "font-medium", cell: budgetLabel },
-    meter.used,
-    meter.remaining,
+    { ...meter.used, foldBelow: "xl" },
+    { ...meter.remaining, foldBelow: "2xl" },
     {
       header: "Soft limit",
+      foldBelow: "3xl",
       cell: (b) =>
         b.soft === null ? (
           <span className="text-muted-foreground">—</span>
@@ -30,7 +31,7 @@ function columns(now: Date): Column<Budget>[] {
           </span>
         ),
     },
-    meter.resets,
+    { ...meter.resets, foldBelow: "5xl" },
     {
       header: "Actions",
       hideHeader: true,
@@ -40,7 +41,10 @@ function columns(now: Date): Column<Budget>[] {
   ];
 }
 
-/** The workspace's budgets: use against the limit, the soft limit, the reset, and edit / delete. */
+/**
+ * The workspace's budgets: use against the limit, the soft limit, the reset, and edit / delete; narrower,
+ * the label and the actions, the figures folded under the label.
+ */
 export function BudgetTable({ budgets, now }: { budgets: readonly Budget[]; now: Date }) {
   return <DataTable rows={budgets} rowKey={(b) => b.id} rowTestId="budget-row" columns={columns(now)} />;
 }
@@ -51,7 +55,7 @@ function BudgetActions({ budget }: { budget: Budget }) {
     <div className="flex justify-end gap-1">
       <Button variant="ghost" size="sm" asChild>
         <Link href={`?edit=${budget.id}#budget-form`} aria-label={`Edit ${label}`}>
-          <Pencil aria-hidden /> Edit
+          <Pencil aria-hidden /> <span className="@max-xl:sr-only">Edit</span>
         </Link>
       </Button>
       <DestructiveAction

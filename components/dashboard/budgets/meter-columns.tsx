@@ -28,7 +28,7 @@ export function meterColumns<Row extends Metered>({
   return {
     used: {
       header: "Used",
-      headClassName: "min-w-48",
+      headClassName: "min-w-32 @xl:min-w-48",
       cell: (row) => (
         <UsageMeter
           label={label(row)}

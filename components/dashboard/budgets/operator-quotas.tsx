@@ -29,8 +29,8 @@ export function OperatorQuotas({ quotas, now }: { quotas: readonly Quota[]; now:
         columns={[
           { header: "Quota", className: "font-medium", cell: quotaLabel },
           meter.used,
-          meter.remaining,
-          meter.resets,
+          { ...meter.remaining, foldBelow: "2xl" },
+          { ...meter.resets, foldBelow: "2xl" },
         ]}
       />
     </SectionCard>

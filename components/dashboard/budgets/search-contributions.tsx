@@ -30,15 +30,22 @@ export function SearchContributions({ contributions }: { contributions: Contribu
           rowTestId="search-contribution-row"
           columns={[
             { header: "Provider", className: "font-medium", cell: (c: Contribution) => c.provider },
-            { header: "Searches", numeric: true, cell: (c) => c.searches },
+            { header: "Searches", foldBelow: "2xl", numeric: true, cell: (c) => c.searches },
             {
               header: "Top-10 results per search",
+              foldBelow: "2xl",
               numeric: true,
               cell: (c) => c.top_results_per_search.toFixed(1),
             },
-            { header: "Found only by it", numeric: true, cell: (c) => c.only_source_per_search.toFixed(1) },
+            {
+              header: "Found only by it",
+              foldBelow: "3xl",
+              numeric: true,
+              cell: (c) => c.only_source_per_search.toFixed(1),
+            },
             {
               header: "Cost per useful result",
+              foldBelow: "3xl",
               numeric: true,
               cell: (c) =>
                 c.cost_per_useful_result_usd === null ? "–" : formatUsd(c.cost_per_useful_result_usd),

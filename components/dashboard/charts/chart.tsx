@@ -167,7 +167,15 @@ export function Chart({
           {horizontal ? (
             <>
               <XAxis {...values} type="number" />
-              <YAxis {...axis} type="category" dataKey={category} width={150} tickFormatter={categoryText} />
+              {/* Every category keeps its label: a row each, never thinned out like ticks. */}
+              <YAxis
+                {...axis}
+                type="category"
+                dataKey={category}
+                width={150}
+                interval={0}
+                tickFormatter={categoryText}
+              />
             </>
           ) : (
             <>

@@ -55,11 +55,11 @@ export function KeyActions({ providerName, hasKey, save, test, remove }: KeyActi
         ) : null}
       </div>
       {hasKey ? (
-        <p id={testNoteId} className="max-w-64 text-right text-xs text-muted-foreground">
+        <p id={testNoteId} className="max-w-40 text-right text-xs text-muted-foreground @2xl:max-w-64">
           Test sends one real request to {providerName}; it counts against its budget.
         </p>
       ) : null}
-      <FormMessage state={outcome} className="max-w-64 text-right text-xs" />
+      <FormMessage state={outcome} className="max-w-40 text-right text-xs @2xl:max-w-64" />
     </div>
   );
 }

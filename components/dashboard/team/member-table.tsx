@@ -37,7 +37,9 @@ const columns = (viewer: Viewer): Column<Member>[] => {
               you
             </Badge>
           ) : null}
-          <span className="block text-xs text-muted-foreground">{emailOf(member)}</span>
+          <span className="block text-xs text-muted-foreground [overflow-wrap:anywhere]">
+            {emailOf(member)}
+          </span>
         </>
       ),
     },
@@ -57,6 +59,7 @@ const columns = (viewer: Viewer): Column<Member>[] => {
     },
     {
       header: "Since",
+      foldBelow: "2xl",
       className: "whitespace-nowrap text-muted-foreground",
       cell: (member) => formatDateTime(member.since),
     },

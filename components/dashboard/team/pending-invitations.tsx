@@ -9,15 +9,21 @@ import type { listInvitations } from "@/lib/services/members/list-invitations";
 type Invitation = Awaited<ReturnType<typeof listInvitations>>[number];
 
 const columns: Column<Invitation>[] = [
-  { header: "Invited", className: "font-medium", cell: (invitation) => invitation.email },
+  {
+    header: "Invited",
+    className: "font-medium [overflow-wrap:anywhere]",
+    cell: (invitation) => invitation.email,
+  },
   { header: "Role", cell: (invitation) => <Badge>{invitation.role}</Badge> },
   {
     header: "Invited by",
+    foldBelow: "2xl",
     className: "text-muted-foreground",
     cell: (invitation) => invitation.invitedBy ?? "—",
   },
   {
     header: "Expires",
+    foldBelow: "2xl",
     className: "whitespace-nowrap text-muted-foreground",
     cell: (invitation) => formatDateTime(invitation.expiresAt),
   },

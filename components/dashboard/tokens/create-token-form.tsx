@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Field } from "@/components/ui/field";
 import { FormFields } from "@/components/ui/form-fields";
@@ -48,14 +48,23 @@ export function CreateTokenForm({
   const { state, pending, form } = useFormAction(createTokenAction, { resetOnSuccess: true });
   const [expires, setExpires] = useState("never");
   const showToken = useShowNewToken();
+  // The button that submitted the form, where focus returns once the token's dialog closes.
+  const submitter = useRef<HTMLElement | null>(null);
   const errors = state.fieldErrors ?? {};
 
   useEffect(() => {
-    if (state.status === "success" && state.data) showToken(state.data);
+    if (state.status === "success" && state.data) showToken(state.data, submitter.current);
   }, [state, showToken]);
 
   return (
-    <form {...form} className="grid gap-4">
+    <form
+      {...form}
+      onSubmit={(event) => {
+        submitter.current = (event.nativeEvent as SubmitEvent).submitter;
+        form.onSubmit(event);
+      }}
+      className="grid gap-4"
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <FormFields idPrefix="token" errors={errors}>
           <TextField

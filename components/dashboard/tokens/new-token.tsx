@@ -1,24 +1,41 @@
 "use client";
 
 import { TriangleAlert } from "lucide-react";
-import { createContext, type ReactNode, useContext, useState } from "react";
+import { createContext, type ReactNode, useCallback, useContext, useRef, useState } from "react";
 import { ClientConfigs } from "@/components/client-configs";
 import { TryInReference } from "@/components/docs/try-in-reference";
 import { CodeBlock } from "@/components/ui/code-block";
 import { Dialog, DialogContent } from "@/components/ui/dialog";
 import type { NewToken } from "@/lib/dashboard/actions/tokens";
 
-const ShowNewToken = createContext<(token: NewToken) => void>(() => {});
+/** Shows `token`; closing the dialog gives focus back to `opener`, the control that created it. */
+type ShowToken = (token: NewToken, opener: HTMLElement | null) => void;
 
-/** Lets any form on the page reveal a freshly created token, in one dialog that outlives the form's row. */
+const ShowNewToken = createContext<ShowToken>(() => {});
+
+/**
+ * Lets any form on the page reveal a freshly created token, in one dialog that outlives the form's row.
+ * The dialog has no trigger of its own, so it is told where focus goes back to when it closes (Radix would
+ * leave it on the page's body); an opener gone meanwhile (a rotated token's row) leaves Radix's default.
+ */
 export function NewTokenProvider({ baseUrl, children }: { baseUrl: string; children: ReactNode }) {
   const [shown, setShown] = useState<NewToken>();
+  const opener = useRef<HTMLElement | null>(null);
+  const show = useCallback<ShowToken>((token, from) => {
+    opener.current = from;
+    setShown(token);
+  }, []);
   return (
-    <ShowNewToken.Provider value={setShown}>
+    <ShowNewToken.Provider value={show}>
       {children}
       <Dialog open={shown !== undefined} onOpenChange={(open) => open || setShown(undefined)}>
         {shown ? (
           <DialogContent
+            onCloseAutoFocus={(event) => {
+              if (!opener.current?.isConnected) return;
+              event.preventDefault();
+              opener.current.focus();
+            }}
             title={`Token “${shown.name}” created`}
             description="Copy it now: it is shown only this once. Only a hash is stored."
             className="max-w-2xl"

@@ -1,6 +1,7 @@
 "use client";
 
 import { RefreshCw, Trash2 } from "lucide-react";
+import { useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmAction } from "@/components/ui/confirm-action";
 import type { ActionState } from "@/lib/dashboard/action-state";
@@ -18,11 +19,12 @@ export function TokenActions({
   revoke: () => Promise<ActionState>;
 }) {
   const showToken = useShowNewToken();
+  const rotateButton = useRef<HTMLButtonElement>(null);
   return (
     <div className="flex justify-end gap-1">
       <ConfirmAction
         trigger={
-          <Button variant="ghost" size="sm" aria-label={`Rotate ${name}`}>
+          <Button ref={rotateButton} variant="ghost" size="sm" aria-label={`Rotate ${name}`}>
             <RefreshCw aria-hidden /> Rotate
           </Button>
         }
@@ -31,7 +33,7 @@ export function TokenActions({
         confirmLabel="Rotate token"
         action={async () => {
           const result = await rotate();
-          if (result.status === "success" && result.data) showToken(result.data);
+          if (result.status === "success" && result.data) showToken(result.data, rotateButton.current);
           return result;
         }}
       />

@@ -11,16 +11,20 @@ type Trace = Awaited<ReturnType<typeof searchTraces>>["traces"][number];
 
 const COLUMNS: Column<Trace>[] = [
   {
-    header: "When",
-    className: "whitespace-nowrap",
+    header: "When, from where",
     cell: (trace) => (
-      <Link href={`/dashboard/traces/${trace.id}`} className="font-medium text-primary hover:underline">
-        {formatDateTime(trace.created_at)}
-      </Link>
+      <>
+        <Link
+          href={`/dashboard/traces/${trace.id}`}
+          className="font-medium whitespace-nowrap text-primary hover:underline"
+        >
+          {formatDateTime(trace.created_at)}
+        </Link>
+        <Caller trace={trace} />
+      </>
     ),
   },
-  { header: "Tool", className: "font-mono text-xs", cell: (trace) => trace.tool },
-  { header: "Surface", cell: (trace) => <Caller trace={trace} /> },
+  { header: "Tool", foldBelow: "xl", className: "font-mono text-xs", cell: (trace) => trace.tool },
   {
     header: "Status",
     cell: (trace) => (
@@ -32,15 +36,24 @@ const COLUMNS: Column<Trace>[] = [
   },
   {
     header: "Result",
+    foldBelow: "3xl",
     className: "max-w-72 truncate text-muted-foreground",
     title: (trace) => trace.error ?? undefined,
     cell: (trace) => trace.error ?? describeSummary(trace.summary),
   },
-  { header: "Duration", numeric: true, cell: (trace) => formatDuration(trace.duration_ms) },
-  { header: "Cost", numeric: true, cell: (trace) => formatUsd(trace.cost_usd) },
+  {
+    header: "Duration",
+    foldBelow: "2xl",
+    numeric: true,
+    cell: (trace) => formatDuration(trace.duration_ms),
+  },
+  { header: "Cost", foldBelow: "2xl", numeric: true, cell: (trace) => formatUsd(trace.cost_usd) },
 ];
 
-/** Traces newest first: when (linking to the trace), tool, who called from where, outcome, time and cost. */
+/**
+ * Traces newest first: when (linking to the trace) and who called from where, tool, outcome, time and
+ * cost; on a phone the when, the caller and the outcome, the rest folded under the when.
+ */
 export function TraceTable({ traces }: { traces: readonly Trace[] }) {
   return <DataTable rows={traces} rowKey={(trace) => trace.id} rowTestId="trace-row" columns={COLUMNS} />;
 }
@@ -48,14 +61,12 @@ export function TraceTable({ traces }: { traces: readonly Trace[] }) {
 /** Where a call came from (surface and token) and who made it. */
 function Caller({ trace }: { trace: Trace }) {
   return (
-    <>
+    <span className="block text-xs text-muted-foreground">
       {trace.surface}
-      {trace.token_name ? (
-        <span className="block text-xs text-muted-foreground">{trace.token_name}</span>
-      ) : null}
-      <span className="block text-xs text-muted-foreground" data-testid="trace-by">
+      {trace.token_name ? ` · ${trace.token_name}` : null}
+      <span className="block" data-testid="trace-by">
         {callerOf(trace)}
       </span>
-    </>
+    </span>
   );
 }

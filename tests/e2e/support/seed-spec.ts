@@ -17,13 +17,32 @@ export interface SeedBudget {
   limit: number;
 }
 
-export interface SeedSpec {
-  name: string;
+/** A provider key of the workspace's own (its free tier becomes a budget, as in the dashboard). */
+export interface SeedKey {
+  provider: string;
+  key: string;
+}
+
+/** An invitation left pending, or (with `userId`, a seeded user's) accepted by that user. */
+export interface SeedInvitation {
+  email: string;
+  role: "admin" | "member";
+  userId?: string;
+}
+
+interface SeedContents {
   tokens: SeedToken[];
   budgets?: SeedBudget[];
+  keys?: SeedKey[];
+  invitations?: SeedInvitation[];
 }
+
+/** A new workspace named `name`, or rows added to the workspace `tenantId` (a seeded user's own, say). */
+export type SeedSpec = SeedContents & ({ name: string } | { tenantId: string });
 
 export interface SeedResult {
   tenantId: string;
   tokens: Record<string, string>;
+  /** Each invitation's link secret, by email. */
+  invitations: Record<string, string>;
 }

@@ -43,9 +43,10 @@ const HEALTH_COLUMNS: Column<ProviderRow>[] = [
   countColumn("Errors", (p) => p.errors),
   countColumn("Timeouts", (p) => p.timeouts),
   countColumn("Skipped", (p) => p.skipped),
-  { header: "Workspaces", numeric: true, cell: (p) => p.tenants },
+  { header: "Workspaces", foldBelow: "5xl", numeric: true, cell: (p) => p.tenants },
   {
     header: "p50 / p95",
+    foldBelow: "3xl",
     numeric: true,
     className: "whitespace-nowrap",
     cell: (p) =>
@@ -55,6 +56,7 @@ const HEALTH_COLUMNS: Column<ProviderRow>[] = [
   },
   {
     header: "Last error",
+    foldBelow: "5xl",
     className: "max-w-64 truncate text-xs text-muted-foreground",
     cell: (p) => p.last_error ?? "—",
     title: (p) => p.last_error ?? undefined,
@@ -79,15 +81,16 @@ const tenantColumns = (now: Date): Column<TenantRow>[] => [
       </>
     ),
   },
-  count("Members", (t) => t.members),
-  count("Tokens", (t) => t.active_tokens),
-  count("Keys", (t) => t.keys),
-  count("Requests today", (t) => t.requests_today),
-  count("Requests this month", (t) => t.requests_month),
+  { ...count("Members", (t) => t.members), foldBelow: "3xl" },
+  { ...count("Tokens", (t) => t.active_tokens), foldBelow: "3xl" },
+  { ...count("Keys", (t) => t.keys), foldBelow: "3xl" },
+  { ...count("Requests today", (t) => t.requests_today), foldBelow: "4xl" },
+  { ...count("Requests this month", (t) => t.requests_month), foldBelow: "2xl" },
   { header: "Spend this month", numeric: true, cell: (t) => formatUsd(t.usd_month) },
-  count("Calls, 30 days", (t) => t.calls_30d),
+  { ...count("Calls, 30 days", (t) => t.calls_30d), foldBelow: "5xl" },
   {
     header: "Last call",
+    foldBelow: "2xl",
     className: "whitespace-nowrap text-muted-foreground",
     title: (t) => (t.last_call_at ? formatDateTime(t.last_call_at) : undefined),
     cell: (t) => (t.last_call_at ? formatRelative(t.last_call_at, now) : "never"),

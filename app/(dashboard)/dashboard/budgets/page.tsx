@@ -14,7 +14,7 @@ import { RestrictedPage } from "@/components/dashboard/restricted-page";
 import { SectionCard } from "@/components/dashboard/section-card";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
-import { budgetLabel } from "@/lib/dashboard/budgets";
+import { budgetLabel, spendCaption } from "@/lib/dashboard/budgets";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { requestsByProvider } from "@/lib/dashboard/usage-series";
@@ -146,14 +146,7 @@ export default async function BudgetsPage({ searchParams }: { searchParams: Para
             />
           )}
         </SectionCard>
-        <SectionCard
-          title="Spend, last 30 days"
-          description={
-            dailyCap
-              ? "The dashed line is the daily cap across all providers."
-              : "Set a daily USD budget to see it here."
-          }
-        >
+        <SectionCard title="Spend, last 30 days" description={spendCaption(history.days, dailyCap?.limit)}>
           <SpendChart days={history.days} dailyCapUsd={dailyCap?.limit} />
         </SectionCard>
       </div>

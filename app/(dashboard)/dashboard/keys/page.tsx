@@ -46,6 +46,24 @@ const KINDS: ReadonlyArray<{ value: ProviderKind | undefined; label: string }> =
   ...Object.entries(KIND_LABEL).map(([value, label]) => ({ value: value as ProviderKind, label })),
 ];
 
+/** The provider, what it serves, and where to sign up for a key of one's own. */
+function Provider({ row }: { row: ProviderRow }) {
+  return (
+    <>
+      <span className="font-medium">{row.name}</span>
+      <span className="block font-mono text-xs text-muted-foreground">
+        {row.id} · {row.kinds.join(", ")}
+      </span>
+      {row.link ? (
+        <ExternalLink href={row.link.signUpUrl} className="inline-flex items-center gap-1 text-xs">
+          Sign up <ExternalLinkIcon className="size-3" aria-hidden />
+          <span className="sr-only">for {row.name} (opens in a new tab)</span>
+        </ExternalLink>
+      ) : null}
+    </>
+  );
+}
+
 function FreeTier({ row }: { row: ProviderRow }) {
   if (row.freeTier) {
     const period = row.freeTier.period === "lifetime" ? "once" : `per ${row.freeTier.period}`;
@@ -148,31 +166,13 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
             rowKey={(row) => row.id}
             rowTestId={(row) => `provider-${row.id}`}
             columns={[
+              { header: "Provider", cell: (row) => <Provider row={row} /> },
+              { header: "Key", foldBelow: "2xl", cell: (row) => <KeyStatus row={row} now={now} /> },
               {
-                header: "Provider",
-                cell: (row) => (
-                  <>
-                    <span className="font-medium">{row.name}</span>
-                    <span className="block font-mono text-xs text-muted-foreground">
-                      {row.id} · {row.kinds.join(", ")}
-                    </span>
-                  </>
-                ),
-              },
-              { header: "Key", cell: (row) => <KeyStatus row={row} now={now} /> },
-              { header: "Free tier", className: "whitespace-nowrap", cell: (row) => <FreeTier row={row} /> },
-              {
-                header: "Get a key",
-                cell: (row) =>
-                  row.link ? (
-                    <ExternalLink
-                      href={row.link.signUpUrl}
-                      className="inline-flex items-center gap-1 whitespace-nowrap"
-                    >
-                      Sign up <ExternalLinkIcon className="size-3" aria-hidden />
-                      <span className="sr-only">for {row.name} (opens in a new tab)</span>
-                    </ExternalLink>
-                  ) : null,
+                header: "Free tier",
+                foldBelow: "3xl",
+                className: "whitespace-nowrap",
+                cell: (row) => <FreeTier row={row} />,
               },
               {
                 header: "Actions",

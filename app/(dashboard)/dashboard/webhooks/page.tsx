@@ -5,8 +5,8 @@ import { SectionCard } from "@/components/dashboard/section-card";
 import { WebhookActions } from "@/components/dashboard/webhooks/webhook-actions";
 import { WebhookForm } from "@/components/dashboard/webhooks/webhook-form";
 import { Badge } from "@/components/ui/badge";
+import { type Column, DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { deleteWebhookAction, testWebhookAction } from "@/lib/dashboard/actions/webhooks";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { dashboardSession } from "@/lib/dashboard/session";
@@ -17,38 +17,42 @@ import type { DeliveryView } from "@/lib/services/webhooks/webhook-view";
 
 const TONE = { succeeded: "success", failed: "danger", pending: "warning", delivering: "neutral" } as const;
 
+/** A delivery's last answer (its status, or why it failed) and when it is tried again. */
+const lastAnswer = (delivery: DeliveryView) =>
+  `${delivery.last_status !== null ? `HTTP ${delivery.last_status}` : (delivery.last_error ?? "—")}${
+    delivery.next_attempt_at ? ` · next try ${formatDateTime(new Date(delivery.next_attempt_at))}` : ""
+  }`;
+
+/** On a phone the event and its status, the rest folded under the event. */
+const DELIVERY_COLUMNS: Column<DeliveryView>[] = [
+  { header: "Event", className: "font-mono text-xs", cell: (delivery) => delivery.event },
+  { header: "Status", cell: (delivery) => <Badge tone={TONE[delivery.status]}>{delivery.status}</Badge> },
+  { header: "Attempts", foldBelow: "2xl", numeric: true, cell: (delivery) => delivery.attempts },
+  {
+    header: "Last answer",
+    foldBelow: "2xl",
+    className: "max-w-64 truncate text-xs",
+    title: lastAnswer,
+    cell: lastAnswer,
+  },
+  {
+    header: "Created",
+    foldBelow: "2xl",
+    className: "text-xs whitespace-nowrap",
+    cell: (delivery) => formatDateTime(new Date(delivery.created_at)),
+  },
+];
+
 function Deliveries({ deliveries }: { deliveries: readonly DeliveryView[] }) {
   if (deliveries.length === 0) return <p className="text-sm text-muted-foreground">No deliveries yet.</p>;
   return (
-    <Table aria-label="Deliveries">
-      <TableHeader>
-        <TableRow>
-          <TableHead>Event</TableHead>
-          <TableHead>Status</TableHead>
-          <TableHead>Attempts</TableHead>
-          <TableHead>Last answer</TableHead>
-          <TableHead>Created</TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {deliveries.map((delivery) => (
-          <TableRow key={delivery.id} data-testid="delivery">
-            <TableCell className="font-mono text-xs">{delivery.event}</TableCell>
-            <TableCell>
-              <Badge tone={TONE[delivery.status]}>{delivery.status}</Badge>
-            </TableCell>
-            <TableCell>{delivery.attempts}</TableCell>
-            <TableCell className="max-w-64 truncate text-xs">
-              {delivery.last_status !== null ? `HTTP ${delivery.last_status}` : (delivery.last_error ?? "—")}
-              {delivery.next_attempt_at
-                ? ` · next try ${formatDateTime(new Date(delivery.next_attempt_at))}`
-                : ""}
-            </TableCell>
-            <TableCell className="text-xs">{formatDateTime(new Date(delivery.created_at))}</TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+    <DataTable
+      rows={deliveries}
+      rowKey={(delivery) => delivery.id}
+      rowTestId="delivery"
+      label="Deliveries"
+      columns={DELIVERY_COLUMNS}
+    />
   );
 }
 
