@@ -51,6 +51,11 @@ export interface DatabaseOptions {
   /** `host:port/path` of a WebSocket-to-TCP proxy for Neon's driver (local tests, self-hosted proxies). */
   neonWsProxy?: string;
   poolSize?: number;
+  /**
+   * How long a query waits for a PostgreSQL connection, the pool's queue included, before failing (10 s).
+   * Not the embedded server's, which never times out (below).
+   */
+  connectTimeoutMs?: number;
 }
 
 const MIGRATIONS = { migrationsFolder: "drizzle" };
@@ -63,7 +68,12 @@ interface Connection {
   end(): Promise<void>;
 }
 
-function connectPg(url: string, poolSize: number, embedded: boolean): Connection {
+function connectPg(
+  url: string,
+  poolSize: number,
+  embedded: boolean,
+  connectTimeoutMs = CONNECT_TIMEOUT_MS,
+): Connection {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -75,7 +85,7 @@ function connectPg(url: string, poolSize: number, embedded: boolean): Connection
     // would hold a request forever: the connection fails instead, and the next one is tried afresh. Not
     // the embedded server's: it answers a new connection only once its single session is free, however
     // long the queue before it.
-    connectionTimeoutMillis: embedded ? 0 : CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: embedded ? 0 : connectTimeoutMs,
   });
   pool.on("error", (error) => log().error(error, "database pool error"));
   const db = drizzlePg(pool, { schema });
@@ -103,7 +113,7 @@ async function connect(options: DatabaseOptions): Promise<Connection> {
   if (!options.url) throw new Error(`DATABASE_URL is required for the ${options.driver} driver`);
   return options.driver === "neon"
     ? connectNeon(options.url, poolSize, options.neonWsProxy)
-    : connectPg(options.url, poolSize, false);
+    : connectPg(options.url, poolSize, false, options.connectTimeoutMs);
 }
 
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {

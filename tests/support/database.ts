@@ -29,7 +29,7 @@ export interface DatabaseTarget {
   name: "pglite" | "postgres";
   /** A new, migrated database; `driver` lets a test pick Neon's driver for the same server. */
   create(
-    options?: Partial<Pick<DatabaseOptions, "driver" | "neonWsProxy" | "poolSize">>,
+    options?: Partial<Pick<DatabaseOptions, "driver" | "neonWsProxy" | "poolSize" | "connectTimeoutMs">>,
   ): Promise<TestDatabase>;
 }
 
@@ -108,6 +108,7 @@ function postgres(adminUrl: string): DatabaseTarget {
         dataDir: tmpdir(),
         neonWsProxy: options?.neonWsProxy,
         poolSize: options?.poolSize ?? 4,
+        connectTimeoutMs: options?.connectTimeoutMs,
       });
       await db.migrate();
       return {

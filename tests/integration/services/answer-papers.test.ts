@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reservations } from "@/lib/db/schema";
 import { answer } from "@/lib/services/answer/answer";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
@@ -9,7 +9,7 @@ import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { ANSWER_PREFIX, ANSWER_WIRES } from "@/tests/fakes/answer-wires";
 import { PAPER_PREFIX, PAPER_WIRES } from "@/tests/fakes/paper-wires";
 import { startFakeProviders } from "@/tests/fakes/provider-server";
-import { databaseTargets } from "@/tests/support/database";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 import { fakeBaseUrls, serviceSuite } from "@/tests/support/service-suite";
 
@@ -115,8 +115,13 @@ describe.each(databaseTargets())("answer and paper_search for a tenant on $name"
 });
 
 describe.each(databaseTargets())("testing keys of non-search providers on $name", (target) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await target.create();
+  });
+  afterAll(async () => t?.cleanup());
+
   it("tests an answer provider's key with one short question", async () => {
-    const t = await target.create();
     const fake = await startFakeProviders(ANSWER_WIRES);
     try {
       const platform = testPlatform(t.db, {
@@ -136,7 +141,6 @@ describe.each(databaseTargets())("testing keys of non-search providers on $name"
       });
     } finally {
       await fake.close();
-      await t.cleanup();
     }
   });
 });
