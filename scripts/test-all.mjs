@@ -7,22 +7,35 @@
  * a stage can be rerun alone. Ctrl-C stops the running stage and the rest.
  */
 import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 
-/** @type {Array<[stage: string, script: string]>} */
+/** vitest's results as JSON too, so the run ends by naming each failed test (CI keeps only the output's tail). */
+const reportDir = mkdtempSync(path.join(tmpdir(), "smx-test-all-"));
+const vitestReport = path.join(reportDir, "vitest.json");
+
+/** @type {Array<[stage: string, script: string, args?: string[]]>} */
 const STAGES = [
   ["lint", "lint"],
   ["typecheck", "typecheck"],
-  ["unit + integration (vitest)", "test:unit"],
+  [
+    "unit + integration (vitest)",
+    "test:unit",
+    ["--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`],
+  ],
   ["e2e (playwright)", "test:e2e"],
 ];
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 let interrupted = false;
 
-/** @param {string} script @returns {Promise<string>} the stage's result */
-function run(script) {
+/** @param {string} script @param {string[]} args @returns {Promise<string>} the stage's result */
+function run(script, args) {
   return new Promise((resolve) => {
-    const child = spawn(npm, ["run", "--silent", script], { stdio: "inherit" });
+    const child = spawn(npm, ["run", "--silent", script, ...(args.length > 0 ? ["--", ...args] : [])], {
+      stdio: "inherit",
+    });
     const stop = () => {
       interrupted = true;
       child.kill("SIGINT");
@@ -39,16 +52,43 @@ function run(script) {
 
 /** @type {Array<{ stage: string, result: string, seconds: string }>} */
 const rows = [];
-for (const [stage, script] of STAGES) {
+for (const [stage, script, args = []] of STAGES) {
   if (interrupted) {
     rows.push({ stage, result: "not run (interrupted)", seconds: "–" });
     continue;
   }
   console.log(`\n── ${stage}: npm run ${script}\n`);
   const started = performance.now();
-  const result = await run(script);
+  const result = await run(script, args);
   rows.push({ stage, result, seconds: ((performance.now() - started) / 1000).toFixed(1) });
 }
+
+/**
+ * "file > suite > test: first line of its error" for each test vitest failed, and each file that failed to
+ * run. vitest's JSON gives a timed-out test only a placeholder for its message.
+ */
+function vitestFailures() {
+  /** @param {string | undefined} message */
+  const firstLine = (message) => {
+    const line = (message ?? "").split("\n")[0]?.slice(0, 300) ?? "";
+    return line === "Error: STACK_TRACE_ERROR" ? "timed out" : line;
+  };
+  try {
+    /** @type {{ testResults: Array<{ name: string, status: string, message?: string, assertionResults: Array<{ fullName: string, status: string, failureMessages: string[] }> }> }} */
+    const report = JSON.parse(readFileSync(vitestReport, "utf8"));
+    return report.testResults.flatMap((file) => {
+      const name = path.relative(process.cwd(), file.name);
+      const failed = file.assertionResults.filter((test) => test.status === "failed");
+      if (failed.length === 0 && file.status === "failed") return [`${name}: ${firstLine(file.message)}`];
+      return failed.map((test) => `${name} > ${test.fullName}: ${firstLine(test.failureMessages[0])}`);
+    });
+  } catch {
+    return [];
+  } finally {
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+}
+const failedTests = vitestFailures();
 
 const widths = {
   stage: Math.max("stage".length, ...rows.map((r) => r.stage.length)),
@@ -69,4 +109,6 @@ console.log(
     ? `\nnpm test: all ${rows.length} stages passed in ${total} s`
     : `\nnpm test: ${failed.length} of ${rows.length} stages did not pass (${failed.map((r) => r.stage).join(", ")}); ${total} s in all`,
 );
+if (failedTests.length > 0)
+  console.log(`\nvitest failed:\n${failedTests.map((line) => `  ${line}`).join("\n")}`);
 process.exitCode = failed.length === 0 ? 0 : 1;
