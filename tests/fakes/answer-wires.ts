@@ -2,7 +2,7 @@
  * Fake answer APIs for startFakeProviders(ANSWER_WIRES). Each wire renders `scenario.payload` (a
  * FakeAnswer; DEFAULT_ANSWER when absent) in its provider's documented shape (see the adapters' headers):
  * the answer text's [n] markers point at `sources[n - 1]`, and each wire re-expresses them the way its
- * provider does (Brave: <citation> tags inside a server-sent event stream). Prefixes differ from the
+ * provider does (Brave: <citation> tags inside a server-sent event stream; Kagi: 【n】). Prefixes differ from the
  * search wires' so both can run in one server: fake.baseUrlFor(ANSWER_PREFIX.perplexity).
  */
 import {
@@ -143,7 +143,7 @@ export const ANSWER_WIRES: Readonly<Record<string, FakeWire>> = {
       return json({
         meta: { id: "fake", node: "local", ms: 1200 },
         data: {
-          output: payload.answer,
+          output: payload.answer.replace(/\[(\d+)\]/g, "【$1】"),
           tokens: 757,
           references: payload.sources.map((s) => ({ title: s.title, snippet: "…", url: s.url })),
         },
