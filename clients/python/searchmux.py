@@ -703,12 +703,17 @@ class GetResearchResponseSourcesItemFoundByItem(TypedDict):
     rank: float
 
 
-class GetResearchResponseSourcesItem(TypedDict):
+class _GetResearchResponseSourcesItemRequired(TypedDict):
     n: float
     url: str
     title: str
     #: The searches and providers that listed the page, with their ranks
     found_by: List[GetResearchResponseSourcesItemFoundByItem]
+
+
+class GetResearchResponseSourcesItem(_GetResearchResponseSourcesItemRequired, total=False):
+    #: When the page was published, where a listing said (ISO 8601)
+    published_at: str
 
 
 class _GetResearchResponseRequired(TypedDict):

@@ -3,7 +3,8 @@
  * their credentials are set, and the development
  * sign-in when AUTH_DEV_LOGIN=1 (refused under NODE_ENV=production unless
  * AUTH_DEV_LOGIN_ALLOW_PRODUCTION=1; see lib/config.ts), for loopback clients only (dev-sign-in-guard.ts).
- * Sessions are JWTs carrying the user's tenant.
+ * GitHub and Google sign in only with an address they verified (verified-email.ts). Sessions are JWTs
+ * carrying the user's tenant.
  */
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -20,6 +21,7 @@ import { upsertDevUser } from "@/lib/services/accounts/upsert-dev-user";
 import { companySignInProvider, OIDC_PROVIDER_ID, type OidcClaims, oidcRefusal } from "./company-sign-in";
 import { devSignInRefusal } from "./dev-sign-in-guard";
 import { authSecret } from "./secret";
+import { emailRefusal, githubUserinfo } from "./verified-email";
 
 export const DEV_PROVIDER_ID = "dev";
 
@@ -34,7 +36,7 @@ const signInContext = (userId?: string) =>
 
 function providers(): Provider[] {
   const list: Provider[] = [];
-  if (auth.github) list.push(GitHubProvider(auth.github));
+  if (auth.github) list.push(GitHubProvider({ ...auth.github, userinfo: githubUserinfo }));
   if (auth.google) list.push(GoogleProvider(auth.google));
   if (auth.oidc) list.push(companySignInProvider(auth.oidc));
   if (auth.devLogin) {
@@ -58,10 +60,13 @@ const requestIndependent: Omit<NextAuthOptions, "adapter" | "providers" | "secre
   session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
   pages: { signIn: "/signin" },
   callbacks: {
-    // Company sign-in's own checks, before next-auth makes or finds the account (company-sign-in.ts).
+    // Checks before next-auth makes or finds the account: a verified address from GitHub and Google
+    // (verified-email.ts), company sign-in's own (company-sign-in.ts).
     signIn({ account, profile }) {
-      if (account?.provider !== OIDC_PROVIDER_ID || !auth.oidc) return true;
-      const refusal = oidcRefusal(auth.oidc, (profile ?? {}) as Partial<OidcClaims>);
+      const refusal =
+        account?.provider === OIDC_PROVIDER_ID && auth.oidc
+          ? oidcRefusal(auth.oidc, (profile ?? {}) as Partial<OidcClaims>)
+          : emailRefusal(account?.provider, profile);
       return refusal ? `/signin?error=${refusal}` : true;
     },
     // Runs on every session read: the workspace and role come from the memberships as they are now, so

@@ -5,10 +5,11 @@
  * the configuration.
  */
 import type { OidcRefusal } from "./company-sign-in";
+import type { EmailRefusal } from "./verified-email";
 
 type NextAuthError = "OAuthSignin" | "OAuthCallback" | "OAuthAccountNotLinked" | "AccessDenied";
 
-const MESSAGES: Record<NextAuthError | OidcRefusal, string> = {
+const MESSAGES: Record<NextAuthError | OidcRefusal | EmailRefusal, string> = {
   OAuthSignin:
     "Signing in could not start: the identity provider could not be reached or its configuration could not be read. Try again later, or tell whoever runs this server.",
   OAuthCallback:
@@ -20,6 +21,8 @@ const MESSAGES: Record<NextAuthError | OidcRefusal, string> = {
     "The identity provider's answer names another issuer than the one this server is configured with, so it was refused. Tell whoever runs this server.",
   OidcNoEmail:
     "Your identity provider did not share your email address, which signing in here needs. Ask its administrator to release the email claim.",
+  EmailUnverified:
+    "GitHub or Google has not verified your account's email address (on GitHub: its primary address), so it cannot sign you in here. Verify the address there, then try again.",
   OidcEmailUnverified:
     "Your identity provider has not verified your email address, so it cannot sign you in here. Verify the address there, then try again.",
 };

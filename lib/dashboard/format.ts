@@ -57,7 +57,20 @@ const dateTime = new Intl.DateTimeFormat(LOCALE, {
 });
 const dateOnly = new Intl.DateTimeFormat(LOCALE, { timeZone: "UTC", month: "short", day: "numeric" });
 
+const dateWithYear = new Intl.DateTimeFormat(LOCALE, {
+  timeZone: "UTC",
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+});
+
 export const formatDateTime = (at: Date | string) => `${dateTime.format(new Date(at))} UTC`;
+
+/** A publication date (ISO 8601) as "Mar 4, 2026"; text that is no date as it came. */
+export function formatDate(at: string): string {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? at : dateWithYear.format(date);
+}
 export const formatDay = (at: Date | string) => dateOnly.format(new Date(at));
 
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [

@@ -1,9 +1,8 @@
 /**
- * A research job as the playground shows it: its state and stop reason in words, where each source was
- * found, and the report prepared for rendering. Client components import this at run time: types only
- * from the services.
+ * A research job as the playground shows it: its state and stop reason in words, and the report prepared
+ * for rendering (its citations become links as it renders: citation-markers.ts). Client components import
+ * this at run time: types only from the services.
  */
-import type { FoundBy, ResearchSource } from "@/lib/engine/research/types";
 import type { ResearchJobView, ResearchStatus, StopReason } from "@/lib/services/research/job-view";
 
 /** How often the playground reads a job that is queued or running. */
@@ -31,26 +30,11 @@ export function stepOf(progress: ResearchJobView["progress"]): string {
   return progress.total > 0 ? `step ${Math.min(progress.done + 1, progress.total)} of ${progress.total}` : "";
 }
 
-/** brave #2 for 'rust async runtimes' */
-export const foundByText = (f: FoundBy) => `${f.provider} #${f.rank} for '${f.query}'`;
-
 /** The report's own closing list, which the playground replaces with the sources and where each was found. */
 const SOURCES_HEADING = "\n## Sources\n";
 
-/** Characters that would end a Markdown link destination `<…>` early. */
-const linkTarget = (url: string) =>
-  url.replace(/[<>\s]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
-
-/**
- * The report for rendering: without its own sources list (shown apart, with where each was found), and each
- * `[n]` citation a link to the page it cites.
- */
-export function reportForDisplay(report: string, sources: readonly ResearchSource[]): string {
+/** The report for rendering: without its own sources list (shown apart, with where each was found). */
+export function reportForDisplay(report: string): string {
   const end = report.lastIndexOf(SOURCES_HEADING);
-  const body = end === -1 ? report : report.slice(0, end);
-  const urls = new Map(sources.map((source) => [source.n, source.url]));
-  return body.replace(/\[(\d+)\](?!\()/g, (marker, n: string) => {
-    const url = urls.get(Number(n));
-    return url === undefined ? marker : `[\\[${n}\\]](<${linkTarget(url)}>)`;
-  });
+  return end === -1 ? report : report.slice(0, end);
 }

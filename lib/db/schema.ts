@@ -513,6 +513,11 @@ export const traces = pgTable(
     tokenId: uuid("token_id").references(() => apiTokens.id, { onDelete: "set null" }),
     /** The token's name at the time of the call (never the secret). */
     tokenName: text("token_name"),
+    /**
+     * A connected app's call: the grant of its access token, written with the trace (trace-sink.ts). Its
+     * access tokens are deleted a day after they expire, so the app's spend is read from here, not token_id.
+     */
+    grantId: uuid("grant_id").references(() => oauthGrants.id, { onDelete: "set null" }),
     /** The member who made the call: the signed-in user, or the creator of the token used. */
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     status: traceStatus("status").notNull(),

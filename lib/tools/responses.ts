@@ -589,6 +589,10 @@ export const researchJobResponse = z.object({
       found_by: z
         .array(foundBy)
         .describe("The searches and providers that listed the page, with their ranks"),
+      published_at: z
+        .string()
+        .optional()
+        .describe("When the page was published, where a listing said (ISO 8601)"),
     }),
   ),
   partial: z.boolean().describe("The job stopped early (stop_reason); the report covers what it found"),

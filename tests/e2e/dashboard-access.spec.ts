@@ -115,7 +115,7 @@ test("a member uses the workspace but sees no admin page", async ({ browser }) =
   await page.getByLabel("Exa", { exact: true }).check();
   await page.getByRole("button", { name: "Run" }).click();
   await expect(page.getByTestId("search-result").first().getByTestId("provider-badge")).toHaveText([
-    "exa #1",
+    "exa, best rank #1",
   ]);
   // Their own call's trace is theirs to read, and says who made it.
   await page.getByRole("link", { name: "Open trace" }).click();

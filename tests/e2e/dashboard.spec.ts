@@ -156,7 +156,12 @@ test("a playground search shows providers finishing, fused results with badges, 
 
   const first = page.getByTestId("search-result").first();
   await expect(first).toContainText("Result 1");
-  await expect(first.getByTestId("provider-badge")).toHaveText(["brave #1", "tavily #1"]);
+  // One badge per provider, its rank on hover and for screen readers.
+  await expect(first.getByTestId("provider-badge")).toHaveText([
+    "brave, best rank #1",
+    "tavily, best rank #1",
+  ]);
+  await expect(first.getByTestId("provider-badge").first()).toHaveAttribute("title", "brave: best rank #1");
   await expect(first).toContainText("snippet merged from providers");
   await screenshot(page, "playground");
 

@@ -55,6 +55,12 @@ async function browserConsent(page: Page, authorizationUrl: URL, decision: "Appr
   await expect(page).toHaveURL(/\/oauth\/consent\?/);
   await expect(page.getByRole("heading", { name: /^Connect .+ to Searchmux\?$/ })).toBeVisible();
   await expect(page.getByTestId("redirect-host")).toHaveText("127.0.0.1:8976");
+  // Every sentence starts with a capital, published by a metadata document's host or not.
+  await expect(
+    page.getByText(
+      /on your behalf\. (It is published by \S+\. )?After you answer, you return to 127\.0\.0\.1:8976\.$/,
+    ),
+  ).toBeVisible();
   await expect(page.getByText("The answer goes to an application on this computer")).toBeVisible();
   await page.getByRole("button", { name: decision }).click();
   await expect.poll(() => callback?.href).toBeTruthy();

@@ -130,7 +130,7 @@ test("a research job: live progress, a report citing the pages read, its sources
   await expect(report).toContainText("Tide pools form where the retreating sea");
   await expect(report).not.toContainText("found by");
   // Each citation opens the page it cites, in a new tab, endorsing nothing.
-  const citation = report.getByRole("link", { name: "[1]" }).first();
+  const citation = report.getByRole("link", { name: /^Source 1: / }).first();
   await expect(citation).toHaveAttribute("href", new RegExp(`^${origin}/tides/`));
   await expect(citation).toHaveAttribute("target", "_blank");
   const rel = (await citation.getAttribute("rel"))?.split(" ").sort();
@@ -142,9 +142,13 @@ test("a research job: live progress, a report citing the pages read, its sources
     await expect(sources.getByRole("link", { name: title, exact: true })).toHaveCount(1);
   }
   // Serper listed the first article first for the question itself (the first of the planned searches).
-  await expect(
-    sources.filter({ hasText: "How tide pools form" }).getByTestId("research-found-by").first(),
-  ).toHaveText(`serper #1 for '${QUESTION}'`);
+  const formation = sources.filter({ hasText: "How tide pools form" });
+  await expect(formation.getByTestId("provider-badge")).toHaveAttribute("title", /^serper: best rank #1/);
+  await formation
+    .getByTestId("provenance")
+    .getByText(/listings?$/)
+    .click();
+  await expect(formation.getByTestId("listing").first()).toHaveText(`serper#1${QUESTION}`);
   await expect(job.getByTestId("research-cost")).toHaveText(/^cost \$\d+\.\d{2,4}$/);
   await expect(page.getByTestId("research-recent").first()).toContainText(QUESTION);
   await expect(page.getByTestId("research-recent").first()).toContainText("done");

@@ -2,8 +2,10 @@
  * Fake answer APIs for startFakeProviders(ANSWER_WIRES). Each wire renders `scenario.payload` (a
  * FakeAnswer; DEFAULT_ANSWER when absent) in its provider's documented shape (see the adapters' headers):
  * the answer text's [n] markers point at `sources[n - 1]`, and each wire re-expresses them the way its
- * provider does (Brave: <citation> tags inside a server-sent event stream). Prefixes differ from the
- * search wires' so both can run in one server: fake.baseUrlFor(ANSWER_PREFIX.perplexity).
+ * provider does (Brave: <citation> tags inside a server-sent event stream; Kagi: 【n】). Prefixes differ from the
+ * search wires' so both can run in one server: fake.baseUrlFor(ANSWER_PREFIX.perplexity). Kagi's FastGPT is
+ * also a variant of its search wire (`kagi/fastgpt`), as Kagi serves both under one base URL: a server whose
+ * KAGI_BASE_URL points at the search wire (the e2e server) answers with the `kagi` scenario's payload.
  */
 import {
   bearer,
@@ -80,6 +82,24 @@ function braveStream(payload: Required<FakeAnswer>): FakeResponse {
   return { contentType: "text/event-stream", body: `${events.join("")}data: [DONE]\n\n` };
 }
 
+/** Kagi FastGPT: the answer's [n] markers written as Kagi does, 【n】, over its references. */
+const kagiFastGpt: FakeWire = {
+  method: "POST",
+  path: "/fastgpt",
+  credential: (request: RecordedRequest) => request.headers.authorization?.replace(/^Bot\s+/i, ""),
+  render: (scenario) => {
+    const payload = payloadOf(scenario);
+    return json({
+      meta: { id: "fake", node: "local", ms: 1200 },
+      data: {
+        output: payload.answer.replace(/\[(\d+)\]/g, "【$1】"),
+        tokens: 757,
+        references: payload.sources.map((s) => ({ title: s.title, snippet: "…", url: s.url })),
+      },
+    });
+  },
+};
+
 export const ANSWER_WIRES: Readonly<Record<string, FakeWire>> = {
   [ANSWER_PREFIX.perplexity]: {
     method: "POST",
@@ -134,22 +154,8 @@ export const ANSWER_WIRES: Readonly<Record<string, FakeWire>> = {
       });
     },
   },
-  [ANSWER_PREFIX.kagi]: {
-    method: "POST",
-    path: "/fastgpt",
-    credential: (request: RecordedRequest) => request.headers.authorization?.replace(/^Bot\s+/i, ""),
-    render: (scenario) => {
-      const payload = payloadOf(scenario);
-      return json({
-        meta: { id: "fake", node: "local", ms: 1200 },
-        data: {
-          output: payload.answer,
-          tokens: 757,
-          references: payload.sources.map((s) => ({ title: s.title, snippet: "…", url: s.url })),
-        },
-      });
-    },
-  },
+  [ANSWER_PREFIX.kagi]: kagiFastGpt,
+  "kagi/fastgpt": kagiFastGpt,
   [ANSWER_PREFIX.brave_answer]: {
     method: "POST",
     path: "/chat/completions",

@@ -41,7 +41,7 @@ describe("selectPages", () => {
   it("fuses sub-queries by reciprocal rank over normalised URLs, skipping non-web URLs", () => {
     const pages = selectPages(SEARCHES, 10);
     expect(pages.map((page) => page.url)).toEqual([
-      "http://www.shared.example/page/",
+      "https://shared.example/page",
       "https://a.example/one",
       "https://b.example/two",
       "https://a.example/three",
@@ -55,13 +55,31 @@ describe("selectPages", () => {
     ]);
   });
 
-  it("keeps the best-placed URL and the best non-empty title and snippet", () => {
+  it("keeps the best non-empty title and snippet, and the best-placed URL over https when one came so", () => {
     const [shared] = selectPages(SEARCHES, 1);
+    // Its best-placed listing is http://www.shared.example/page/; the https one is shown.
     expect(shared).toMatchObject({
-      url: "http://www.shared.example/page/",
+      url: "https://shared.example/page",
       title: "Shared (long title)",
       snippet: "about Shared (long title)",
     });
+    expect(shared).not.toHaveProperty("published_at");
+    const httpOnly = selectPages([{ query: "q", results: [listing("http://old.example/a/", "Old", [])] }], 1);
+    expect(httpOnly[0]?.url).toBe("http://old.example/a/");
+  });
+
+  it("keeps the date of the best-placed listing that has one", () => {
+    const dated: SubQueryResults[] = [
+      { query: "q1", results: [listing("https://d.example/", "D", [["brave", 1]])] },
+      {
+        query: "q2",
+        results: [
+          listing("https://e.example/", "E", [["exa", 1]]),
+          { ...listing("https://d.example/", "D", [["exa", 2]]), publishedAt: "2026-03-04" },
+        ],
+      },
+    ];
+    expect(selectPages(dated, 1)[0]).toMatchObject({ url: "https://d.example/", published_at: "2026-03-04" });
   });
 
   it("merges found_by from every sub-query's sources", () => {

@@ -36,8 +36,8 @@ function Requester({ request }: { request: AuthorizationRequest }) {
     <CardDescription className="space-y-2">
       <span className="block">
         <strong>{client.name}</strong> asks to use Searchmux on your behalf.{" "}
-        {client.kind === "metadata_document" ? `It is published by ${new URL(client.id).host}; ` : ""}
-        after your answer you return to{" "}
+        {client.kind === "metadata_document" ? `It is published by ${new URL(client.id).host}. ` : ""}
+        After you answer, you return to{" "}
         <strong data-testid="redirect-host">{redirectHost(redirectUri)}</strong>.
       </span>
       {isLoopbackRedirect(redirectUri) ? (

@@ -2498,6 +2498,8 @@ export interface operations {
                                 provider: string;
                                 rank: number;
                             }[];
+                            /** @description When the page was published, where a listing said (ISO 8601) */
+                            published_at?: string;
                         }[];
                         /** @description The job stopped early (stop_reason); the report covers what it found */
                         partial: boolean;
@@ -3927,6 +3929,8 @@ export interface operations {
                                 provider: string;
                                 rank: number;
                             }[];
+                            /** @description When the page was published, where a listing said (ISO 8601) */
+                            published_at?: string;
                         }[];
                         /** @description The job stopped early (stop_reason); the report covers what it found */
                         partial: boolean;
@@ -4094,6 +4098,8 @@ export interface operations {
                                 provider: string;
                                 rank: number;
                             }[];
+                            /** @description When the page was published, where a listing said (ISO 8601) */
+                            published_at?: string;
                         }[];
                         /** @description The job stopped early (stop_reason); the report covers what it found */
                         partial: boolean;

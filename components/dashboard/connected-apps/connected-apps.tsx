@@ -1,4 +1,5 @@
 import { Plug, Unplug } from "lucide-react";
+import { spendColumn } from "@/components/dashboard/connection-spend";
 import { ProfileEditor } from "@/components/dashboard/profiles/profile-editor";
 import { SectionCard } from "@/components/dashboard/section-card";
 import { Badge } from "@/components/ui/badge";
@@ -11,6 +12,7 @@ import { formatDateTime, formatRelative } from "@/lib/dashboard/format";
 import { profileToolSizes, type ToolSizes } from "@/lib/dashboard/profile-tools";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { listConnectedApps } from "@/lib/services/oauth/list-connected-apps";
+import type { ConnectionSpend } from "@/lib/services/usage/connection-spend";
 
 type ConnectedApp = Awaited<ReturnType<typeof listConnectedApps>>[number];
 
@@ -18,6 +20,7 @@ function columns(
   now: Date,
   showApprover: boolean,
   toolSizes: (scopes: readonly string[]) => ToolSizes,
+  spend: ConnectionSpend["apps"],
 ): Column<ConnectedApp>[] {
   return [
     {
@@ -58,6 +61,7 @@ function columns(
       className: "whitespace-nowrap text-muted-foreground",
       cell: (app) => (app.lastUsedAt ? formatRelative(app.lastUsedAt, now) : "never"),
     },
+    spendColumn((app) => spend[app.id]),
     {
       header: "Actions",
       hideHeader: true,
@@ -87,10 +91,10 @@ function columns(
 
 /**
  * The Connect page's connected apps: clients that signed in with OAuth (adding Searchmux by its URL),
- * each with its scopes, who approved it, its last use and a button that disconnects it. Admins see every
- * member's, a member their own.
+ * each with its scopes, who approved it, its last use, its spend this month (`spend`, by grant) and a button
+ * that disconnects it. Admins see every member's, a member their own.
  */
-export async function ConnectedApps() {
+export async function ConnectedApps({ spend }: { spend: ConnectionSpend["apps"] }) {
   const { ctx, canAdminister } = await dashboardSession();
   const apps = await listConnectedApps({ ctx });
   const toolSizes = await profileToolSizes();
@@ -108,7 +112,7 @@ export async function ConnectedApps() {
       ) : (
         <DataTable
           rows={apps}
-          columns={columns(ctx.now(), canAdminister, toolSizes)}
+          columns={columns(ctx.now(), canAdminister, toolSizes, spend)}
           rowKey={(app) => app.id}
           rowTestId="connected-app-row"
         />

@@ -1,5 +1,6 @@
 import { Badge } from "@/components/ui/badge";
 import { ExternalLink } from "@/components/ui/external-link";
+import { numberedFromOne } from "@/lib/dashboard/citation-markers";
 import { formatDuration } from "@/lib/dashboard/format";
 import type { AnswerResponse } from "@/lib/tools/responses";
 import { Markdown } from "./markdown";
@@ -9,7 +10,10 @@ const Citation = ({ citation }: { citation: { url: string; title: string } }) =>
   <ExternalLink href={citation.url}>{citation.title || citation.url}</ExternalLink>
 );
 
-/** Every provider's answer side by side with its citations, and the pages several answers cite. */
+/**
+ * Every provider's answer side by side, each citation marker a link to the page it cites, with its
+ * citations listed under it; then the pages several answers cite.
+ */
 export function AnswerResults({ response }: { response: AnswerResponse }) {
   return (
     <div className="space-y-4">
@@ -29,7 +33,7 @@ export function AnswerResults({ response }: { response: AnswerResponse }) {
                 answered in {formatDuration(a.duration_ms)}
               </span>
             </header>
-            <Markdown>{a.answer}</Markdown>
+            <Markdown citations={numberedFromOne(a.citations)}>{a.answer}</Markdown>
             {a.citations.length > 0 ? (
               <ol className="list-decimal space-y-1 border-t pt-2 pl-5 text-xs">
                 {a.citations.map((c) => (

@@ -4,9 +4,10 @@ import type { ReactNode } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
-import { formatDateTime, formatUsd } from "@/lib/dashboard/format";
+import { bySourceNumber } from "@/lib/dashboard/citation-markers";
+import { formatDate, formatDateTime, formatUsd } from "@/lib/dashboard/format";
+import { domainOf } from "@/lib/dashboard/provenance";
 import {
-  foundByText,
   isActive,
   reportForDisplay,
   STATUS_WORDS,
@@ -16,6 +17,7 @@ import {
 import type { ResearchSource } from "@/lib/engine/research/types";
 import type { ResearchJobView, ResearchStatus } from "@/lib/services/research/job-view";
 import { Markdown } from "./markdown";
+import { SourceBadges } from "./source-badges";
 
 const JOB_TONE: Record<ResearchStatus, BadgeTone> = {
   queued: "neutral",
@@ -41,8 +43,8 @@ function WebLink({ href, className, children }: { href: string; className?: stri
 
 /**
  * One research job: while it runs, its phase and step with a Cancel button; once it ended, the report
- * (Markdown, each [n] a link to the page it cites), why it stopped early or failed, the sources with the
- * searches and providers that found each, its cost and its trace.
+ * (Markdown, each [n] a link to the page it cites), why it stopped early or failed, the sources (each by
+ * title, domain, date and the providers that found it), its cost and its trace.
  */
 export function ResearchJob({
   job,
@@ -100,7 +102,7 @@ export function ResearchJob({
 
       {job.report !== null ? (
         <div className="rounded-md border p-4" data-testid="research-report">
-          <Markdown>{reportForDisplay(job.report, job.sources)}</Markdown>
+          <Markdown citations={bySourceNumber(job.sources)}>{reportForDisplay(job.report)}</Markdown>
         </div>
       ) : null}
 
@@ -125,30 +127,26 @@ function Outcome({ job }: { job: ResearchJobView }) {
   );
 }
 
+/** The pages the report cites, at a glance: title (a link), domain, date when known, who found it. */
 function Sources({ sources }: { sources: readonly ResearchSource[] }) {
   return (
     <section className="space-y-2">
       <h3 className="text-sm font-medium">Sources</h3>
-      <ol className="space-y-2">
+      <ol className="space-y-3">
         {sources.map((source) => (
-          <li key={source.n} className="space-y-1 text-sm" data-testid="research-source">
-            <div className="flex gap-2">
-              <span className="font-mono text-xs text-muted-foreground">[{source.n}]</span>
-              <div className="min-w-0 space-y-0.5">
-                <WebLink href={source.url} className="font-medium text-primary hover:underline">
-                  {source.title || source.url}
-                </WebLink>
-                <p className="truncate font-mono text-xs text-muted-foreground">{source.url}</p>
-                <ul className="flex flex-wrap gap-1" aria-label="Found by">
-                  {source.found_by.map((f) => (
-                    <li key={`${f.provider} ${f.query}`}>
-                      <Badge tone="primary" data-testid="research-found-by">
-                        {foundByText(f)}
-                      </Badge>
-                    </li>
-                  ))}
-                </ul>
-              </div>
+          <li key={source.n} className="flex gap-2 text-sm" data-testid="research-source">
+            <span className="font-mono text-xs leading-5 text-muted-foreground">[{source.n}]</span>
+            <div className="min-w-0 space-y-1">
+              <WebLink href={source.url} className="font-medium text-primary hover:underline">
+                {source.title || source.url}
+              </WebLink>
+              <p className="flex flex-wrap gap-x-2 text-xs text-muted-foreground">
+                <span data-testid="source-domain">{domainOf(source.url)}</span>
+                {source.published_at ? (
+                  <time dateTime={source.published_at}>{formatDate(source.published_at)}</time>
+                ) : null}
+              </p>
+              <SourceBadges sources={source.found_by} />
             </div>
           </li>
         ))}

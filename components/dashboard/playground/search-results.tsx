@@ -1,6 +1,6 @@
 import { Badge } from "@/components/ui/badge";
 import { ExternalLink } from "@/components/ui/external-link";
-import type { SearchResponse } from "@/lib/tools/responses";
+import type { SearchResponse, SimilarResponse } from "@/lib/tools/responses";
 import { Markdown } from "./markdown";
 import { SourceBadges } from "./source-badges";
 
@@ -26,6 +26,19 @@ export function SearchResults({ response }: { response: SearchResponse }) {
           <ResultList results={results} />
         </section>
       ))}
+    </div>
+  );
+}
+
+/** Pages like a URL, found by Exa or by a search built from the page (which it names), in rank order. */
+export function SimilarResults({ response }: { response: SimilarResponse }) {
+  return (
+    <div className="space-y-3">
+      <p className="text-sm text-muted-foreground" data-testid="similar-method">
+        Pages like <span className="break-all font-mono text-xs">{response.url}</span>
+        {response.method === "exa" ? ", found by Exa" : `, found by searching for “${response.query ?? ""}”`}
+      </p>
+      <ResultList results={response.results} />
     </div>
   );
 }

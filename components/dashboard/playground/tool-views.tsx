@@ -3,6 +3,7 @@ import {
   FileText,
   Globe,
   Image as ImageIcon,
+  Layers,
   type LucideIcon,
   MessageSquareText,
   Network,
@@ -16,7 +17,7 @@ import { CrawlResult } from "./crawl-result";
 import { FetchResult } from "./fetch-result";
 import { ImageResults } from "./image-results";
 import { PaperResults } from "./paper-results";
-import { SearchResults } from "./search-results";
+import { SearchResults, SimilarResults } from "./search-results";
 import {
   AnswerForm,
   CrawlForm,
@@ -85,6 +86,13 @@ export const TOOL_VIEWS: { [Name in PlaygroundTool]?: ToolView<Name> } = {
     Form: PaperSearchForm,
     Result: PaperResults,
     count: (response) => plural(response.results.length, "paper"),
+  },
+  similar: {
+    label: "Similar",
+    icon: Layers,
+    Form: JsonInputForm,
+    Result: SimilarResults,
+    count: (response) => plural(response.results.length, "page"),
   },
   image_search: {
     label: "Images",

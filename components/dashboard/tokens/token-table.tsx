@@ -1,3 +1,4 @@
+import { spendColumn } from "@/components/dashboard/connection-spend";
 import { ProfileEditor } from "@/components/dashboard/profiles/profile-editor";
 import { Badge } from "@/components/ui/badge";
 import { type Column, DataTable } from "@/components/ui/data-table";
@@ -7,6 +8,7 @@ import { isLiveToken } from "@/lib/dashboard/checklist";
 import { formatDateTime, formatRelative } from "@/lib/dashboard/format";
 import type { ToolSizes } from "@/lib/dashboard/profile-tools";
 import type { listTokens } from "@/lib/services/tokens/list-tokens";
+import type { ConnectionSpend } from "@/lib/services/usage/connection-spend";
 import { TokenActions } from "./token-actions";
 
 type Token = Awaited<ReturnType<typeof listTokens>>[number];
@@ -29,6 +31,7 @@ const columns = (
   now: Date,
   showCreator: boolean,
   toolSizes: (scopes: readonly string[]) => ToolSizes,
+  spend: ConnectionSpend["tokens"],
 ): Column<Token>[] => [
   {
     header: "Name",
@@ -69,6 +72,7 @@ const columns = (
     className: muted,
     cell: (t) => (t.expiresAt ? formatDateTime(t.expiresAt) : "never"),
   },
+  spendColumn((t) => spend[t.id]),
   {
     header: "Actions",
     hideHeader: true,
@@ -94,25 +98,27 @@ const columns = (
 
 /**
  * `showCreator`: the viewer sees everyone's tokens (admins), each with the member who created it.
- * `toolSizes`: the tools a token's scopes allow, for its profile editor.
+ * `toolSizes`: the tools a token's scopes allow, for its profile editor. `spend`: each token's this month.
  */
 export function TokenTable({
   tokens,
   now,
   showCreator,
   toolSizes,
+  spend,
 }: {
   tokens: readonly Token[];
   now: Date;
   showCreator: boolean;
   toolSizes: (scopes: readonly string[]) => ToolSizes;
+  spend: ConnectionSpend["tokens"];
 }) {
   return (
     <DataTable
       rows={tokens}
       rowKey={(t) => t.id}
       rowTestId="token-row"
-      columns={columns(now, showCreator, toolSizes)}
+      columns={columns(now, showCreator, toolSizes, spend)}
     />
   );
 }

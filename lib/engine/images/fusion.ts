@@ -6,12 +6,13 @@
  * need no DNS (no credentials, no port but 80/443, no localhost, internal names or private, loopback and
  * metadata addresses): a client that loads a thumbnail must not be pointed at its own network. An image
  * whose own URL fails is dropped; a thumbnail or page URL that fails becomes null. Width and height are
- * whole positive pixel counts or null.
+ * whole positive pixel counts or null. The image URL is the best-ranked one, over https when any provider
+ * gave it so (url.ts, preferHttps).
  */
 
 import { RRF_K } from "@/lib/engine/search/fusion";
 import { compareStrings } from "@/lib/engine/search/text";
-import { parseResultUrl } from "@/lib/engine/search/url";
+import { parseResultUrl, preferHttps } from "@/lib/engine/search/url";
 import { checkUrl, EMPTY_ALLOWLIST } from "@/lib/http/ssrf";
 import type { FusedImage, RawImage } from "./types";
 
@@ -101,7 +102,7 @@ function toFusedImage(candidate: Candidate): FusedImage {
   const hits = [...candidate.hits].sort((a, b) => a.rank - b.rank || compareStrings(a.provider, b.provider));
   const sized = hits.find((hit) => pixels(hit.image.width) !== null && pixels(hit.image.height) !== null);
   return {
-    image_url: hits[0]?.imageUrl ?? candidate.key,
+    image_url: preferHttps(hits.map((hit) => hit.imageUrl)) ?? candidate.key,
     thumbnail_url: firstOf(hits, (hit) => checkedUrl(hit.image.thumbnailUrl)?.link ?? null),
     title: firstOf(hits, (hit) => hit.image.title?.trim() || null) ?? "",
     page_url: firstOf(hits, (hit) => checkedUrl(hit.image.pageUrl)?.link ?? null),

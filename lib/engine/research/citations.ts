@@ -13,11 +13,7 @@ const MARKER = /([ \t]*)\[\s*(\d+(?:\s*[,;–-]\s*\d+)*)\s*\](?:\([^)\n]*\))?/g;
 /** A range wider than this is not a citation ("[1-2000]" is a span of years or lines). */
 const MAX_RANGE = 10;
 
-export interface NumberedPage {
-  url: string;
-  title: string;
-  found_by: ResearchSource["found_by"];
-}
+export type NumberedPage = Omit<ResearchSource, "n">;
 
 /** The body with valid markers renumbered and the cited pages as sources, in citation order. */
 export function citeSources(
@@ -35,7 +31,10 @@ export function citeSources(
   const sources: ResearchSource[] = [];
   for (const [old, n] of renumbered) {
     const page = pages[old - 1];
-    if (page !== undefined) sources.push({ n, url: page.url, title: page.title, found_by: page.found_by });
+    if (page !== undefined) {
+      const { url, title, found_by, published_at } = page;
+      sources.push({ n, url, title, found_by, ...(published_at && { published_at }) });
+    }
   }
   return { body: text, sources };
 }

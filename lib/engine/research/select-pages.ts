@@ -1,13 +1,14 @@
 /**
  * The pages a research job reads: Reciprocal Rank Fusion across its sub-queries (score = Σ 1/(k + rank),
  * k = 60, rank = the page's position in a sub-query's fused results, one term per sub-query), pages
- * identified by the search engine's normalised URL. Each page keeps the URL, title and snippet of its
- * best-placed listing and every provider rank that found it (`found_by`). Order: score descending, then
+ * identified by the search engine's normalised URL. Each page keeps the title, snippet and date of its
+ * best-placed listing that has one, the URL of its best-placed listing over https when any came over https,
+ * and every provider rank that found it (`found_by`). Order: score descending, then
  * best position, then the number of sub-queries that found it, then the normalised URL: deterministic.
  */
 import { RRF_K } from "@/lib/engine/search/fusion";
 import { compareStrings } from "@/lib/engine/search/text";
-import { parseResultUrl } from "@/lib/engine/search/url";
+import { parseResultUrl, preferHttps } from "@/lib/engine/search/url";
 import type { FoundBy, PageCandidate, SubQueryResults } from "./types";
 
 type Listing = SubQueryResults["results"][number];
@@ -82,15 +83,17 @@ function toPage(candidate: Candidate): PageCandidate {
     .map(({ listing }) => listing.title.trim())
     .find((t) => t !== "" && !/^https?:\/\//i.test(t));
   const snippet = listings.map(({ listing }) => listing.snippet.trim()).find((s) => s !== "");
+  const publishedAt = listings.map(({ listing }) => listing.publishedAt).find(Boolean);
   const found = [...candidate.found.values()].sort(
     (a, b) => a.queryIndex - b.queryIndex || a.rank - b.rank || compareStrings(a.provider, b.provider),
   );
-  const url = listings[0]?.link ?? candidate.key;
+  const url = preferHttps(listings.map(({ link }) => link)) ?? candidate.key;
   return {
     url,
     title: title ?? url,
     snippet: snippet ?? "",
     found_by: found.map(({ query, provider, rank }) => ({ query, provider, rank })),
+    ...(publishedAt && { published_at: publishedAt }),
     score: candidate.score,
   };
 }

@@ -24,7 +24,7 @@ export interface FoundBy {
 /** One sub-query's fused results, best first. */
 export interface SubQueryResults {
   query: string;
-  results: ReadonlyArray<Pick<FusedResult, "url" | "title" | "snippet" | "sources">>;
+  results: ReadonlyArray<Pick<FusedResult, "url" | "title" | "snippet" | "sources" | "publishedAt">>;
 }
 
 /** A page chosen to read: fused across sub-queries. */
@@ -33,6 +33,8 @@ export interface PageCandidate {
   title: string;
   snippet: string;
   found_by: FoundBy[];
+  /** When it was published, as the best-placed listing that gave a date said (ISO 8601). */
+  published_at?: string;
   score: number;
 }
 
@@ -42,6 +44,7 @@ export interface ReadPage {
   title: string;
   content: string;
   found_by: FoundBy[];
+  published_at?: string;
 }
 
 /** A page the report cites as [n]. */
@@ -50,4 +53,5 @@ export interface ResearchSource {
   url: string;
   title: string;
   found_by: FoundBy[];
+  published_at?: string;
 }

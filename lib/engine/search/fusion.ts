@@ -7,7 +7,8 @@
  * before comparing, so sums that differ only by floating-point association still tie.
  *
  * Per fused result: `url` is the best-ranked provider's URL without tracking parameters and fragment
- * (not the normalised key: it folds www. and http variants that do not always resolve); `title` is the
+ * (not the normalised key: it folds www. and http variants that do not always resolve), the best-ranked
+ * https one when the page came over both schemes (url.ts, preferHttps); `title` is the
  * best-ranked title that is neither empty, a bare URL, nor cut off ("…") when an uncut one exists;
  * `snippet` is the collapse of all providers' snippets (snippets.ts); `publishedAt` and `source` (the
  * publisher) are the best-ranked provider's that gave one; `sources` are sorted by rank,
@@ -18,6 +19,7 @@ import { collapseSnippets } from "./snippets";
 import { RESCUE_RANK, rescueTail } from "./tail-rescue";
 import { compareStrings, isCutOff } from "./text";
 import type { FusedResult } from "./types";
+import { preferHttps } from "./url";
 
 export const RRF_K = 60;
 
@@ -80,10 +82,9 @@ function compareCandidates(a: Candidate, b: Candidate): number {
 
 function toFusedResult(candidate: Candidate, options: FusionOptions): FusedResult {
   const hits = [...candidate.hits].sort((a, b) => a.rank - b.rank || compareStrings(a.provider, b.provider));
-  const best = hits[0];
   const fused: FusedResult = {
     title: chooseTitle(hits),
-    url: best?.link ?? candidate.key,
+    url: preferHttps(hits.map((hit) => hit.link)) ?? candidate.key,
     snippet: collapseSnippets(
       hits.map((hit) => hit.result.snippet),
       options.queryTerms,

@@ -2,20 +2,23 @@
  * web_search's `queries`: the searches of one call as one outcome. With `merge`, their fused lists are fused
  * again by Reciprocal Rank Fusion over normalised URLs (each query's list a ranking, k = 60 as in
  * fusion.ts): a page several queries found ranks first. A merged page keeps the best-ranked query's title,
- * snippet, date and publisher, and every provider that found it (each at its best rank).
+ * snippet, date and publisher, its URL (the best-ranked https one when any query's was: url.ts, preferHttps)
+ * and every provider that found it (each at its best rank).
  */
 
 import { RRF_K } from "./fusion";
 import type { SearchResult } from "./run-search";
 import { compareStrings } from "./text";
 import type { FusedResult } from "./types";
-import { normalizeUrl } from "./url";
+import { normalizeUrl, preferHttps } from "./url";
 
 interface Candidate {
   key: string;
   score: number;
   bestRank: number;
   best: FusedResult;
+  /** Its URL in each list, with its rank there. */
+  links: Array<{ rank: number; url: string }>;
   sources: Map<string, number>;
 }
 
@@ -28,15 +31,17 @@ export function mergeQueryResults(
     list.forEach((result, index) => {
       const rank = index + 1;
       const key = normalizeUrl(result.url) ?? result.url;
-      const candidate = candidates.get(key) ?? {
+      const candidate: Candidate = candidates.get(key) ?? {
         key,
         score: 0,
         bestRank: rank,
         best: result,
+        links: [],
         sources: new Map(),
       };
       candidate.score += 1 / (RRF_K + rank);
       if (rank < candidate.bestRank) Object.assign(candidate, { bestRank: rank, best: result });
+      candidate.links.push({ rank, url: result.url });
       for (const { provider, rank: found } of result.sources)
         candidate.sources.set(provider, Math.min(found, candidate.sources.get(provider) ?? found));
       candidates.set(key, candidate);
@@ -46,8 +51,9 @@ export function mergeQueryResults(
     .map((c) => ({ ...c, score: Math.round(c.score * 1e12) / 1e12 }))
     .sort((a, b) => b.score - a.score || a.bestRank - b.bestRank || compareStrings(a.key, b.key))
     .slice(0, maxResults)
-    .map(({ best, score, sources }) => ({
+    .map(({ best, links, score, sources }) => ({
       ...best,
+      url: preferHttps(links.sort((a, b) => a.rank - b.rank).map((link) => link.url)) ?? best.url,
       score,
       sources: [...sources]
         .map(([provider, rank]) => ({ provider, rank }))

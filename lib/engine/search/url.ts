@@ -91,6 +91,14 @@ export function parseResultUrl(url: string): ParsedResultUrl | null {
   };
 }
 
+/**
+ * The link to show of one page's links (its listings, best first): the first over https when any is, for
+ * a page that came with both schemes is served over https; else the first.
+ */
+export function preferHttps(links: readonly string[]): string | undefined {
+  return links.find((link) => link.startsWith("https:")) ?? links[0];
+}
+
 function stripWww(host: string): string {
   return host.startsWith("www.") ? host.slice(4) : host;
 }

@@ -3,6 +3,25 @@ import type { ExhaustedBudget } from "@/lib/pipeline/capabilities";
 import { ServiceError } from "@/lib/pipeline/errors";
 
 /**
+ * Refuses provider ids the tool does not know, naming the ones it does: a misspelt name is fixed at once.
+ * `tool` names the tool in the message (web_search, answer, …).
+ */
+export function assertKnownProviders(
+  wanted: readonly string[] | undefined,
+  known: ReadonlySet<string>,
+  tool: string,
+): void {
+  const unknown = wanted?.filter((id) => !known.has(id)) ?? [];
+  if (unknown.length === 0) return;
+  const valid = [...known].sort();
+  throw new ServiceError(
+    "invalid_input",
+    `providers: unknown to ${tool}: ${unknown.join(", ")}; its providers are ${valid.join(", ")}`,
+    { unknown, valid },
+  );
+}
+
+/**
  * The entries a call uses: all available ones, or the caller's explicit subset. Unknown ids and known
  * but unavailable ones (no key) are input errors, so a caller never silently searches fewer providers.
  */
@@ -12,9 +31,7 @@ export function selectProviders<E extends ResolvedProvider<ProviderRegistration>
   available: readonly E[],
   tool = "search",
 ): E[] {
-  const unknown = wanted?.filter((id) => !known.has(id)) ?? [];
-  if (unknown.length > 0)
-    throw new ServiceError("invalid_input", `unknown providers: ${unknown.join(", ")}`, { unknown });
+  assertKnownProviders(wanted, known, tool);
   const missing = wanted?.filter((id) => !available.some((e) => e.provider.id === id)) ?? [];
   if (missing.length > 0) {
     throw new ServiceError("invalid_input", `not available without a key: ${missing.join(", ")}`, {

@@ -75,12 +75,14 @@ function isDataError(error: unknown): boolean {
 async function writeBatch(db: Database, batch: TraceRecord[]): Promise<void> {
   const spans = batch.flatMap((trace) => trace.spans.map((span) => spanRow(trace, span)));
   await db.withSystem(async (tx) => {
+    // A connected app's call keeps its app (the token's grant): its access token is deleted in a day or two.
     await tx.execute(sql`
-      insert into traces (id, tenant_id, tool, surface, token_id, token_name, user_id, status, duration_ms,
-                          cache_hit, input, result_summary, cost_micros, error, created_at)
-      select id, tenant_id, tool, surface, token_id, token_name, user_id, status, duration_ms,
-             cache_hit, input, result_summary, cost_micros, error, created_at
-      from json_populate_recordset(null::traces, ${asJson(batch.map(traceRow))}::json)`);
+      insert into traces (id, tenant_id, tool, surface, token_id, token_name, grant_id, user_id, status,
+                          duration_ms, cache_hit, input, result_summary, cost_micros, error, created_at)
+      select r.id, r.tenant_id, r.tool, r.surface, r.token_id, r.token_name, a.grant_id, r.user_id, r.status,
+             r.duration_ms, r.cache_hit, r.input, r.result_summary, r.cost_micros, r.error, r.created_at
+      from json_populate_recordset(null::traces, ${asJson(batch.map(traceRow))}::json) r
+      left join api_tokens a on a.id = r.token_id and a.tenant_id = r.tenant_id`);
     if (spans.length === 0) return;
     await tx.execute(sql`
       insert into trace_spans (tenant_id, trace_id, provider, kind, start_offset_ms, duration_ms,

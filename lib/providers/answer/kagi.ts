@@ -3,7 +3,8 @@
  * Docs: https://help.kagi.com/kagi/api/fastgpt.html (v0)
  * Wire: POST {base}/fastgpt, `Authorization: Bot <key>`, JSON body {query, cache: true}
  *   -> {meta: {id, node, ms}, data: {output, tokens, references: [{title, snippet, url}]}}.
- * The output cites with [n] markers into references (in order). `web_search` is out of service and
+ * The output cites references (in order) with 【n】 markers, lenticular brackets (the documentation's
+ * example shows [n]); both become the [n] every answer's text uses. `web_search` is out of service and
  * must not be sent with any value other than true, so it is left out.
  * Pricing (same page): 1.5¢ per query; cached responses are free.
  */
@@ -13,6 +14,9 @@ import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
 import { requireApiKey } from "@/lib/providers/search/adapter-kit";
 import { toProviderAnswer } from "./answer-kit";
+
+/** Kagi's 【n】 citation marker. */
+const LENTICULAR_MARKER = /【(\d{1,3})】/g;
 
 const responseSchema = z.object({
   data: z
@@ -54,7 +58,7 @@ export const kagi: AnswerProvider = {
     return toProviderAnswer({
       displayName: kagi.displayName,
       model: call.model,
-      text: data.data?.output,
+      text: data.data?.output?.replace(LENTICULAR_MARKER, "[$1]"),
       sources: data.data?.references ?? [],
       http: response,
     });

@@ -4,12 +4,12 @@
  * starts from it and repeats no finished step.
  */
 import type { StructuredData } from "@/lib/engine/research/structured-data";
-import type { FoundBy, ReadPage, SubQueryResults } from "@/lib/engine/research/types";
+import type { ReadPage, SubQueryResults } from "@/lib/engine/research/types";
 import type { SpanRecord } from "@/lib/pipeline/capabilities";
 import type { StopReason } from "./job-view";
 
 export type SearchStep = { results: SubQueryResults["results"] } | { error: string };
-export type PageStep = ReadPage | { url: string; title: string; found_by: FoundBy[]; error: string };
+export type PageStep = ReadPage | (Omit<ReadPage, "content"> & { error: string });
 
 /** A call the job made through a tool's verb, as its own trace records it. */
 export interface SubCall {

@@ -379,7 +379,13 @@ async function search(
   try {
     const result = await webSearch({ ctx, input: subQuerySearch(query, input), signal });
     return {
-      results: result.results.map(({ url, title, snippet, sources }) => ({ url, title, snippet, sources })),
+      results: result.results.map(({ url, title, snippet, sources, publishedAt }) => ({
+        url,
+        title,
+        snippet,
+        sources,
+        ...(publishedAt && { publishedAt }),
+      })),
     };
   } catch (error) {
     signal.throwIfAborted();
@@ -408,7 +414,8 @@ async function read(
   const items = "results" in fetched ? fetched.results : [fetched];
   return candidates.map((candidate, index) => {
     const item = items[index];
-    const known = { url: candidate.url, found_by: candidate.found_by };
+    const { url, found_by, published_at } = candidate;
+    const known = { url, found_by, ...(published_at && { published_at }) };
     if (!item || isBatchError(item)) {
       return { ...known, title: candidate.title, error: item?.error.message ?? "not fetched" };
     }

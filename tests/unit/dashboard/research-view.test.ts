@@ -1,40 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { foundByText, reportForDisplay, stepOf } from "@/lib/dashboard/research-view";
+import { reportForDisplay, stepOf } from "@/lib/dashboard/research-view";
 import { describeSummary, researchSummary } from "@/lib/dashboard/trace-summary";
 
-const sources = [
-  { n: 1, url: "https://a.example/one", title: "One", found_by: [] },
-  { n: 2, url: "https://b.example/a page>", title: "Two", found_by: [] },
-];
-
 describe("reportForDisplay", () => {
-  const report = [
-    "# Why?",
-    "- First claim [1].\n- Second claim [2][1], a footnote [7] and a [link](https://c.example).",
-    "## Sources",
-    "1. [One](https://a.example/one) — found by brave #1",
-  ].join("\n\n");
-
-  it("links each citation to the page it cites and drops the report's own sources list", () => {
-    const shown = reportForDisplay(report, sources);
-    expect(shown).toContain("First claim [\\[1\\]](<https://a.example/one>).");
-    // Characters that would end the link destination are escaped.
-    expect(shown).toContain("[\\[2\\]](<https://b.example/a%20page%3E>)[\\[1\\]](<https://a.example/one>)");
-    expect(shown).toContain("a footnote [7] and a [link](https://c.example)");
-    expect(shown).not.toContain("## Sources");
-    expect(shown).not.toContain("found by");
+  it("drops the report's own sources list, which the playground shows apart, and keeps its markers", () => {
+    const report = [
+      "# Why?",
+      "- First claim [1].",
+      "## Sources",
+      "1. [One](https://a.example/one) — found by brave #1",
+    ].join("\n\n");
+    expect(reportForDisplay(report)).toBe("# Why?\n\n- First claim [1].\n");
   });
 
   it("keeps a report without a sources list whole", () => {
-    expect(reportForDisplay("# Q\n\nNothing was found.\n", [])).toBe("# Q\n\nNothing was found.\n");
+    expect(reportForDisplay("# Q\n\nNothing was found.\n")).toBe("# Q\n\nNothing was found.\n");
   });
 });
 
 describe("the job's words", () => {
-  it("says where a source was found and which step runs", () => {
-    expect(foundByText({ provider: "brave", rank: 2, query: "rust async" })).toBe(
-      "brave #2 for 'rust async'",
-    );
+  it("says which step runs", () => {
     expect(stepOf({ phase: "searching", message: "", done: 2, total: 6 })).toBe("step 3 of 6");
     expect(stepOf({ phase: "done", message: "", done: 6, total: 6 })).toBe("step 6 of 6");
     expect(stepOf({ phase: "queued", message: "", done: 0, total: 0 })).toBe("");

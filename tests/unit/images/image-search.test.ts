@@ -183,6 +183,23 @@ describe("runImageSearch", () => {
     expect(new Set(result.results.map((image) => image.image_url)).size).toBe(result.results.length);
   });
 
+  it("shows a picture listed over both schemes by its https URL, though http ranked first", async () => {
+    fake.setScenario(imageWireId("brave"), {
+      payload: [{ title: "Over http", imageUrl: "http://pics.example.org/a.jpg" }],
+    });
+    fake.setScenario(imageWireId("serpapi"), {
+      payload: [
+        { title: "Elsewhere", imageUrl: "https://pics.example.org/b.jpg" },
+        { title: "Over https", imageUrl: "https://pics.example.org/a.jpg" },
+      ],
+    });
+    const result = await search(["brave", "serpapi"]);
+    expect(result.results.map((image) => [image.title, image.image_url])).toEqual([
+      ["Over http", "https://pics.example.org/a.jpg"],
+      ["Elsewhere", "https://pics.example.org/b.jpg"],
+    ]);
+  });
+
   it("drops images whose URL is not a public http(s) URL and nulls hostile thumbnails and pages", async () => {
     const hostile: FakeImage[] = [
       { title: "script", imageUrl: "javascript:alert(1)" },

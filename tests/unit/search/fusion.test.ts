@@ -28,7 +28,7 @@ describe("fuseResults (RRF)", () => {
     ]);
     expect(fused.map((r) => [r.url, r.score])).toEqual([
       ["https://a.com/1", expect.closeTo(rrf(1, 2), 12)],
-      ["http://www.b.com/2/", expect.closeTo(rrf(2, 1), 12)],
+      ["https://b.com/2", expect.closeTo(rrf(2, 1), 12)], // alpha gave it over https
       ["https://c.com/3", expect.closeTo(rrf(3, 1), 12)],
     ]);
     expect(fused[0]?.score).toBeCloseTo(1 / 61 + 1 / 62, 12);
@@ -62,6 +62,16 @@ describe("fuseResults (RRF)", () => {
     expect(page?.url).toBe("https://example.com/page?id=1");
     expect(page?.snippet_source).toBe("aggregated");
     expect(page?.score).toBeCloseTo(rrf(1, 3, 3), 12);
+  });
+
+  it("shows a page that came over both schemes by its best-ranked https link", () => {
+    const fused = fuse([
+      list("alpha", ["http://www.example.com/page/", "http://plain.example/"]),
+      list("beta", ["https://n.com/", "https://example.com/page"]),
+      list("gamma", ["https://n.com/", "https://n.com/x", "https://www.example.com/page/"]),
+    ]);
+    expect(fused.find((r) => r.url.includes("example.com"))?.url).toBe("https://example.com/page");
+    expect(fused.find((r) => r.url.includes("plain"))?.url).toBe("http://plain.example/");
   });
 
   it("counts a provider once per URL, at its best rank", () => {

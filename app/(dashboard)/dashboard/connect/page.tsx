@@ -18,6 +18,7 @@ import { profileToolSizes } from "@/lib/dashboard/profile-tools";
 import { TOOLS_BY_SCOPE } from "@/lib/dashboard/scope-tools";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { listTokens } from "@/lib/services/tokens/list-tokens";
+import { connectionSpend } from "@/lib/services/usage/connection-spend";
 import { plural } from "@/lib/wording";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -28,6 +29,7 @@ export default async function ConnectPage({ searchParams }: { searchParams: Sear
   const base = await baseUrl();
   // Admins see and manage every token, members their own.
   const tokens = await listTokens({ ctx });
+  const spend = await connectionSpend({ ctx });
   const page = paginate(tokens, params.page);
   const now = ctx.now();
   const { maxTokensPerTenant } = tenantLimits(ctx.env);
@@ -60,7 +62,7 @@ export default async function ConnectPage({ searchParams }: { searchParams: Sear
 
         <SectionCard
           title="Tokens"
-          description={`A token is shown once when it is created; only its first and last characters are kept for display. ${
+          description={`A token is shown once when it is created; only its first and last characters are kept for display. This month counts its calls since the 1st (UTC) and what they were charged. ${
             canAdminister
               ? `${live} of at most ${plural(maxTokensPerTenant, "active token")}.`
               : "These are your tokens; each can do at most what your role allows."
@@ -83,13 +85,19 @@ export default async function ConnectPage({ searchParams }: { searchParams: Sear
             </EmptyState>
           ) : (
             <div>
-              <TokenTable tokens={page.items} now={now} showCreator={canAdminister} toolSizes={toolSizes} />
+              <TokenTable
+                tokens={page.items}
+                now={now}
+                showCreator={canAdminister}
+                toolSizes={toolSizes}
+                spend={spend.tokens}
+              />
               <PagePagination label="Token pages" page={page} params={params} />
             </div>
           )}
         </SectionCard>
 
-        <ConnectedApps />
+        <ConnectedApps spend={spend.apps} />
 
         <Card id="clients">
           <CardHeader>
