@@ -154,6 +154,9 @@ test("the Images tab shows images fused from Brave and Serper, each with the pro
 
   await playgroundTab(page, "Images");
   await page.getByLabel("Query", { exact: true }).fill("aurora over iceland");
+  // Serper documents no filter: it is asked only with safe search off.
+  await page.getByLabel("Safe search", { exact: true }).click();
+  await page.getByRole("option", { name: "Off" }).click();
   await page.getByRole("button", { name: "Run" }).click();
 
   await expect(page.getByText("3 images")).toBeVisible();

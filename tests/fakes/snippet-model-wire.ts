@@ -22,7 +22,7 @@ interface FakeSnippetModel {
 }
 
 /** What GET /models lists without `payload.models`. */
-export const DEFAULT_MODELS = ["extractor", "workspace-model"] as const;
+const DEFAULT_MODELS = ["extractor", "workspace-model"] as const;
 
 interface ChatBody {
   model?: string;

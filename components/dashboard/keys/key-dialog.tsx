@@ -90,7 +90,11 @@ export function KeyDialog({
         </Button>
       </DialogTrigger>
       <DialogContent
-        title={`${replacing ? "Replace" : "Add"} your ${providerName} key`}
+        title={
+          asksForModel
+            ? `${replacing ? "Replace" : "Add"} your own model`
+            : `${replacing ? "Replace" : "Add"} your ${providerName} key`
+        }
         description={
           asksForModel
             ? "Extract asks this model before the operator's. The key is stored encrypted and only its last 4 characters are ever shown."

@@ -12,7 +12,7 @@ import type { Env } from "@/lib/pipeline/capabilities";
 import { fetchAllowlistFromEnv } from "./operator-providers";
 
 /** USD per million tokens: far above any model's price, so a slip of a few zeros is refused, not charged. */
-export const MAX_PRICE_PER_MTOK = 1_000;
+const MAX_PRICE_PER_MTOK = 1_000;
 
 /** Why a base URL cannot be one, or undefined: the URL rules checked before any address is. */
 function baseUrlProblem(raw: string): string | undefined {

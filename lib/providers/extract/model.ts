@@ -141,13 +141,11 @@ export const operatorModelExtractor = chatModelExtractor(
   pooled,
 );
 
-/** Its id: what a workspace stores its model under (PUT /api/v1/keys) and budgets it by. */
-export const WORKSPACE_MODEL_ID = "workspace_llm";
-
 export const workspaceModelExtractor = chatModelExtractor(
   {
     ...shared,
-    id: WORKSPACE_MODEL_ID,
+    // What a workspace stores its model under (PUT /api/v1/keys) and budgets it by.
+    id: "workspace_llm",
     displayName: "Your model (OpenAI-compatible)",
     keyEnv: [],
     configuredByWorkspace: true,

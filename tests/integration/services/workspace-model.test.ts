@@ -69,7 +69,7 @@ describe.each(databaseTargets())("the workspace model ($name)", (target) => {
     ...ctx,
     env: { ...ctx.env, ...overrides },
   });
-  const useOwnModel = (ctx: TenantContext, settings: Record<string, unknown> = {}) =>
+  const storeOwnModel = (ctx: TenantContext, settings: Record<string, unknown> = {}) =>
     setKey({
       ctx,
       input: {
@@ -145,7 +145,7 @@ describe.each(databaseTargets())("the workspace model ($name)", (target) => {
 
   it("fills the schema with the workspace's model before the operator's, asking for structured output with its key", async () => {
     const { a } = await tenants();
-    expect(await useOwnModel(a)).toEqual({ provider: "workspace_llm", last4: "7f3e", status: "unknown" });
+    expect(await storeOwnModel(a)).toEqual({ provider: "workspace_llm", last4: "7f3e", status: "unknown" });
     const result = await extract({ ctx: a, input: { urls: [page(1), page(2)], schema: SCHEMA } });
 
     expect(result.results).toEqual([
@@ -180,7 +180,7 @@ describe.each(databaseTargets())("the workspace model ($name)", (target) => {
 
   it("charges its tokens at the workspace's price to the workspace's budgets, and the estimate holds it", async () => {
     const { a } = await tenants();
-    await useOwnModel(a);
+    await storeOwnModel(a);
     await setBudget({
       ctx: a,
       input: { provider: "workspace_llm", metric: "usd", period: "month", limit: 1 },
@@ -212,7 +212,7 @@ describe.each(databaseTargets())("the workspace model ($name)", (target) => {
 
   it("refuses a call its reservation would take past the workspace's budget before anything is sent", async () => {
     const { a } = await tenants();
-    await useOwnModel(a);
+    await storeOwnModel(a);
     // The reservation (a token per prompt character plus a full reply at $5 a million) is far above $0.001.
     await setBudget({
       ctx: a,
@@ -248,7 +248,7 @@ describe.each(databaseTargets())("the workspace model ($name)", (target) => {
   ])("refuses %s as base_url when saved, naming the rule on the field", async (_what, baseUrl, rule) => {
     const { a } = await tenants();
     const error = await refusal(
-      useOwnModel(withEnv(a, { SEARCHMUX_FETCH_ALLOWLIST: "" }), { base_url: baseUrl }),
+      storeOwnModel(withEnv(a, { SEARCHMUX_FETCH_ALLOWLIST: "" }), { base_url: baseUrl }),
     );
     expect(error.details).toEqual([{ path: "base_url", message: expect.stringMatching(rule) }]);
     expect(error.message).toMatch(/^base_url: refused: /);
@@ -262,7 +262,7 @@ describe.each(databaseTargets())("the workspace model ($name)", (target) => {
     const strict = withEnv(a, { SEARCHMUX_FETCH_ALLOWLIST: "" });
     dnsAnswers.set("models.intranet-corp.example", "10.20.30.40");
     const resolved = await refusal(
-      useOwnModel(strict, { base_url: "https://models.intranet-corp.example/v1" }),
+      storeOwnModel(strict, { base_url: "https://models.intranet-corp.example/v1" }),
     );
     expect(resolved.details[0]?.message).toBe(
       "refused: models.intranet-corp.example resolves to 10.20.30.40, which is a private address",
@@ -270,17 +270,19 @@ describe.each(databaseTargets())("the workspace model ($name)", (target) => {
 
     dnsAnswers.set("api.public-models.example", "93.184.215.14");
     const production = withEnv(strict, { NODE_ENV: "production" });
-    const http = await refusal(useOwnModel(production, { base_url: "http://api.public-models.example/v1" }));
+    const http = await refusal(
+      storeOwnModel(production, { base_url: "http://api.public-models.example/v1" }),
+    );
     expect(http.details[0]?.message).toBe("refused: api.public-models.example: only https is allowed");
     // The operator's allowlist exempts a host from both rules (an intranet model server it trusts).
     const allowlisted = withEnv(production, { SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1" });
-    await expect(useOwnModel(allowlisted)).resolves.toMatchObject({ provider: "workspace_llm" });
+    await expect(storeOwnModel(allowlisted)).resolves.toMatchObject({ provider: "workspace_llm" });
   });
 
   it("checks the base URL again at every call: a name rebound to the metadata address is refused, nothing is sent", async () => {
     const { a } = await tenants();
     dnsAnswers.set("rebinding-models.example", "93.184.215.14");
-    await useOwnModel(a, { base_url: "https://rebinding-models.example/v1" });
+    await storeOwnModel(a, { base_url: "https://rebinding-models.example/v1" });
     dnsAnswers.set("rebinding-models.example", "169.254.169.254");
     const alone = withEnv(a, { SEARCHMUX_LLM_MODEL: "" });
     const rebound = await extract({ ctx: alone, input: { urls: [page(1)], schema: SCHEMA } });
@@ -298,7 +300,7 @@ describe.each(databaseTargets())("the workspace model ($name)", (target) => {
 
   it("answers the endpoint's failures by status alone: never its body, nor the key; a refused key is marked invalid", async () => {
     const { a } = await tenants();
-    await useOwnModel(a);
+    await storeOwnModel(a);
     const alone = withEnv(a, { SEARCHMUX_LLM_MODEL: "" });
     fake.setScenario(SNIPPET_MODEL, { status: 500 });
     const failed = await extract({ ctx: alone, input: { urls: [page(1)], schema: SCHEMA } });
@@ -321,7 +323,7 @@ describe.each(databaseTargets())("the workspace model ($name)", (target) => {
 
   it("tests the key with the free list of models: works, refused, or the stored model not among them", async () => {
     const { a } = await tenants();
-    await useOwnModel(a);
+    await storeOwnModel(a);
     expect(await testKey({ ctx: a, input: { provider: "workspace_llm" } })).toMatchObject({
       status: "ok",
       spent: { requests: 1, usd: 0 },
@@ -344,7 +346,7 @@ describe.each(databaseTargets())("the workspace model ($name)", (target) => {
 
   it("lists the host, model and price, never the key; a stored row pointed elsewhere no longer opens", async () => {
     const { a } = await tenants();
-    await useOwnModel(a, { base_url: `${fake.baseUrlFor(SNIPPET_MODEL)}/` });
+    await storeOwnModel(a, { base_url: `${fake.baseUrlFor(SNIPPET_MODEL)}/` });
     const [stored] = await listKeys({ ctx: a });
     expect(stored).toMatchObject({
       provider: "workspace_llm",
@@ -374,7 +376,7 @@ describe.each(databaseTargets())("the workspace model ($name)", (target) => {
 
   it("is never another workspace's: B's calls use the operator's model, or none", async () => {
     const { a, b } = await tenants();
-    await useOwnModel(a);
+    await storeOwnModel(a);
     const theirs = await extract({ ctx: b, input: { urls: [page(1)], schema: SCHEMA } });
     expect(theirs.results[0]).toMatchObject({ provider: "llm" });
     expect(byWorkspaceModel()).toHaveLength(0);
@@ -407,10 +409,10 @@ describe.each(databaseTargets())("the workspace model ($name)", (target) => {
       setKey({ ctx: a, input: { provider: "tavily", key: "tvly-some-key-1234", model: WORKSPACE_MODEL } }),
     );
     expect(stray.details).toEqual([{ path: "model", message: expect.stringMatching(/^is only for /) }]);
-    const badPrice = await refusal(useOwnModel(a, { price_per_mtok: { input: -1, output: 5_000 } }));
+    const badPrice = await refusal(storeOwnModel(a, { price_per_mtok: { input: -1, output: 5_000 } }));
     expect(badPrice.details.map((d) => d.path)).toEqual(["price_per_mtok.input", "price_per_mtok.output"]);
     const credentials = await refusal(
-      useOwnModel(a, { base_url: "https://user:pass@models.example.com/v1" }),
+      storeOwnModel(a, { base_url: "https://user:pass@models.example.com/v1" }),
     );
     expect(credentials.details[0]).toMatchObject({
       path: "base_url",
