@@ -354,7 +354,7 @@ class _ExtractResponseResultsItemRequired(TypedDict):
     url: str
     #: The page's values, valid against the schema
     data: Any
-    #: The extractor that filled it: firecrawl or llm
+    #: The extractor that filled it: firecrawl, workspace_llm (the workspace's own model) or llm
     provider: str
     cache_hit: bool
 

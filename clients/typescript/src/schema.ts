@@ -1540,7 +1540,7 @@ export interface operations {
                             url: string;
                             /** @description The page's values, valid against the schema */
                             data: unknown;
-                            /** @description The extractor that filled it: firecrawl or llm */
+                            /** @description The extractor that filled it: firecrawl, workspace_llm (the workspace's own model) or llm */
                             provider: string;
                             /** @description With include_passages */
                             passages?: {
