@@ -354,7 +354,7 @@ class _ExtractResponseResultsItemRequired(TypedDict):
     url: str
     #: The page's values, valid against the schema
     data: Any
-    #: The extractor that filled it: firecrawl or llm
+    #: The extractor that filled it: firecrawl, workspace_llm (the workspace's own model) or llm
     provider: str
     cache_hit: bool
 
@@ -840,6 +840,21 @@ class GetSettingsResponse(TypedDict):
     default_search_mode: Literal["fanout", "auto", "budget"]
 
 
+class ListKeysResponseKeysItemEndpointPricePerMtok(TypedDict):
+    """USD per million tokens"""
+
+    input: float
+    output: float
+
+
+class ListKeysResponseKeysItemEndpoint(TypedDict):
+    #: The base URL's host (and port)
+    host: str
+    model: str
+    #: USD per million tokens
+    price_per_mtok: ListKeysResponseKeysItemEndpointPricePerMtok
+
+
 class ListKeysResponseKeysItem(TypedDict):
     provider: str
     last4: str
@@ -848,10 +863,21 @@ class ListKeysResponseKeysItem(TypedDict):
     checkedAt: Optional[str]
     #: ISO 8601 date-time (UTC)
     updatedAt: str
+    #: What the workspace model (workspace_llm) was stored with; null for other providers
+    endpoint: Optional[ListKeysResponseKeysItemEndpoint]
 
 
 class ListKeysResponse(TypedDict):
     keys: List[ListKeysResponseKeysItem]
+
+
+class SetKeyPricePerMtok(TypedDict):
+    """What the model charges, for budgets (0 for a model that costs nothing); only for a provider the workspace configures itself (workspace_llm), and required there"""
+
+    #: USD per million prompt tokens
+    input: float
+    #: USD per million completion tokens
+    output: float
 
 
 class SetKeyResponse(TypedDict):
@@ -1172,7 +1198,7 @@ class _Operations(_Transport):
             schema: JSON Schema, object root, ≤16 KB, ≤12 levels, no pattern
             prompt: What to look for
             include_passages: Quote the words each value came from
-            providers: firecrawl, llm
+            providers: firecrawl, workspace_llm, llm
         """
         return self._call("POST", "/api/v1/extract", body={"urls": urls, "schema": schema, "prompt": prompt, "include_passages": include_passages, "providers": providers, "timeout_ms": timeout_ms, "no_cache": no_cache, "estimate": estimate})
 
@@ -1481,7 +1507,7 @@ class _Operations(_Transport):
     def list_keys(
         self,
     ) -> ListKeysResponse:
-        """Stored provider keys (last 4 characters only).
+        """Stored provider keys (last 4 characters only; the workspace model's host, model and price).
 
         GET /api/v1/keys (Token scope: admin)
         """
@@ -1491,12 +1517,21 @@ class _Operations(_Transport):
         self,
         provider: str,
         key: str,
+        *,
+        base_url: Optional[str] = None,
+        model: Optional[str] = None,
+        price_per_mtok: Optional[SetKeyPricePerMtok] = None,
     ) -> SetKeyResponse:
-        """Store or replace a provider key (encrypted at rest).
+        """Store or replace a provider key (encrypted at rest); the workspace model (workspace_llm) takes its base URL, model and price too.
 
         PUT /api/v1/keys (Token scope: admin)
+
+        Args:
+            base_url: The API's base URL, with its version segment (https://api.openai.com/v1); only for a provider the workspace configures itself (workspace_llm), and required there
+            model: The model to ask, as the API names it; only for a provider the workspace configures itself (workspace_llm), and required there
+            price_per_mtok: What the model charges, for budgets (0 for a model that costs nothing); only for a provider the workspace configures itself (workspace_llm), and required there
         """
-        return self._call("PUT", "/api/v1/keys", body={"provider": provider, "key": key})
+        return self._call("PUT", "/api/v1/keys", body={"provider": provider, "key": key, "base_url": base_url, "model": model, "price_per_mtok": price_per_mtok})
 
     def delete_key(
         self,

@@ -230,7 +230,7 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     method: "get",
     path: "/api/v1/keys",
     operationId: "listKeys",
-    summary: "Stored provider keys (last 4 characters only)",
+    summary: "Stored provider keys (last 4 characters only; the workspace model's host, model and price)",
     scope: "admin",
     response: keyListResponse,
   },
@@ -238,7 +238,8 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     method: "put",
     path: "/api/v1/keys",
     operationId: "setKey",
-    summary: "Store or replace a provider key (encrypted at rest)",
+    summary:
+      "Store or replace a provider key (encrypted at rest); the workspace model (workspace_llm) takes its base URL, model and price too",
     scope: "admin",
     body: setKeyInput,
     response: keySetResponse,

@@ -51,6 +51,16 @@ export const keyListResponse = z.object({
       status: keyStatus,
       checkedAt: instant.nullable(),
       updatedAt: instant,
+      endpoint: z
+        .object({
+          host: z.string().describe("The base URL's host (and port)"),
+          model: z.string(),
+          price_per_mtok: z
+            .object({ input: z.number(), output: z.number() })
+            .describe("USD per million tokens"),
+        })
+        .nullable()
+        .describe("What the workspace model (workspace_llm) was stored with; null for other providers"),
     }),
   ),
 });

@@ -1,6 +1,7 @@
-import type { CatalogEntry, ProviderKind } from "@/lib/pipeline/providers/catalog";
+import { type CatalogEntry, type ProviderKind, takesKey } from "@/lib/pipeline/providers/catalog";
 import type { listKeys } from "@/lib/services/keys/list-keys";
 import type { providerStatus } from "@/lib/services/providers/provider-status";
+import { formatUsdPrice } from "./format";
 import { PROVIDER_LINKS, type ProviderLink } from "./provider-links";
 
 type StatusEntry = Awaited<ReturnType<typeof providerStatus>>["providers"][number];
@@ -15,12 +16,16 @@ export interface ProviderRow {
   kinds: readonly ProviderKind[];
   /** Whether a workspace may store a key for it (keyed, or keyless where a key raises limits). */
   takesKey: boolean;
+  /** The workspace model: its key comes with a base URL, a model and a price. */
+  configuredByWorkspace: boolean;
   state: KeyState;
   /** The stored key, when the workspace has one and the viewer may see it. */
-  key: Pick<StoredKey, "last4" | "status" | "checkedAt"> | null;
+  key: Pick<StoredKey, "last4" | "status" | "checkedAt" | "endpoint"> | null;
   freeTier: StatusEntry["free_tier"];
   link: ProviderLink | null;
 }
+
+const keyed = (entry: CatalogEntry | undefined) => entry !== undefined && takesKey(entry);
 
 function keyState(entry: StatusEntry): KeyState {
   if (entry.unavailable_reason === "no_base_url") return "not_configured";
@@ -55,7 +60,8 @@ export function providerRows(
       name: entry.name,
       kinds: catalog.get(entry.provider)?.kinds ?? [],
       // A provider the operator has not configured (no base URL) cannot use a key either.
-      takesKey: (catalog.get(entry.provider)?.keyEnv.length ?? 0) > 0 && keyState(entry) !== "not_configured",
+      takesKey: keyed(catalog.get(entry.provider)) && keyState(entry) !== "not_configured",
+      configuredByWorkspace: catalog.get(entry.provider)?.configuredByWorkspace ?? false,
       state: keyState(entry),
       key: keys?.find((k) => k.provider === entry.provider) ?? null,
       freeTier: entry.free_tier,
@@ -78,4 +84,10 @@ export function kindsWithoutProvider(
       kind,
       needsKeyOf: rows.filter((row) => row.kinds.includes(kind) && row.state === "no_key"),
     }));
+}
+
+/** The workspace model's row: "api.example.com · gpt-4.1-mini · $0.40 in, $1.60 out per million tokens". */
+export function describeEndpoint(endpoint: NonNullable<StoredKey["endpoint"]>): string {
+  const { input, output } = endpoint.price_per_mtok;
+  return `${endpoint.host} · ${endpoint.model} · ${formatUsdPrice(input)} in, ${formatUsdPrice(output)} out per million tokens`;
 }

@@ -221,6 +221,11 @@ export const providerKeys = pgTable(
     tag: text("tag").notNull(),
     keyVersion: smallint("key_version").notNull(),
     last4: text("last4").notNull(),
+    /**
+     * Non-secret settings stored with the key, for a provider each workspace configures itself (the workspace
+     * model: `{base_url, model, price_per_mtok: {input, output}}`); null for every other provider.
+     */
+    settings: jsonb("settings"),
     status: keyStatus("status").notNull().default("unknown"),
     checkedAt: timestamp("checked_at", { withTimezone: true }),
     createdAt: createdAt(),

@@ -99,8 +99,7 @@ export function checkUrl(url: URL, policy: SsrfPolicy): string {
   const hostname = normalizeHostname(url.hostname);
   const literal = ipaddr.isValid(hostname) ? ipaddr.parse(hostname) : undefined;
   // Allowlisted targets (intranet services, test fixtures) may use any port.
-  if (policy.allowlist.hosts.has(hostname) || (literal && isAllowlisted(literal, policy.allowlist)))
-    return hostname;
+  if (isAllowlistedHost(hostname, policy.allowlist)) return hostname;
   const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
   if (!DEFAULT_PORTS.has(port) && !(policy.allowedPorts ?? []).includes(port)) {
     throw new SsrfBlocked(`${hostname}: port ${port} is not allowed (only 80 and 443)`);
@@ -112,6 +111,13 @@ export function checkUrl(url: URL, policy: SsrfPolicy): string {
   const why = blockedNameReason(hostname);
   if (why !== undefined) throw new SsrfBlocked(`${hostname}: ${why}`);
   return hostname;
+}
+
+/** Whether the allowlist names a URL's host: by name, or a literal address by its range. */
+export function isAllowlistedHost(hostname: string, allowlist: Allowlist): boolean {
+  const host = normalizeHostname(hostname);
+  if (allowlist.hosts.has(host)) return true;
+  return ipaddr.isValid(host) && isAllowlisted(ipaddr.parse(host), allowlist);
 }
 
 /**

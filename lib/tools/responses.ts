@@ -619,7 +619,9 @@ const extractPassage = z.object({
 const extractedPage = z.object({
   url: z.string(),
   data: z.unknown().describe("The page's values, valid against the schema"),
-  provider: z.string().describe("The extractor that filled it: firecrawl or llm"),
+  provider: z
+    .string()
+    .describe("The extractor that filled it: firecrawl, workspace_llm (the workspace's own model) or llm"),
   passages: z.array(extractPassage).optional().describe("With include_passages"),
   cache_hit: z.boolean(),
 });

@@ -7,7 +7,8 @@
  * A request with Structured Outputs (`response_format: {type: "json_schema", json_schema: {name, schema,
  * strict}}`, https://platform.openai.com/docs/guides/structured-outputs) is matched against every user
  * message (a repair turn included), and without a rule answers JSON that fills its schema from the page
- * text (structured-reply.ts).
+ * text (structured-reply.ts). GET /models (a key check) lists `payload.models`, else DEFAULT_MODELS, in the
+ * Models API's shape (https://platform.openai.com/docs/api-reference/models/list).
  */
 import { bearer, type FakeWire, json, type RecordedRequest } from "./provider-server";
 import { type ResponseFormat, structuredReply } from "./structured-reply";
@@ -16,7 +17,12 @@ export const SNIPPET_MODEL = "snippet-model";
 
 interface FakeSnippetModel {
   rules?: ReadonlyArray<{ contains: string; reply: string }>;
+  /** The model ids GET /models lists. */
+  models?: readonly string[];
 }
+
+/** What GET /models lists without `payload.models`. */
+const DEFAULT_MODELS = ["extractor", "workspace-model"] as const;
 
 interface ChatBody {
   model?: string;
@@ -46,6 +52,21 @@ function textReply(payload: FakeSnippetModel | undefined, user: string): string 
 }
 
 export const SNIPPET_MODEL_WIRES: Readonly<Record<string, FakeWire>> = {
+  [`${SNIPPET_MODEL}/models`]: {
+    method: "GET",
+    path: "/models",
+    credential: bearer,
+    render: (scenario) =>
+      json({
+        object: "list",
+        data: ((scenario.payload as FakeSnippetModel | undefined)?.models ?? DEFAULT_MODELS).map((id) => ({
+          id,
+          object: "model",
+          created: 1_700_000_000,
+          owned_by: "fake",
+        })),
+      }),
+  },
   [SNIPPET_MODEL]: {
     method: "POST",
     path: "/chat/completions",

@@ -15,6 +15,7 @@
 import type { ProviderRegistration } from "@/lib/engine/shared/types";
 import { answerProviders } from "@/lib/providers/answer";
 import { OPERATOR_LLM_MODEL_ENV } from "@/lib/providers/answer/openai-compatible";
+import { extractProviders } from "@/lib/providers/extract";
 import { fetchProviders } from "@/lib/providers/fetch";
 import { paperProviders } from "@/lib/providers/papers";
 import { searchProviders } from "@/lib/providers/search";
@@ -32,8 +33,13 @@ const prefixFrom =
 /** PubMed's two wires (esearch.fcgi, esummary.fcgi) sit at the server's root. */
 const ROOT = "";
 
-/** Registries in ascending precedence: the last one to name a shared variable decides its wire. */
+/**
+ * Registries in ascending precedence: the last one to name a shared variable decides its wire. Extract's
+ * share theirs with search (Firecrawl) and answer (the operator model); the workspace model has none (its
+ * base URL is stored with its key).
+ */
 const REGISTRIES: ReadonlyArray<[readonly ProviderRegistration[], WirePrefix]> = [
+  [extractProviders, (id) => id],
   [fetchProviders, fetchWireId],
   [answerProviders, prefixFrom(ANSWER_PREFIX)],
   [paperProviders, prefixFrom({ ...PAPER_PREFIX, pubmed: ROOT })],

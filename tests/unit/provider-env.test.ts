@@ -10,8 +10,11 @@ import { fakeProviderEnv, fakeProviderWires, registeredProviders } from "@/tests
 
 const ORIGIN = "http://127.0.0.1:9";
 const env = fakeProviderEnv(ORIGIN);
-/** Providers without a base URL: the direct fetcher fetches its target, kept on loopback by no-outside-network.ts. */
-const WITHOUT_BASE_URL = ["direct"];
+/**
+ * Providers without a base URL variable: the direct fetcher fetches its target, kept on loopback by
+ * no-outside-network.ts; the workspace model's base URL is stored with its key, never in the environment.
+ */
+const WITHOUT_BASE_URL = ["direct", "workspace_llm"];
 
 describe("the providers' test environment", () => {
   it("covers every provider the product knows", () => {

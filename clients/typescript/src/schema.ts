@@ -433,12 +433,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Stored provider keys (last 4 characters only)
+         * Stored provider keys (last 4 characters only; the workspace model's host, model and price)
          * @description Token scope: admin
          */
         get: operations["listKeys"];
         /**
-         * Store or replace a provider key (encrypted at rest)
+         * Store or replace a provider key (encrypted at rest); the workspace model (workspace_llm) takes its base URL, model and price too
          * @description Token scope: admin
          */
         put: operations["setKey"];
@@ -1518,7 +1518,7 @@ export interface operations {
                     prompt?: string;
                     /** @description Quote the words each value came from */
                     include_passages?: boolean;
-                    /** @description firecrawl, llm */
+                    /** @description firecrawl, workspace_llm, llm */
                     providers?: string[];
                     /** @default 90000 */
                     timeout_ms?: number;
@@ -1540,7 +1540,7 @@ export interface operations {
                             url: string;
                             /** @description The page's values, valid against the schema */
                             data: unknown;
-                            /** @description The extractor that filled it: firecrawl or llm */
+                            /** @description The extractor that filled it: firecrawl, workspace_llm (the workspace's own model) or llm */
                             provider: string;
                             /** @description With include_passages */
                             passages?: {
@@ -5258,6 +5258,17 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             updatedAt: string;
+                            /** @description What the workspace model (workspace_llm) was stored with; null for other providers */
+                            endpoint: {
+                                /** @description The base URL's host (and port) */
+                                host: string;
+                                model: string;
+                                /** @description USD per million tokens */
+                                price_per_mtok: {
+                                    input: number;
+                                    output: number;
+                                };
+                            } | null;
                         }[];
                     };
                 };
@@ -5375,6 +5386,17 @@ export interface operations {
                 "application/json": {
                     provider: string;
                     key: string;
+                    /** @description The API's base URL, with its version segment (https://api.openai.com/v1); only for a provider the workspace configures itself (workspace_llm), and required there */
+                    base_url?: string;
+                    /** @description The model to ask, as the API names it; only for a provider the workspace configures itself (workspace_llm), and required there */
+                    model?: string;
+                    /** @description What the model charges, for budgets (0 for a model that costs nothing); only for a provider the workspace configures itself (workspace_llm), and required there */
+                    price_per_mtok?: {
+                        /** @description USD per million prompt tokens */
+                        input: number;
+                        /** @description USD per million completion tokens */
+                        output: number;
+                    };
                 };
             };
         };

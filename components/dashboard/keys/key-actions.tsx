@@ -11,6 +11,8 @@ import { KeyDialog } from "./key-dialog";
 interface KeyActionsProps {
   providerName: string;
   hasKey: boolean;
+  /** The workspace model: its dialog asks for the base URL, model and price too. */
+  asksForModel: boolean;
   save: (previous: ActionState, form: FormData) => Promise<ActionState>;
   test: () => Promise<ActionState>;
   remove: () => Promise<ActionState>;
@@ -20,7 +22,7 @@ interface KeyActionsProps {
  * Add / replace, test and delete the workspace's key for one provider. Below: that a test is a real,
  * budgeted request, and the last outcome (a test's says what it spent).
  */
-export function KeyActions({ providerName, hasKey, save, test, remove }: KeyActionsProps) {
+export function KeyActions({ providerName, hasKey, asksForModel, save, test, remove }: KeyActionsProps) {
   const [outcome, setOutcome] = useState<ActionState>(IDLE);
   const [testing, startTest] = useTransition();
   const onSaved = useCallback((state: ActionState) => setOutcome(state), []);
@@ -29,7 +31,13 @@ export function KeyActions({ providerName, hasKey, save, test, remove }: KeyActi
   return (
     <div className="flex flex-col items-end gap-1">
       <div className="flex flex-wrap justify-end gap-1">
-        <KeyDialog providerName={providerName} replacing={hasKey} save={save} onSaved={onSaved} />
+        <KeyDialog
+          providerName={providerName}
+          replacing={hasKey}
+          asksForModel={asksForModel}
+          save={save}
+          onSaved={onSaved}
+        />
         {hasKey ? (
           <>
             <Button

@@ -1,5 +1,6 @@
 import {
   BookOpen,
+  Braces,
   FileText,
   Globe,
   Image as ImageIcon,
@@ -14,6 +15,7 @@ import type { PlaygroundResult, PlaygroundTool } from "@/lib/dashboard/playgroun
 import { plural } from "@/lib/wording";
 import { AnswerResults } from "./answer-results";
 import { CrawlResult } from "./crawl-result";
+import { ExtractResults } from "./extract-results";
 import { FetchResult } from "./fetch-result";
 import { ImageResults } from "./image-results";
 import { PaperResults } from "./paper-results";
@@ -72,6 +74,14 @@ export const TOOL_VIEWS: { [Name in PlaygroundTool]?: ToolView<Name> } = {
     Form: CrawlForm,
     Result: CrawlResult,
     count: (response) => plural(response.pages.length, response.mode === "map" ? "URL" : "page"),
+  },
+  extract: {
+    label: "Extract",
+    icon: Braces,
+    // Its input is mostly a JSON Schema: the JSON form fits it.
+    Form: JsonInputForm,
+    Result: ExtractResults,
+    count: (response) => plural(response.results.length, "page"),
   },
   answer: {
     label: "Answer",

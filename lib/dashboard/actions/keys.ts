@@ -3,12 +3,26 @@
 import { refresh } from "next/cache";
 import { toActionError } from "@/lib/dashboard/action-errors";
 import type { ActionState } from "@/lib/dashboard/action-state";
-import { formText } from "@/lib/dashboard/form-data";
+import { formNumber, formText } from "@/lib/dashboard/form-data";
 import { formatCount, formatUsd } from "@/lib/dashboard/format";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { deleteKey } from "@/lib/services/keys/delete-key";
 import { setKey } from "@/lib/services/keys/set-key";
 import { type KeyTestSpend, testKey } from "@/lib/services/keys/test-key";
+
+/** The workspace model's settings, when the form asked for them (its dialog alone has a base URL field). */
+function modelSettings(form: FormData) {
+  if (!form.has("base_url")) return {};
+  return {
+    base_url: formText(form, "base_url"),
+    model: formText(form, "model"),
+    // Blank or not a number, the verb's schema names the field.
+    price_per_mtok: {
+      input: formNumber(form, "price_input") as number,
+      output: formNumber(form, "price_output") as number,
+    },
+  };
+}
 
 export async function setKeyAction(
   provider: string,
@@ -17,7 +31,10 @@ export async function setKeyAction(
 ): Promise<ActionState> {
   const { ctx } = await dashboardSession();
   try {
-    const stored = await setKey({ ctx, input: { provider, key: formText(form, "key") ?? "" } });
+    const stored = await setKey({
+      ctx,
+      input: { provider, key: formText(form, "key") ?? "", ...modelSettings(form) },
+    });
     refresh();
     return {
       status: "success",

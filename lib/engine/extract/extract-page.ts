@@ -138,7 +138,7 @@ async function modelAttempt(
   const schema = replySchema(request);
   const model = entry.model;
   const call = (messages: readonly ChatMessage[]) =>
-    isolated(entry, context, entry.price && pricing(entry.price, messages), (signal) =>
+    isolated(entry, context, entry.price && modelCallPricing(entry.price, messages), (signal) =>
       provider.extract({
         url: request.url,
         schema,
@@ -149,6 +149,7 @@ async function modelAttempt(
         apiKey: entry.apiKey,
         baseUrl: entry.baseUrl,
         signal,
+        guard: entry.guard,
       }),
     );
 
@@ -195,7 +196,7 @@ function checkReply(
  * one token per character of the prompt (no tokenizer makes fewer characters per token in practice) plus a
  * full reply; charged by the tokens the answer reports, or the reservation when it reports none.
  */
-function pricing(price: ModelPrice, messages: readonly ChatMessage[]) {
+export function modelCallPricing(price: ModelPrice, messages: readonly ChatMessage[]) {
   const promptChars = messages.reduce((sum, message) => sum + message.content.length, 0);
   const reserveMicros = Math.ceil(
     promptChars * price.inputPerMillion + MAX_OUTPUT_TOKENS * price.outputPerMillion,
@@ -236,7 +237,7 @@ type Isolated =
 async function isolated(
   entry: ExtractEntry,
   context: ExtractContext,
-  priced: ReturnType<typeof pricing> | undefined,
+  priced: ReturnType<typeof modelCallPricing> | undefined,
   invoke: (signal: AbortSignal) => Promise<ExtractReply>,
 ): Promise<Isolated> {
   const outcome = await callIsolated(

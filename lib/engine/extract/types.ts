@@ -3,19 +3,21 @@
  * model that fills a JSON Schema from page text we read, or a service that reads the page itself and fills
  * it (Firecrawl). Pure types: no I/O, no env, no database.
  */
-import type { ProviderRegistration, ResolvedProvider, TransportFacts } from "@/lib/engine/shared/types";
+import type {
+  ModelPrice,
+  ProviderRegistration,
+  ResolvedProvider,
+  TransportFacts,
+} from "@/lib/engine/shared/types";
+import type { EndpointGuard } from "@/lib/http/endpoint-request";
 import type { JsonSchema } from "./schema";
+
+export type { ModelPrice };
 
 /** One message of a chat with a model: the prompt, then for a repair its answer and the errors found. */
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
   content: string;
-}
-
-/** A model's price per million tokens, in USD: what a call is charged from the tokens it reports. */
-export interface ModelPrice {
-  inputPerMillion: number;
-  outputPerMillion: number;
 }
 
 interface TokenUsage {
@@ -31,6 +33,8 @@ interface ExtractCallBase {
   baseUrl: string;
   /** Aborts on the provider's timeout or the call's deadline, whichever comes first. */
   signal: AbortSignal;
+  /** The network rules of a base URL the workspace supplied (the workspace model); the strictest without. */
+  guard?: EndpointGuard;
 }
 
 /** A model call: the chat so far; the adapter asks for structured output of `schema`. */
@@ -58,10 +62,25 @@ interface ExtractProviderBase extends ProviderRegistration {
   defaultModel?: string;
 }
 
+/** What a model server is asked for the models it serves (a key check). */
+interface ModelListCall {
+  apiKey?: string;
+  baseUrl: string;
+  signal: AbortSignal;
+  guard?: EndpointGuard;
+}
+
+/** The ids of the models a server lists. */
+export interface ModelList extends TransportFacts {
+  ids: string[];
+}
+
 /** A model over the page text we fetched (the fetch path: SSRF guard, routes, waterfall). */
 export interface ModelExtractor extends ExtractProviderBase {
   reads: "text";
   extract(call: ModelExtractCall): Promise<ExtractReply>;
+  /** The models the server lists: a free request that checks the key and the model's name. */
+  models(call: ModelListCall): Promise<ModelList>;
 }
 
 /** A service that fetches the page itself and fills the schema (Firecrawl's JSON format). */
@@ -72,5 +91,12 @@ export interface ReadingExtractor extends ExtractProviderBase {
 
 export type ExtractProvider = ModelExtractor | ReadingExtractor;
 
-/** An extractor as the caller resolved it: key, base URL, and for a model its name and price. */
-export type ExtractEntry = ResolvedProvider<ExtractProvider> & { model?: string; price?: ModelPrice };
+/**
+ * An extractor as the caller resolved it: key, base URL, and for a model its name, its price and, for a base
+ * URL the workspace supplied, the network rules its requests are held to.
+ */
+export type ExtractEntry = ResolvedProvider<ExtractProvider> & {
+  model?: string;
+  price?: ModelPrice;
+  guard?: EndpointGuard;
+};

@@ -2,10 +2,11 @@
  * research's `output_schema`: the pages read, numbered as in the report's prompt, filled into the caller's
  * schema by the model with Structured Outputs, each value citing the sources that state it. A reply is held
  * to the schema and to its citations (every value of `data` cited, only numbers of pages read); one repair
- * turn with the errors, else why not. The citations come back as JSON pointer → the pages' URLs.
+ * turn with the errors, else why not. The citations come back as JSON pointer → the pages' URLs. A model
+ * priced by tokens reserves each call's ceiling and is charged what its answer says it used, as in extract.
  */
 
-import { isExtractReply, MAX_OUTPUT_TOKENS } from "@/lib/engine/extract/extract-page";
+import { isExtractReply, MAX_OUTPUT_TOKENS, modelCallPricing } from "@/lib/engine/extract/extract-page";
 import { parseReply, repairMessages } from "@/lib/engine/extract/prompt";
 import { isStrictCompatible, type JsonSchema, validatorFor } from "@/lib/engine/extract/schema";
 import type { ChatMessage, ExtractEntry } from "@/lib/engine/extract/types";
@@ -121,6 +122,8 @@ export async function structuredData(
           }),
         isResponse: isExtractReply,
         count: () => 1,
+        // Priced by its tokens like extract's model calls, when the entry carries a price.
+        ...(entry.price && { pricing: modelCallPricing(entry.price, turn) }),
       },
       { kind: "llm" as const, admit: request.admit, deadline: request.deadline, origin: request.origin },
     );

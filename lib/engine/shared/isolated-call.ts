@@ -220,7 +220,9 @@ async function admitAttempt(
 }
 
 function isConfigured(entry: ResolvedProvider<ProviderRegistration>): boolean {
-  const needsKey = entry.provider.keyEnv.length > 0 && entry.provider.keyOptional !== true;
+  const { provider } = entry;
+  const needsKey =
+    provider.configuredByWorkspace === true || (provider.keyEnv.length > 0 && provider.keyOptional !== true);
   return entry.baseUrl.trim() !== "" && (!needsKey || (entry.apiKey ?? "") !== "");
 }
 

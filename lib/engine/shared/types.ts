@@ -100,6 +100,11 @@ export interface ProviderRegistration {
   keyEnv: string[];
   /** True when a key only raises limits (PubMed, Semantic Scholar): the provider works without one. */
   keyOptional?: boolean;
+  /**
+   * Configured by each workspace alone, never by the operator's environment: its key, base URL and settings
+   * are stored together (the workspace model, `workspace_llm`). It needs that key; `keyEnv` stays empty.
+   */
+  configuredByWorkspace?: boolean;
   /** Env variable that overrides the base URL, e.g. "TAVILY_BASE_URL". */
   baseUrlEnv: string;
   /** Default base URL; null when it must be configured (SearXNG, an operator's own model server). */
@@ -117,6 +122,18 @@ export interface ProviderRegistration {
   requestsPerSecond?: number;
 }
 
+/** A model's price per million tokens, in USD: what a call is charged from the tokens it reports. */
+export interface ModelPrice {
+  inputPerMillion: number;
+  outputPerMillion: number;
+}
+
+/** What a workspace stored with its own endpoint's key (`configuredByWorkspace`): the model and its price. */
+export interface WorkspaceEndpoint {
+  model: string;
+  price: ModelPrice;
+}
+
 /** A provider as the caller (services layer) resolved it for one call: key and base URL chosen. */
 export interface ResolvedProvider<P extends ProviderRegistration> {
   provider: P;
@@ -124,6 +141,8 @@ export interface ResolvedProvider<P extends ProviderRegistration> {
   baseUrl: string;
   /** Overrides provider.defaultTimeoutMs. */
   timeoutMs?: number;
+  /** For a provider the workspace configures itself: the rest of what it stored with the key. */
+  endpoint?: WorkspaceEndpoint;
 }
 
 /** Transport facts an adapter reports with its answer, copied onto the span. */

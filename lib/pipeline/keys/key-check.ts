@@ -15,7 +15,7 @@ import type { Database, Tx } from "@/lib/db";
 import { keyChecks, providerKeys } from "@/lib/db/schema";
 import { log } from "@/lib/observability/logger";
 import type { Keyring } from "@/lib/pipeline/capabilities";
-import { open, opensCheckValue, sealCheckValue } from "./key-encryption";
+import { open, opensCheckValue, sealCheckValue, storedKeyBinding } from "./key-encryption";
 
 export type KeyringVerdict = { ok: true } | { ok: false; problem: string };
 
@@ -26,7 +26,7 @@ async function opensStoredKey(tx: Tx, keyring: Keyring, version: number): Promis
   const [row] = await tx.select().from(providerKeys).where(eq(providerKeys.keyVersion, version)).limit(1);
   if (!row) return true;
   try {
-    open(keyring, row, { tenantId: row.tenantId, provider: row.provider, rowId: row.id });
+    open(keyring, row, storedKeyBinding(row));
     return true;
   } catch {
     return false;

@@ -25,6 +25,28 @@ export interface KeyBinding {
   tenantId: string;
   provider: string;
   rowId: string;
+  /**
+   * The base URL stored with the key, for a provider the workspace configures itself (the workspace model):
+   * the key opens only beside the base URL it was saved with, so a row changed to point the key at another
+   * host (a write to the database without the key-encryption key) leaves it unreadable.
+   */
+  endpoint?: string;
+}
+
+/** A stored key's binding, from its row (provider_keys). */
+export function storedKeyBinding(row: {
+  tenantId: string;
+  provider: string;
+  id: string;
+  settings?: unknown;
+}): KeyBinding {
+  const endpoint = (row.settings as { base_url?: unknown } | null | undefined)?.base_url;
+  return {
+    tenantId: row.tenantId,
+    provider: row.provider,
+    rowId: row.id,
+    ...(typeof endpoint === "string" && { endpoint }),
+  };
 }
 
 /** The keyring of a SEARCHMUX_SECRET_KEY value (lib/config.ts says what a valid one is). */
@@ -47,7 +69,9 @@ export function loadKeyring(env: Readonly<Record<string, string | undefined>>, d
 const TAG_BYTES = 16;
 
 const providerKeyAad = (b: KeyBinding) =>
-  Buffer.from(`searchmux/provider-key/v1|${b.tenantId}|${b.provider}|${b.rowId}`);
+  Buffer.from(
+    `searchmux/provider-key/v1|${b.tenantId}|${b.provider}|${b.rowId}${b.endpoint === undefined ? "" : `|${b.endpoint}`}`,
+  );
 /** A webhook's signing secret: bound to its tenant and row, and never readable as a provider key (nor one as it). */
 const webhookSecretAad = (b: Omit<KeyBinding, "provider">) =>
   Buffer.from(`searchmux/webhook-secret/v1|${b.tenantId}|${b.rowId}`);

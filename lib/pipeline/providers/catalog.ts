@@ -15,6 +15,8 @@ export interface CatalogEntry {
   keyEnv: readonly string[];
   /** True when a key only raises limits. */
   keyOptional: boolean;
+  /** Configured by each workspace alone: its key with a base URL and settings (the workspace model). */
+  configuredByWorkspace: boolean;
   kinds: readonly ProviderKind[];
   /** The free tier as the provider's first registration declares it. */
   freeTier: FreeTier | null;
@@ -49,6 +51,7 @@ export function providerCatalog(): ReadonlyMap<string, CatalogEntry> {
         displayName: known?.displayName ?? provider.displayName,
         keyEnv: known?.keyEnv.length ? known.keyEnv : provider.keyEnv,
         keyOptional: (known?.keyOptional ?? true) && provider.keyOptional === true,
+        configuredByWorkspace: known?.configuredByWorkspace ?? provider.configuredByWorkspace === true,
         kinds: [...(known?.kinds ?? []), kind],
         freeTier: known?.freeTier ?? provider.freeTier,
         costPerRequestUsd: known?.costPerRequestUsd ?? provider.costPerRequestUsd,
@@ -59,11 +62,15 @@ export function providerCatalog(): ReadonlyMap<string, CatalogEntry> {
   return catalog;
 }
 
+/** Whether a workspace may store a key for the provider: a keyed one, or one it configures itself. */
+export const takesKey = (provider: Pick<CatalogEntry, "keyEnv" | "configuredByWorkspace">) =>
+  provider.keyEnv.length > 0 || provider.configuredByWorkspace;
+
 export function keyedProvider(id: string): CatalogEntry | undefined {
   const entry = providerCatalog().get(id);
-  return entry && entry.keyEnv.length > 0 ? entry : undefined;
+  return entry && takesKey(entry) ? entry : undefined;
 }
 
 /** Whether a call to `provider` needs a key (keyless and key-optional providers do not). */
 export const needsKey = (provider: ProviderRegistration) =>
-  provider.keyEnv.length > 0 && provider.keyOptional !== true;
+  provider.configuredByWorkspace === true || (provider.keyEnv.length > 0 && provider.keyOptional !== true);

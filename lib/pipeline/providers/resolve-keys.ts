@@ -1,11 +1,17 @@
 import { providerKeys } from "@/lib/db/schema";
 import type { TenantContext } from "@/lib/pipeline/context";
-import { open } from "@/lib/pipeline/keys/key-encryption";
+import { open, storedKeyBinding } from "@/lib/pipeline/keys/key-encryption";
 import { providerCatalog } from "./catalog";
 import { operatorKey } from "./operator-providers";
+import { type StoredEndpoint, storedEndpoint } from "./workspace-model";
 
-export interface ResolvedKey {
+interface TenantKey {
   apiKey: string;
+  /** What was stored with the key of a provider the workspace configures itself. */
+  endpoint?: StoredEndpoint;
+}
+
+export interface ResolvedKey extends TenantKey {
   source: "tenant" | "operator";
 }
 
@@ -16,28 +22,35 @@ export interface ResolvedKey {
  */
 const TENANT_KEYS_TTL_MS = 10_000;
 const holder = globalThis as typeof globalThis & {
-  searchmuxTenantKeys?: Map<string, { expires: number; keys: Promise<Map<string, string>> }>;
+  searchmuxTenantKeys?: Map<string, { expires: number; keys: Promise<Map<string, TenantKey>> }>;
 };
 holder.searchmuxTenantKeys ??= new Map();
 const tenantKeyCache = holder.searchmuxTenantKeys;
 
-async function loadTenantKeys(ctx: TenantContext): Promise<Map<string, string>> {
+async function loadTenantKeys(ctx: TenantContext): Promise<Map<string, TenantKey>> {
   const rows = await ctx.records.read(ctx, (tx) => tx.select().from(providerKeys));
-  const keys = new Map<string, string>();
+  const catalog = providerCatalog();
+  const keys = new Map<string, TenantKey>();
   for (const row of rows) {
+    let apiKey: string;
     try {
-      keys.set(
-        row.provider,
-        open(ctx.keyring, row, { tenantId: row.tenantId, provider: row.provider, rowId: row.id }),
-      );
+      apiKey = open(ctx.keyring, row, storedKeyBinding(row));
     } catch {
-      // An undecryptable row (unknown KEK version, tampered ciphertext) counts as no tenant key.
+      // An undecryptable row (unknown KEK version, tampered ciphertext or binding) counts as no tenant key.
+      continue;
     }
+    if (!catalog.get(row.provider)?.configuredByWorkspace) {
+      keys.set(row.provider, { apiKey });
+      continue;
+    }
+    // Settings that no longer parse count as no key too: nothing is called with half a configuration.
+    const endpoint = storedEndpoint(row.settings);
+    if (endpoint) keys.set(row.provider, { apiKey, endpoint });
   }
   return keys;
 }
 
-function tenantKeys(ctx: TenantContext): Promise<Map<string, string>> {
+function tenantKeys(ctx: TenantContext): Promise<Map<string, TenantKey>> {
   const now = Date.now();
   const cached = tenantKeyCache.get(ctx.tenantId);
   if (cached && cached.expires > now) return cached.keys;
@@ -67,7 +80,7 @@ export async function resolveProviderKeys(
   for (const id of providerIds) {
     const tenantKey = own.get(id);
     if (tenantKey) {
-      resolved.set(id, { apiKey: tenantKey, source: "tenant" });
+      resolved.set(id, { ...tenantKey, source: "tenant" });
       continue;
     }
     const fromEnv = operatorKey(catalog.get(id)?.keyEnv ?? [], ctx.env);

@@ -18,16 +18,23 @@ export async function tenantProviders<P extends ProviderRegistration>(
 ): Promise<TenantProviders<P>> {
   const keys = await resolveProviderKeys(
     ctx,
-    providers.filter((p) => p.keyEnv.length > 0).map((p) => p.id),
+    providers.filter((p) => p.keyEnv.length > 0 || p.configuredByWorkspace).map((p) => p.id),
   );
   const available: ResolvedProvider<P>[] = [];
   const unavailable = new Map<string, "no_key" | "no_base_url">();
   for (const provider of providers) {
-    const baseUrl = providerBaseUrl(provider, ctx.env);
-    const apiKey = keys.get(provider.id)?.apiKey;
-    if (!baseUrl) unavailable.set(provider.id, "no_base_url");
+    const key = keys.get(provider.id);
+    // A provider the workspace configures itself has its base URL stored with its key: without one, no key.
+    const baseUrl = provider.configuredByWorkspace
+      ? (key?.endpoint?.baseUrl ?? "")
+      : providerBaseUrl(provider, ctx.env);
+    const apiKey = key?.apiKey;
+    if (baseUrl === undefined) unavailable.set(provider.id, "no_base_url");
     else if (needsKey(provider) && !apiKey) unavailable.set(provider.id, "no_key");
-    else available.push({ provider, baseUrl, apiKey });
+    else {
+      const endpoint = key?.endpoint && { model: key.endpoint.model, price: key.endpoint.price };
+      available.push({ provider, baseUrl, apiKey, ...(endpoint && { endpoint }) });
+    }
   }
   return { available, unavailable };
 }

@@ -1,8 +1,8 @@
 /**
  * extract for a tenant: each URL's page filled into the caller's JSON Schema. Its extractors, in order
  * (lib/providers/extract): Firecrawl's own extraction where the workspace has a Firecrawl key, then the
- * operator's model over the page text read through the fetch path (the tenant's cached documents, domain
- * routes, the SSRF-safe direct fetcher, the keyed waterfall). Every fetch step and extractor call is admitted
+ * workspace's own model and the operator's model over the page text read through the fetch path (the
+ * tenant's cached documents, domain routes, the SSRF-safe direct fetcher, the keyed waterfall). Every fetch step and extractor call is admitted
  * against the budgets on its own (a model priced by tokens reserves its ceiling and keeps what it used), and
  * the call's one trace holds them all. A URL's data is cached per tenant under its URL, schema, prompt and
  * passages flag; an error never is. One result or error per URL, in input order: the call itself succeeds.
@@ -28,6 +28,7 @@ import {
   withProviderSettings,
 } from "@/lib/pipeline/providers/operator-providers";
 import { tenantProviders } from "@/lib/pipeline/providers/tenant-providers";
+import { endpointGuard } from "@/lib/pipeline/providers/workspace-model";
 import { runCall, toolCacheKey } from "@/lib/pipeline/run-call";
 import { parseInput } from "@/lib/pipeline/validate";
 import { extractProviders } from "@/lib/providers/extract";
@@ -45,6 +46,8 @@ export type ExtractItem = UrlExtraction & { cache_hit?: boolean };
 
 interface ExtractBatch {
   results: ExtractItem[];
+  /** The model each model extractor asked, by provider id: the trace names it beside the provider. */
+  models: Readonly<Record<string, string>>;
   providers_failed: [];
   spans: [];
   /** Some URL failed: the trace says partial. */
@@ -67,21 +70,27 @@ const resultCacheInput = (url: string, input: ExtractInput) => ({
 });
 
 /**
- * The extractors a call can use: Firecrawl with a key, the operator model once it is named (with its price
- * per token, when the operator set one). None is `no_provider_configured` (503), before anything is fetched.
+ * The extractors a call can use: Firecrawl with a key, the workspace's own model (its name and price stored
+ * with its key, its requests held to the guard of a tenant-supplied URL), the operator model once it is named
+ * (with its price per token, when the operator set one). None is `no_provider_configured` (503), before
+ * anything is fetched.
  */
 export function readyExtractors(
   ctx: TenantContext,
   entries: readonly ResolvedProvider<ExtractProvider>[],
 ): ExtractEntry[] {
   const price = operatorModelPrice(ctx.env);
-  const ready = withOperatorModel(entries, ctx.env).map((entry) =>
-    entry.provider.reads === "text" && price ? { ...entry, price } : entry,
-  );
+  const ready = withOperatorModel(entries, ctx.env).map((entry): ExtractEntry => {
+    if (entry.provider.reads !== "text") return entry;
+    const { endpoint } = entry;
+    if (endpoint)
+      return { ...entry, model: endpoint.model, price: endpoint.price, guard: endpointGuard(ctx.env) };
+    return price ? { ...entry, price } : entry;
+  });
   if (ready.length === 0)
     throw new ServiceError(
       "no_provider_configured",
-      "extract needs a Firecrawl key or the operator model (SEARCHMUX_LLM_BASE_URL and SEARCHMUX_LLM_MODEL)",
+      "extract needs a Firecrawl key, the workspace's own model (workspace_llm, on the Keys page) or the operator model (SEARCHMUX_LLM_BASE_URL and SEARCHMUX_LLM_MODEL)",
     );
   return ready;
 }
@@ -155,6 +164,9 @@ export async function extract({ ctx, input, onProgress, signal }: ExtractArgs) {
         const results = parsed.urls.map((url) => byUrl.get(url) as ExtractItem);
         return {
           results,
+          models: Object.fromEntries(
+            extractors.flatMap((entry) => (entry.model ? [[entry.provider.id, entry.model]] : [])),
+          ),
           providers_failed: [],
           spans: [],
           partial: results.some((item) => "error" in item),
@@ -171,7 +183,12 @@ export async function extract({ ctx, input, onProgress, signal }: ExtractArgs) {
       urls: batch.results.map((item) =>
         "error" in item
           ? { url: item.url, error: item.error.code }
-          : { url: item.url, provider: item.provider, cache_hit: item.cache_hit },
+          : {
+              url: item.url,
+              provider: item.provider,
+              model: batch.models[item.provider],
+              cache_hit: item.cache_hit,
+            },
       ),
     }),
   });

@@ -34,7 +34,7 @@ export const extractToolInput = z.strictObject({
     .min(1)
     .max(extractorIds.length)
     .optional()
-    .describe("firecrawl, llm"),
+    .describe(extractorIds.join(", ")),
   timeout_ms: deadlineField({ defaultMs: 90_000, minMs: 5_000, maxMs: 280_000 }),
   no_cache: noCacheField,
 });

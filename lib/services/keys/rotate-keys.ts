@@ -2,7 +2,7 @@ import { and, eq, ne, notInArray, sql } from "drizzle-orm";
 import { providerKeys } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/pipeline/audit";
 import type { SystemContext } from "@/lib/pipeline/context";
-import { open, seal } from "@/lib/pipeline/keys/key-encryption";
+import { open, seal, storedKeyBinding } from "@/lib/pipeline/keys/key-encryption";
 
 const BATCH = 200;
 
@@ -29,7 +29,7 @@ export async function rotateKeys({ ctx }: { ctx: SystemContext }) {
         .for("update", { skipLocked: true });
       const perTenant = new Map<string, number>();
       for (const row of rows) {
-        const binding = { tenantId: row.tenantId, provider: row.provider, rowId: row.id };
+        const binding = storedKeyBinding(row);
         let plaintext: string;
         try {
           plaintext = open(ctx.keyring, row, binding);

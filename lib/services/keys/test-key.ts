@@ -8,9 +8,10 @@ import { isOperatorModel } from "@/lib/pipeline/budgets/operator-quota";
 import { microsToUsd, usdToMicros } from "@/lib/pipeline/budgets/units";
 import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
-import { open } from "@/lib/pipeline/keys/key-encryption";
+import { open, storedKeyBinding } from "@/lib/pipeline/keys/key-encryption";
 import { isBilledFailure } from "@/lib/pipeline/provider-attempts";
 import { providerCatalog } from "@/lib/pipeline/providers/catalog";
+import { storedEndpoint } from "@/lib/pipeline/providers/workspace-model";
 import { parseInput } from "@/lib/pipeline/validate";
 import { probeProvider } from "./probe-provider";
 
@@ -23,7 +24,8 @@ export interface KeyTestSpend {
 }
 
 /**
- * Checks the tenant's stored key with one real, cheap call (probe-provider.ts), charged to the budgets like
+ * Checks the tenant's stored key with one real, cheap call (probe-provider.ts; for the workspace model the
+ * free list of its models, through the same guard as its calls), charged to the budgets like
  * any call, and records the verdict: ok, invalid (the provider refused the key) or unknown (anything
  * else: timeout, outage, exhausted budget). The result says what the test spent.
  */
@@ -37,7 +39,7 @@ export async function testKey({ ctx, input }: { ctx: TenantContext; input: z.inp
       .where(and(eq(providerKeys.tenantId, ctx.tenantId), eq(providerKeys.provider, id))),
   );
   if (!row) throw new ServiceError("not_found", `no key stored for '${id}'`);
-  const apiKey = open(ctx.keyring, row, { tenantId: row.tenantId, provider: id, rowId: row.id });
+  const apiKey = open(ctx.keyring, row, storedKeyBinding(row));
   const costMicros = usdToMicros(providerCatalog().get(id)?.costPerRequestUsd ?? 0);
 
   let reservation: string | undefined;
@@ -45,18 +47,21 @@ export async function testKey({ ctx, input }: { ctx: TenantContext; input: z.inp
   let spent: KeyTestSpend = { requests: 0, usd: 0 };
   let failure: Awaited<ReturnType<typeof probeProvider>>;
   try {
-    failure = await probeProvider(id, apiKey, ctx.env, async () => {
-      const admission = await admit(ctx, {
-        provider: id,
-        costMicros,
-        idempotencyKey: `key-test:${row.id}:${ctx.now().getTime()}`,
-        // The tenant's own key, but `llm` is probed on the operator's model.
-        drawsOnOperator: isOperatorModel(id),
-      });
-      if (!admission.ok) return { ok: false, reason: "budget_exhausted" };
-      reservation = admission.reservationId;
-      return { ok: true, settled: (report) => (attempt = report) };
-    });
+    failure = await probeProvider(
+      { id, apiKey, endpoint: storedEndpoint(row.settings), env: ctx.env },
+      async () => {
+        const admission = await admit(ctx, {
+          provider: id,
+          costMicros,
+          idempotencyKey: `key-test:${row.id}:${ctx.now().getTime()}`,
+          // The tenant's own key, but `llm` is probed on the operator's model.
+          drawsOnOperator: isOperatorModel(id),
+        });
+        if (!admission.ok) return { ok: false, reason: "budget_exhausted" };
+        reservation = admission.reservationId;
+        return { ok: true, settled: (report) => (attempt = report) };
+      },
+    );
   } finally {
     // Closed even when the probe throws: a call that reached the provider keeps its charge (as in a tool
     // call), one that never ran or that the provider does not bill (a refused key) is refunded at once.

@@ -11,7 +11,12 @@
 import { providerKeys } from "@/lib/db/schema";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { breakerKey } from "@/lib/pipeline/health/circuit-breaker";
-import { PROVIDER_REGISTRIES, type ProviderKind, providerCatalog } from "@/lib/pipeline/providers/catalog";
+import {
+  PROVIDER_REGISTRIES,
+  type ProviderKind,
+  providerCatalog,
+  takesKey,
+} from "@/lib/pipeline/providers/catalog";
 import { operatorKey } from "@/lib/pipeline/providers/operator-providers";
 import { tenantProviders } from "@/lib/pipeline/providers/tenant-providers";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
@@ -76,7 +81,7 @@ export async function providerStatus({ ctx }: { ctx: TenantContext }) {
     const found = availability.get(catalog.id) ?? { kinds: [] };
     const keySource: KeySource =
       found.apiKey === undefined
-        ? catalog.keyEnv.length === 0 || catalog.keyOptional
+        ? !takesKey(catalog) || catalog.keyOptional
           ? "not_needed"
           : "missing"
         : found.apiKey === operatorKey(catalog.keyEnv, ctx.env)

@@ -4,12 +4,18 @@
  * specs pass alike with and without internet. A few keyed search providers answer, with a latency,
  * reachable only with a workspace's own key (no operator key is set); every other wire — the keyless
  * providers a zero-configuration workspace calls — answers 503, which is what mcp.spec's failure paths
- * assert, and each spec can read what a wire received.
+ * assert, and each spec can read what a wire received. The fake OpenAI-compatible model answers too: no
+ * operator model points at it, but a workspace may add it as its own model at ALLOWLISTED_FAKES_ORIGIN, the
+ * same server on the loopback address the e2e server allowlists (127.0.0.1 stays refused to a workspace's
+ * base URL, as to every other user-supplied URL).
  */
 import type { FakeScenario, RecordedRequest } from "@/tests/fakes/provider-server";
+import { CLIENT_SITE_ADDRESS } from "./client-site";
 
 export const FAKES_PORT = Number(process.env.E2E_FAKES_PORT ?? 3198);
 export const FAKES_ORIGIN = `http://127.0.0.1:${FAKES_PORT}`;
+/** The fake server on the allowlisted loopback address: where a workspace's own model can point. */
+export const ALLOWLISTED_FAKES_ORIGIN = `http://${CLIENT_SITE_ADDRESS}:${FAKES_PORT}`;
 
 /** The one Tavily key the fake accepts; any other gets 401, so a key test can pass or fail. */
 export const E2E_TAVILY_KEY = "tvly-e2e-good-key-0001";
@@ -20,6 +26,8 @@ export const FAKED_PROVIDERS: Readonly<Record<string, number>> = {
   brave: 700,
   exa: 500,
   serper: 900,
+  // The OpenAI-compatible model (tests/fakes/snippet-model-wire.ts), for a workspace's own model.
+  "snippet-model": 200,
 };
 
 /** The status of every other wire. */

@@ -222,6 +222,42 @@ describe("research jobs", () => {
     expect(structured[0]?.body).toMatchObject({ response_format: { type: "json_schema" } });
   });
 
+  it("with output_schema and a priced operator model: its structured call charged by the tokens it used", async () => {
+    // $1 and $2 per million tokens: the fake reports 100 prompt and 20 completion tokens, 140 micro-dollars.
+    const ctx = await newTenant({ env: { ...env, SEARCHMUX_LLM_PRICE_PER_MTOK: "1,2" } });
+    fake.setScenario(SNIPPET_MODEL, {
+      payload: {
+        rules: [
+          {
+            contains: "JSON Schema of the reply",
+            reply: JSON.stringify({
+              data: { efficiency: 11 },
+              citations: [{ path: "/efficiency", sources: [1] }],
+            }),
+          },
+          { contains: "Research question:", reply: '["solar efficiency"]' },
+          { contains: "Sources", reply: "Panels convert 11 percent of sunlight [1]." },
+        ],
+      },
+    });
+    const job = await research(ctx, {
+      max_queries: 1,
+      max_pages: 2,
+      output_schema: {
+        type: "object",
+        properties: { efficiency: { type: "number" } },
+        required: ["efficiency"],
+      },
+    });
+
+    expect(job.data).toEqual({ efficiency: 11 });
+    const trace = await getTrace({ ctx, input: { id: job.trace_id ?? "" } });
+    const structured = fake.requests(SNIPPET_MODEL).filter((r) => "response_format" in (r.body as object));
+    expect(structured).toHaveLength(1);
+    // The report (one query: no plan) is not priced by tokens; the structured call is, at what it used.
+    expect(trace.spans.filter((s) => s.kind === "llm").map((s) => s.cost_usd)).toEqual([0, 140e-6]);
+  });
+
   it("with output_schema and no model: the report, and data null with why", async () => {
     const ctx = await newTenant(withoutModel());
     const job = await research(ctx, {

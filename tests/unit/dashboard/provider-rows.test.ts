@@ -6,6 +6,7 @@ const row = (id: string, kinds: ProviderRow["kinds"], state: ProviderRow["state"
   name: id,
   kinds,
   takesKey: state !== "keyless",
+  configuredByWorkspace: false,
   state,
   key: null,
   freeTier: null,

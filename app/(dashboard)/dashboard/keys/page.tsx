@@ -10,6 +10,7 @@ import { ExternalLink } from "@/components/ui/external-link";
 import { deleteKeyAction, setKeyAction, testKeyAction } from "@/lib/dashboard/actions/keys";
 import { formatCount, formatRelative } from "@/lib/dashboard/format";
 import {
+  describeEndpoint,
   type KeyState,
   kindsWithoutProvider,
   type ProviderRow,
@@ -88,6 +89,11 @@ function KeyStatus({ row, now }: { row: ProviderRow; now: Date }) {
       {row.key ? (
         <>
           <span className="font-mono text-xs">····{row.key.last4}</span>
+          {row.key.endpoint ? (
+            <span className="text-xs text-muted-foreground" data-testid="key-endpoint">
+              {describeEndpoint(row.key.endpoint)}
+            </span>
+          ) : null}
           <Badge tone={VERDICT[row.key.status].tone}>{VERDICT[row.key.status].text}</Badge>
           {row.key.checkedAt ? (
             <span className="text-xs text-muted-foreground">
@@ -183,6 +189,7 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
                     <KeyActions
                       providerName={row.name}
                       hasKey={row.key !== null}
+                      asksForModel={row.configuredByWorkspace}
                       save={setKeyAction.bind(null, row.id)}
                       test={testKeyAction.bind(null, row.id)}
                       remove={deleteKeyAction.bind(null, row.id)}
