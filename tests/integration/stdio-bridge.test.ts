@@ -32,7 +32,7 @@ import { type CrawlSite, startCrawlSite } from "@/tests/fakes/crawl-site";
 import { LONG_PARAGRAPHS, type PagingSite, startPagingSite } from "@/tests/fakes/paging-site";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 import { compileCli } from "@/tests/support/compile-cli";
-import { databaseTargets, newDataDir, type TestDatabase } from "@/tests/support/database";
+import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
 import { docx, numbered, style, wp } from "@/tests/unit/fetch/documents-fixtures";
@@ -165,7 +165,8 @@ describe("local mode", () => {
         }),
       },
     });
-    dataDir = newDataDir("smx-bridge-local-");
+    // Empty, and must stay so: the bridge never opens a database.
+    dataDir = mkdtempSync(path.join(tmpdir(), "smx-bridge-local-"));
     bridge = await startBridge(
       bridgeEnv({ ...providerEnv, SEARCHMUX_DATA_DIR: dataDir, SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1" }),
     );
