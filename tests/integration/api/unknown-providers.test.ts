@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { answerProviders } from "@/lib/providers/answer";
+import { extractProviders } from "@/lib/providers/extract";
 import { fetchProviders } from "@/lib/providers/fetch";
 import { imageProviders } from "@/lib/providers/images";
 import { paperProviders } from "@/lib/providers/papers";
@@ -77,7 +78,9 @@ describe("an unknown provider name", () => {
       providers: ["nope"],
     });
     expect(extractRefusal.status).toBe(400);
-    expect(extractRefusal.body.error?.message).toBe("providers[0]: must be one of firecrawl, llm");
+    expect(extractRefusal.body.error?.message).toBe(
+      `providers[0]: must be one of ${extractProviders.map((provider) => provider.id).join(", ")}`,
+    );
   });
 
   it("calls no provider and queues no job", async () => {
