@@ -1,29 +1,35 @@
 // @ts-check
 /**
- * `npm test`: every stage of the suite in order (lint, typecheck, unit + integration in vitest, end-to-end in
- * Playwright), each one run even when an earlier one failed, so one run reports everything that is wrong.
- * Ends with a table `stage | result | seconds` and exits non-zero when any stage failed (or was stopped by a
- * signal). Each stage is the npm script of its own (`npm run lint`, `typecheck`, `test:unit`, `test:e2e`), so
- * a stage can be rerun alone. Ctrl-C stops the running stage and the rest.
+ * `npm test`: every stage of the suite in order (lint, typecheck, unit + integration in vitest, reliability in
+ * vitest, end-to-end in Playwright), each one run even when an earlier one failed, so one run reports everything
+ * that is wrong. Ends with a table `stage | result | seconds` and exits non-zero when any stage failed (or was
+ * stopped by a signal). Each stage is the npm script of its own (`npm run lint`, `typecheck`, `test:unit`,
+ * `test:reliability`, `test:e2e`), so a stage can be rerun alone. Ctrl-C stops the running stage and the rest.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 /** vitest's results as JSON too, so the run ends by naming each failed test (CI keeps only the output's tail). */
 const reportDir = mkdtempSync(path.join(tmpdir(), "smx-test-all-"));
-const vitestReport = path.join(reportDir, "vitest.json");
+/** @param {string} name */
+const jsonReport = (name) => [
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${path.join(reportDir, `${name}.json`)}`,
+];
 
-/** @type {Array<[stage: string, script: string, args?: string[]]>} */
+/**
+ * Unit and integration files run two at a time; the reliability files (production servers under load, timed
+ * restarts) alone, so that no other file competes with them for the machine's cores.
+ * @type {Array<[stage: string, script: string, args?: string[]]>}
+ */
 const STAGES = [
   ["lint", "lint"],
   ["typecheck", "typecheck"],
-  [
-    "unit + integration (vitest)",
-    "test:unit",
-    ["--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`],
-  ],
+  ["unit + integration (vitest)", "test:unit", jsonReport("unit")],
+  ["reliability (vitest)", "test:reliability", jsonReport("reliability")],
   ["e2e (playwright)", "test:e2e"],
 ];
 
@@ -74,14 +80,18 @@ function vitestFailures() {
     return line === "Error: STACK_TRACE_ERROR" ? "timed out" : line;
   };
   try {
-    /** @type {{ testResults: Array<{ name: string, status: string, message?: string, assertionResults: Array<{ fullName: string, status: string, failureMessages: string[] }> }> }} */
-    const report = JSON.parse(readFileSync(vitestReport, "utf8"));
-    return report.testResults.flatMap((file) => {
-      const name = path.relative(process.cwd(), file.name);
-      const failed = file.assertionResults.filter((test) => test.status === "failed");
-      if (failed.length === 0 && file.status === "failed") return [`${name}: ${firstLine(file.message)}`];
-      return failed.map((test) => `${name} > ${test.fullName}: ${firstLine(test.failureMessages[0])}`);
-    });
+    /** @type {Array<{ testResults: Array<{ name: string, status: string, message?: string, assertionResults: Array<{ fullName: string, status: string, failureMessages: string[] }> }> }>} */
+    const reports = readdirSync(reportDir).map((name) =>
+      JSON.parse(readFileSync(path.join(reportDir, name), "utf8")),
+    );
+    return reports
+      .flatMap((report) => report.testResults)
+      .flatMap((file) => {
+        const name = path.relative(process.cwd(), file.name);
+        const failed = file.assertionResults.filter((test) => test.status === "failed");
+        if (failed.length === 0 && file.status === "failed") return [`${name}: ${firstLine(file.message)}`];
+        return failed.map((test) => `${name} > ${test.fullName}: ${firstLine(test.failureMessages[0])}`);
+      });
   } catch {
     return [];
   } finally {
