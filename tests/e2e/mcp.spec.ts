@@ -26,6 +26,8 @@ let xffCounter = 0;
 const freshIp = () => ({ "x-forwarded-for": `203.0.113.${++xffCounter}` });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const latest = { "mcp-protocol-version": LATEST_PROTOCOL_VERSION };
+/** What a token with the `search` scope alone lists, by name. */
+const SEARCH_SCOPE_TOOLS = ["budget_status", "image_search", "research", "similar", "web_search"];
 
 test.beforeAll(async () => {
   const [main, exhausted] = await Promise.all([
@@ -186,13 +188,7 @@ test.describe("tools/list", () => {
   test("a token lists only the tools of its scopes, and calling another gets the step-up 403", async () => {
     const mcp = await client("search-only");
     const { tools } = await mcp.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      "budget_status",
-      "image_search",
-      "research",
-      "similar",
-      "web_search",
-    ]);
+    expect(tools.map((t) => t.name).sort()).toEqual(SEARCH_SCOPE_TOOLS);
     // The SDK's transport shows the HTTP status as the error's code.
     await expect(
       mcp.callTool({ name: "fetch", arguments: { url: "https://example.com/" } }),
@@ -384,13 +380,7 @@ test.describe("authentication", () => {
     const mcp = await connectClient(`${MCP_URL}/t/${token("search-only")}`);
     clients.push(mcp);
     const { tools } = await mcp.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      "budget_status",
-      "image_search",
-      "research",
-      "similar",
-      "web_search",
-    ]);
+    expect(tools.map((t) => t.name).sort()).toEqual(SEARCH_SCOPE_TOOLS);
     const wrong = await postRaw(
       initializeRequest(LATEST_PROTOCOL_VERSION),
       freshIp(),

@@ -10,7 +10,7 @@ import { type CrawlSite, startCrawlSite } from "@/tests/fakes/crawl-site";
 import { CLIENT_SITE_ADDRESS } from "./support/client-site";
 import { screenshot, settled } from "./support/dashboard";
 import { ALLOWLISTED_FAKES_ORIGIN, fakeRequests, setFakeScenario } from "./support/fake-providers";
-import { type SeededUser, seedUser, signInAs } from "./support/sessions";
+import { ownerPage, type SeededUser, seedUser } from "./support/sessions";
 import { expect, test } from "./support/test";
 
 test.describe.configure({ mode: "serial" });
@@ -31,11 +31,7 @@ test.afterAll(async () => {
   await site?.close();
 });
 
-async function signedIn(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await signInAs(context, owner, owner.tenantId, "owner");
-  return context.newPage();
-}
+const signedIn = (browser: Browser): Promise<Page> => ownerPage(browser, owner);
 
 async function playgroundTab(page: Page, tab: "Extract" | "Images"): Promise<void> {
   await page.goto("/dashboard/playground");

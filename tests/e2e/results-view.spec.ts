@@ -12,7 +12,7 @@ import { CLIENT_SITE_ADDRESS } from "./support/client-site";
 import { screenshot, settled } from "./support/dashboard";
 import { BASE_URL } from "./support/e2e-server";
 import { setFakeScenario } from "./support/fake-providers";
-import { type SeededUser, seedUser, signInAs } from "./support/sessions";
+import { ownerPage, type SeededUser, seedUser } from "./support/sessions";
 import { expect, test } from "./support/test";
 
 test.describe.configure({ mode: "serial" });
@@ -64,11 +64,7 @@ test.afterAll(async () => {
   await new Promise((resolve) => site?.close(resolve));
 });
 
-async function signedIn(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await signInAs(context, owner, owner.tenantId, "owner");
-  return context.newPage();
-}
+const signedIn = (browser: Browser): Promise<Page> => ownerPage(browser, owner);
 
 /** Saves the workspace's own key for the provider shown as `testId` on the Keys page. */
 async function addKey(page: Page, testId: string, key: string) {

@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { promisify } from "node:util";
-import type { BrowserContext } from "@playwright/test";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { encode } from "next-auth/jwt";
 import { readOrCreateSecret } from "@/lib/secret-file.mjs";
 import { BASE_URL, serverDataDir } from "./e2e-server";
@@ -54,4 +54,11 @@ export async function signInAs(
   await context.addCookies([
     { name: "next-auth.session-token", value, url: BASE_URL, httpOnly: true, sameSite: "Lax" },
   ]);
+}
+
+/** A page in a new 1280×900 context, signed in as `user`, the owner of their own workspace. */
+export async function ownerPage(browser: Browser, user: SeededUser): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await signInAs(context, user, user.tenantId, "owner");
+  return context.newPage();
 }
