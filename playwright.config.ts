@@ -74,7 +74,7 @@ export default defineConfig({
       stdout: "pipe",
     },
     {
-      command: `npx tsx tests/e2e/support/build-if-stale.ts && npm start -- -p ${port}`,
+      command: `npx tsx tests/support/production-build-step.ts && npm start -- -p ${port}`,
       url: `${baseURL}/api/health`,
       // The build takes 2–3 minutes on an idle 2-core machine; a loaded one may set more.
       timeout: Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 300_000),

@@ -1,10 +1,17 @@
 // @ts-check
 /**
- * `npm test`: every stage of the suite in order (lint, typecheck, unit + integration in vitest, reliability in
- * vitest, end-to-end in Playwright), each one run even when an earlier one failed, so one run reports everything
- * that is wrong. Ends with a table `stage | result | seconds` and exits non-zero when any stage failed (or was
- * stopped by a signal). Each stage is the npm script of its own (`npm run lint`, `typecheck`, `test:unit`,
- * `test:reliability`, `test:e2e`), so a stage can be rerun alone. Ctrl-C stops the running stage and the rest.
+ * `npm test`: every stage of the suite (lint, typecheck, the production build, unit + integration in vitest,
+ * end-to-end in Playwright, reliability and load in vitest), each one run even when an earlier one failed, so
+ * one run reports everything that is wrong. Ends with a table `stage | result | seconds` and exits non-zero
+ * when any stage failed (or was stopped by a signal). Each stage is the npm script of its own (`npm run lint`,
+ * `typecheck`, `test:build`, `test:unit`, `test:e2e`, `test:reliability`, `test:load`), so a stage can be rerun
+ * alone. Ctrl-C stops the running stages and the rest.
+ *
+ * On two cores the stages share the machine where one leaves it idle: the production build runs beside lint
+ * and typecheck (one core each at most) and on into the unit stage; the reliability files (in-process faults,
+ * servers started and stopped, mostly waiting on deadlines) beside the end-to-end specs; the load tests, whose
+ * throughput and restarts need the machine to themselves, last and alone. A stage run beside another prints its
+ * output when it ends.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -20,53 +27,76 @@ const jsonReport = (name) => [
   `--outputFile.json=${path.join(reportDir, `${name}.json`)}`,
 ];
 
-/**
- * Unit and integration files run two at a time; the reliability files (production servers under load, timed
- * restarts) alone, so that no other file competes with them for the machine's cores.
- * @type {Array<[stage: string, script: string, args?: string[]]>}
- */
-const STAGES = [
-  ["lint", "lint"],
-  ["typecheck", "typecheck"],
-  ["unit + integration (vitest)", "test:unit", jsonReport("unit")],
-  ["reliability (vitest)", "test:reliability", jsonReport("reliability")],
-  ["e2e (playwright)", "test:e2e"],
-];
-
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+/** @type {Set<import("node:child_process").ChildProcess>} */
+const running = new Set();
 let interrupted = false;
+process.on("SIGINT", () => {
+  interrupted = true;
+  for (const child of running) child.kill("SIGINT");
+});
 
-/** @param {string} script @param {string[]} args @returns {Promise<string>} the stage's result */
-function run(script, args) {
+/** @typedef {{ stage: string, result: string, seconds: string }} Row */
+
+/**
+ * Starts `npm run <script> -- <args>`. Its output goes to the terminal as it comes, or, `beside` another
+ * stage, is kept and printed when it ends.
+ * @param {string} stage @param {string} script @param {string[]} [args] @param {{ beside?: boolean }} [options]
+ * @returns {Promise<Row>}
+ */
+function start(stage, script, args = [], { beside = false } = {}) {
+  if (interrupted) return Promise.resolve({ stage, result: "not run (interrupted)", seconds: "–" });
+  console.log(`\n── ${stage}: npm run ${script}${beside ? " (its output follows when it ends)" : ""}\n`);
+  const started = performance.now();
+  const child = spawn(npm, ["run", "--silent", script, ...(args.length > 0 ? ["--", ...args] : [])], {
+    stdio: beside ? ["ignore", "pipe", "pipe"] : "inherit",
+  });
+  running.add(child);
+  /** @type {Buffer[]} */
+  const output = [];
+  child.stdout?.on("data", (chunk) => output.push(chunk));
+  child.stderr?.on("data", (chunk) => output.push(chunk));
   return new Promise((resolve) => {
-    const child = spawn(npm, ["run", "--silent", script, ...(args.length > 0 ? ["--", ...args] : [])], {
-      stdio: "inherit",
-    });
-    const stop = () => {
-      interrupted = true;
-      child.kill("SIGINT");
+    /** @param {string} result */
+    const end = (result) => {
+      running.delete(child);
+      if (beside) {
+        console.log(`\n── ${stage}: its output\n`);
+        process.stdout.write(Buffer.concat(output));
+      }
+      resolve({ stage, result, seconds: ((performance.now() - started) / 1000).toFixed(1) });
     };
-    process.once("SIGINT", stop);
-    child.on("error", (error) => resolve(`failed (${error.message})`));
+    child.on("error", (error) => end(`failed (${error.message})`));
     child.on("exit", (code, signal) => {
-      process.off("SIGINT", stop);
-      if (signal) resolve(`failed (${signal})`);
-      else resolve(code === 0 ? "passed" : `failed (exit ${code})`);
+      if (signal) end(`failed (${signal})`);
+      else end(code === 0 ? "passed" : `failed (exit ${code})`);
     });
   });
 }
 
-/** @type {Array<{ stage: string, result: string, seconds: string }>} */
+/** @param {string} stage @param {string} reason @returns {Row} */
+const skipped = (stage, reason) => ({ stage, result: `not run (${reason})`, seconds: "–" });
+
+const runStarted = performance.now();
+/** @type {Row[]} */
 const rows = [];
-for (const [stage, script, args = []] of STAGES) {
-  if (interrupted) {
-    rows.push({ stage, result: "not run (interrupted)", seconds: "–" });
-    continue;
-  }
-  console.log(`\n── ${stage}: npm run ${script}\n`);
-  const started = performance.now();
-  const result = await run(script, args);
-  rows.push({ stage, result, seconds: ((performance.now() - started) / 1000).toFixed(1) });
+const build = start("production build", "test:build", [], { beside: true });
+rows.push(await start("lint", "lint"));
+rows.push(await start("typecheck", "typecheck"));
+rows.push(await start("unit + integration (vitest)", "test:unit", jsonReport("unit")));
+const built = await build;
+rows.push(built);
+const LATER = ["e2e (playwright)", "reliability (vitest, beside e2e)", "load (vitest)"];
+if (built.result !== "passed") {
+  rows.push(...LATER.map((stage) => skipped(stage, "no production build")));
+} else {
+  const [e2eStage, reliabilityStage, loadStage] = LATER;
+  const reliability = start(reliabilityStage, "test:reliability", jsonReport("reliability"), {
+    beside: true,
+  });
+  rows.push(await start(e2eStage, "test:e2e"));
+  rows.push(await reliability);
+  rows.push(await start(loadStage, "test:load", jsonReport("load")));
 }
 
 /**
@@ -105,10 +135,10 @@ const widths = {
   result: Math.max("result".length, ...rows.map((r) => r.result.length)),
   seconds: Math.max("seconds".length, ...rows.map((r) => r.seconds.length)),
 };
-/** @param {{ stage: string, result: string, seconds: string }} row */
+/** @param {Row} row */
 const line = (row) =>
   `${row.stage.padEnd(widths.stage)} | ${row.result.padEnd(widths.result)} | ${row.seconds.padStart(widths.seconds)}`;
-const total = rows.reduce((sum, r) => sum + (Number(r.seconds) || 0), 0).toFixed(1);
+const total = ((performance.now() - runStarted) / 1000).toFixed(1);
 const failed = rows.filter((r) => r.result !== "passed");
 
 console.log(`\n${line({ stage: "stage", result: "result", seconds: "seconds" })}`);

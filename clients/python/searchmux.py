@@ -1546,7 +1546,7 @@ class _Operations(_Transport):
     def list_lenses(
         self,
     ) -> ListLensesResponse:
-        """Lenses for web_search's `lens`: the workspace's own and the built-in ones.
+        """Lenses web_search takes as its lens: the workspace's own and the built-in ones.
 
         GET /api/v1/lenses (Token scope: any)
         """

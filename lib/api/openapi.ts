@@ -257,7 +257,7 @@ const ROUTE_OPERATIONS: readonly Operation[] = [
     method: "get",
     path: "/api/v1/lenses",
     operationId: "listLenses",
-    summary: "Lenses for web_search's `lens`: the workspace's own and the built-in ones",
+    summary: "Lenses web_search takes as its lens: the workspace's own and the built-in ones",
     scope: "any",
     response: lensListResponse,
   },

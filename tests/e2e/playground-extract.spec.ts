@@ -163,7 +163,7 @@ test("the Images tab shows images fused from Brave and Serper, each with the pro
   await expect(images.nth(0)).toContainText("https://images.example.com/photo-1.jpg");
   for (const n of [0, 1, 2]) {
     const badges = images.nth(n).getByTestId("provider-badge");
-    await expect(badges).toHaveText([`brave #${n + 1}`, `serper #${n + 1}`]);
+    await expect(badges).toHaveText([`brave, best rank #${n + 1}`, `serper, best rank #${n + 1}`]);
   }
   await screenshot(page, "playground-images");
   expect((await fakeRequests("brave")).some((r) => r.path === "/res/v1/images/search")).toBe(true);

@@ -1,15 +1,14 @@
 /**
  * The app in this process, for tests that call its route handlers directly: the env a server reads (a
- * fresh data directory; the embedded database there, or a fresh database from tests/support/database.ts;
+ * fresh data directory; the embedded database there, a copy of the run's migrated one, or a fresh database
+ * from tests/support/database.ts;
  * in-memory KV instead of Redis), a workspace with tokens made by the operator, requests as a server
  * hands them to a route, and the clean-up. Modules that read the env are imported after `start`.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import type { Surface } from "@/lib/pipeline/capabilities";
 import type { Scope, TenantContext } from "@/lib/pipeline/context";
-import { databaseTargets, stopEmbeddedServer, type TestDatabase } from "@/tests/support/database";
+import { databaseTargets, newDataDir, stopEmbeddedServer, type TestDatabase } from "@/tests/support/database";
 
 /** A route handler as Next's app router calls it. */
 export type RouteHandler<P = Record<string, string>> = (
@@ -33,7 +32,7 @@ export function inProcessApp(
   name: string,
   { database = "embedded" }: { database?: "embedded" | "fresh" } = {},
 ): InProcessApp {
-  const dataDir = mkdtempSync(path.join(tmpdir(), `smx-${name}-`));
+  const dataDir = newDataDir(`smx-${name}-`);
   // Read before `start` empties DATABASE_URL.
   const target = database === "fresh" ? databaseTargets().at(-1) : undefined;
   let fresh: TestDatabase | undefined;

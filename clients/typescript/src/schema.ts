@@ -461,7 +461,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Lenses for web_search's `lens`: the workspace's own and the built-in ones
+         * Lenses web_search takes as its lens: the workspace's own and the built-in ones
          * @description Token scope: any
          */
         get: operations["listLenses"];

@@ -92,6 +92,8 @@ function runNextBuild(): { ok: true } | { ok: false; busy: boolean; output: stri
         NEXT_TELEMETRY_DISABLED: "1",
         SEARCHMUX_STANDALONE: "1",
         SEARCHMUX_EMBEDDED_DATABASE: "1",
+        // `npm test` type-checks in a stage of its own (next.config.ts).
+        SEARCHMUX_BUILD_SKIP_TYPECHECK: "1",
       },
       stdio: ["ignore", "pipe", "pipe"],
       timeout: BUILD_TIMEOUT_MS,
