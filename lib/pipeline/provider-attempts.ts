@@ -328,8 +328,11 @@ function settleAttempt(
   reportProgress(call, span);
   const ownKey = entry?.apiKey && entry.apiKey !== operatorKey(entry.provider.keyEnv, ctx.env);
   if (failure?.reason === "bad_key" && ownKey) {
-    markKeyInvalid({ ctx, input: { provider: providerId } }).catch((error: unknown) =>
-      log().warn(error, "marking a refused key invalid failed"),
+    // Kept with the request's pending work: a serverless function is not frozen before the write lands.
+    ctx.pending.track(
+      markKeyInvalid({ ctx, input: { provider: providerId } }).catch((error: unknown) =>
+        log().warn(error, "marking a refused key invalid failed"),
+      ),
     );
   }
 }

@@ -12,6 +12,15 @@ const JOBS = [
   { name: "prune-traces", everyMs: 20 },
 ] as const;
 
+/** A promise and what settles it (Node 20 has no Promise.withResolvers). */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}
+
 let timers: NodeJS.Timeout[] = [];
 afterEach(() => {
   for (const timer of timers) clearInterval(timer);
@@ -20,43 +29,54 @@ afterEach(() => {
 
 describe("scheduleBackgroundJobs", () => {
   it("runs each job on its interval, a slow run never overlapping itself, on unref'd timers", async () => {
+    // Counted by events, not elapsed time: five sweeps tick while the first prune is held open, and every
+    // prune tick meanwhile is skipped; released, the prune runs again.
     const started: BackgroundJobName[] = [];
+    const count = (name: BackgroundJobName) => started.filter((job) => job === name).length;
     let running = 0;
     let mostAtOnce = 0;
+    const fiveSweeps = signal();
+    const secondPrune = signal();
+    const firstPruneHeld = signal();
     timers = scheduleBackgroundJobs({
       env: {},
       jobs: JOBS,
       async run(name) {
         started.push(name);
-        if (name !== "prune-traces") return;
+        if (name === "sweep-reservations") {
+          if (count(name) === 5) fiveSweeps.resolve();
+          return;
+        }
         running += 1;
         mostAtOnce = Math.max(mostAtOnce, running);
-        await sleep(150); // seven ticks long
+        if (count(name) === 1) await firstPruneHeld.promise;
+        else secondPrune.resolve();
         running -= 1;
       },
     });
     expect(timers.map((timer) => timer.hasRef())).toEqual([false, false]);
-    await sleep(500);
-    const sweeps = started.filter((name) => name === "sweep-reservations").length;
-    const prunes = started.filter((name) => name === "prune-traces").length;
-    expect(sweeps).toBeGreaterThanOrEqual(5);
-    expect(prunes).toBeGreaterThanOrEqual(2);
-    expect(prunes).toBeLessThanOrEqual(3);
+    await fiveSweeps.promise;
+    expect(count("prune-traces")).toBe(1);
+    firstPruneHeld.resolve();
+    await secondPrune.promise;
     expect(mostAtOnce).toBe(1);
   });
 
   it("keeps running after a failed run", async () => {
+    const thirdCall = signal();
     let calls = 0;
     timers = scheduleBackgroundJobs({
       env: {},
       jobs: JOBS.slice(0, 1),
       async run() {
         calls += 1;
+        if (calls === 3) thirdCall.resolve();
         throw new Error("database unavailable");
       },
     });
-    await sleep(150);
-    expect(calls).toBeGreaterThanOrEqual(3);
+    // Bounded by the test's timeout: two failed runs before it, the job still ticks.
+    await thirdCall.promise;
+    expect(calls).toBe(3);
   });
 
   it("schedules nothing on Vercel, where Vercel Cron calls the routes", async () => {
