@@ -128,6 +128,15 @@ export function databaseTargets(): DatabaseTarget[] {
   return url ? [pglite, postgres(url)] : [pglite];
 }
 
+/**
+ * For tests whose subject is a tool's behaviour rather than the data layer's: the one target a deployment
+ * here would use, PostgreSQL when DATABASE_URL is set, else embedded PGlite. The data layer's own tests
+ * (budgets, tenancy, keys, traces, jobs, migrations) run on every target, and the end-to-end server on PGlite.
+ */
+export function primaryTarget(): DatabaseTarget[] {
+  return databaseTargets().slice(-1);
+}
+
 /** Runs `fn` on a raw connection as the connecting role, for catalog checks and RLS probes. */
 export async function withRawClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });

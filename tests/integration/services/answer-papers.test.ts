@@ -9,11 +9,11 @@ import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { ANSWER_PREFIX, ANSWER_WIRES } from "@/tests/fakes/answer-wires";
 import { PAPER_PREFIX, PAPER_WIRES } from "@/tests/fakes/paper-wires";
 import { startFakeProviders } from "@/tests/fakes/provider-server";
-import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { primaryTarget, type TestDatabase } from "@/tests/support/database";
 import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 import { fakeBaseUrls, serviceSuite } from "@/tests/support/service-suite";
 
-describe.each(databaseTargets())("answer and paper_search for a tenant on $name", (target) => {
+describe.each(primaryTarget())("answer and paper_search for a tenant on $name", (target) => {
   const s = serviceSuite(target, {
     wires: { ...ANSWER_WIRES, ...PAPER_WIRES },
     env: (fake) => ({
@@ -114,7 +114,7 @@ describe.each(databaseTargets())("answer and paper_search for a tenant on $name"
   });
 });
 
-describe.each(databaseTargets())("testing keys of non-search providers on $name", (target) => {
+describe.each(primaryTarget())("testing keys of non-search providers on $name", (target) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await target.create();

@@ -19,7 +19,7 @@ import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { updateWorkspaceSettings, workspaceSettings } from "@/lib/services/tenants/workspace-settings";
 import { getTrace } from "@/lib/services/traces/get-trace";
 import { countingKv } from "@/tests/support/counting-kv";
-import { databaseTargets } from "@/tests/support/database";
+import { primaryTarget } from "@/tests/support/database";
 import { systemCtx, tenantCtx } from "@/tests/support/platform";
 import { fakeBaseUrls, serviceSuite } from "@/tests/support/service-suite";
 import { testRedisKv } from "@/tests/support/test-redis";
@@ -27,7 +27,7 @@ import { testRedisKv } from "@/tests/support/test-redis";
 const PAID = ["brave", "tavily"];
 const FREE = ["duckduckgo", "searxng", "wikipedia"];
 
-describe.each(databaseTargets())("auto mode and the workspace's default mode on $name", (target) => {
+describe.each(primaryTarget())("auto mode and the workspace's default mode on $name", (target) => {
   const s = serviceSuite(target, {
     env: (fake) => ({
       BRAVE_API_KEY: "operator-brave",

@@ -14,7 +14,7 @@ import { providerStatus } from "@/lib/services/providers/provider-status";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { getTrace } from "@/lib/services/traces/get-trace";
-import { databaseTargets } from "@/tests/support/database";
+import { primaryTarget } from "@/tests/support/database";
 import { generous } from "@/tests/support/generous";
 import { systemCtx, tenantCtx } from "@/tests/support/platform";
 import { fakeBaseUrls, serviceSuite } from "@/tests/support/service-suite";
@@ -23,7 +23,7 @@ const THRESHOLD = 3;
 const COOLDOWN_MS = 400;
 const breakerClock = { ms: Date.now() };
 
-describe.each(databaseTargets())("circuit breakers and provider health on $name", (target) => {
+describe.each(primaryTarget())("circuit breakers and provider health on $name", (target) => {
   const s = serviceSuite(target, {
     env: (fake) => ({
       BRAVE_API_KEY: "operator-brave-key",

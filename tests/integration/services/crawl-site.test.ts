@@ -16,11 +16,11 @@ import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { getTrace } from "@/lib/services/traces/get-trace";
 import { type CrawlSite, startCrawlSite } from "@/tests/fakes/crawl-site";
 import { serveRequest } from "@/tests/support/app-routes";
-import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { primaryTarget, type TestDatabase } from "@/tests/support/database";
 import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 import { inProcessApp, newToken, operatorWorkspace, routeRequest } from "@/tests/support/route-handlers";
 
-describe.each(databaseTargets())("crawl for a tenant on $name", (target) => {
+describe.each(primaryTarget())("crawl for a tenant on $name", (target) => {
   let t: TestDatabase;
   let site: CrawlSite;
   let platform: Platform;

@@ -21,7 +21,7 @@ import { FETCH_WIRES, fetchWireId } from "@/tests/fakes/fetch-wires";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 import { type ResearchSite, startResearchSite } from "@/tests/fakes/research-site";
 import { SNIPPET_MODEL, SNIPPET_MODEL_WIRES } from "@/tests/fakes/snippet-model-wire";
-import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { primaryTarget, type TestDatabase } from "@/tests/support/database";
 import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 
 const SCHEMA = {
@@ -36,7 +36,7 @@ const answerFor = (n: number) => ({
   reply: JSON.stringify({ design: n, percent: 10 + n }),
 });
 
-describe.each(databaseTargets())("extract ($name)", (target) => {
+describe.each(primaryTarget())("extract ($name)", (target) => {
   let t: TestDatabase;
   let fake: FakeProviders;
   let site: ResearchSite;

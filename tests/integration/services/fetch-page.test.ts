@@ -10,7 +10,7 @@ import { paperFullText } from "@/lib/services/papers/paper-full-text";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { FETCH_WIRES, fetchWireId } from "@/tests/fakes/fetch-wires";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
-import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { databaseTargets, primaryTarget, type TestDatabase } from "@/tests/support/database";
 import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 import { fakeProviderEnv } from "@/tests/support/provider-env";
 import { makePdf } from "@/tests/unit/fetch/pdf-fixture";
@@ -19,7 +19,7 @@ const ARTICLE = readFileSync("tests/fakes/pages/blog-post.html", "utf8");
 const NOT_FOUND = `<!DOCTYPE html><html><head><title>404 — Page not found</title></head><body><h1>404 — Page not found</h1><p>${"Nothing lives at this address. ".repeat(12)}</p></body></html>`;
 const CHALLENGE = `<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><h1>Checking your browser before accessing the site.</h1><p>Enable JavaScript and cookies to continue.</p></body></html>`;
 
-describe.each(databaseTargets())("fetch for a tenant on $name", (target) => {
+describe.each(primaryTarget())("fetch for a tenant on $name", (target) => {
   let t: TestDatabase;
   let fake: FakeProviders;
   let site: http.Server;

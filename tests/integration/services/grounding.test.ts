@@ -12,7 +12,7 @@ import { getTrace } from "@/lib/services/traces/get-trace";
 import { FETCH_WIRES, fetchWireId } from "@/tests/fakes/fetch-wires";
 import { type FakeProviders, type FakeResult, startFakeProviders } from "@/tests/fakes/provider-server";
 import { SNIPPET_MODEL, SNIPPET_MODEL_WIRES, userMessage } from "@/tests/fakes/snippet-model-wire";
-import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { primaryTarget, type TestDatabase } from "@/tests/support/database";
 import { generous } from "@/tests/support/generous";
 import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 
@@ -28,7 +28,7 @@ const PAGES: Record<string, string> = {
   "/paywall": PAYWALL,
 };
 
-describe.each(databaseTargets())("grounded snippets on $name", (target) => {
+describe.each(primaryTarget())("grounded snippets on $name", (target) => {
   let t: TestDatabase;
   let fake: FakeProviders;
   let site: http.Server;

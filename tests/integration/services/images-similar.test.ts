@@ -16,10 +16,10 @@ import { similar } from "@/lib/services/similar/similar";
 import { getTrace } from "@/lib/services/traces/get-trace";
 import { IMAGE_WIRES, imageWireId } from "@/tests/fakes/image-wires";
 import { type ArticleSite, startArticleSite } from "@/tests/support/article-site";
-import { databaseTargets } from "@/tests/support/database";
+import { primaryTarget } from "@/tests/support/database";
 import { fakeBaseUrls, serviceSuite } from "@/tests/support/service-suite";
 
-describe.each(databaseTargets())("image_search and similar for a tenant on $name", (target) => {
+describe.each(primaryTarget())("image_search and similar for a tenant on $name", (target) => {
   const s = serviceSuite(target, {
     wires: IMAGE_WIRES,
     env: (fake) => ({

@@ -7,7 +7,7 @@ import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { getTrace } from "@/lib/services/traces/get-trace";
 import { FETCH_WIRES, fetchWireId } from "@/tests/fakes/fetch-wires";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
-import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { primaryTarget, type TestDatabase } from "@/tests/support/database";
 import { generous } from "@/tests/support/generous";
 import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 
@@ -15,7 +15,7 @@ const article = (title: string) =>
   `<!DOCTYPE html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>${`<p>${title} explains how ripgrep walks directories in parallel and skips ignored files.</p>`.repeat(6)}</article></body></html>`;
 const PAYWALL = `<!DOCTYPE html><html><head><title>Premium</title></head><body><article><h1>Premium</h1><p>Subscribe now to continue reading.</p></article></body></html>`;
 
-describe.each(databaseTargets())("web_search with include_content on $name", (target) => {
+describe.each(primaryTarget())("web_search with include_content on $name", (target) => {
   let t: TestDatabase;
   let fake: FakeProviders;
   let site: http.Server;

@@ -19,7 +19,7 @@ import {
 import { inviteMember } from "@/lib/services/members/invite-member";
 import { listInvitations } from "@/lib/services/members/list-invitations";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
-import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { primaryTarget, type TestDatabase } from "@/tests/support/database";
 import { type MailServer, REFUSED_DOMAIN, startMailServer } from "@/tests/support/mail-server";
 import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 
@@ -28,7 +28,7 @@ const PASSWORD = "pa55-w0rd-for-smtp";
 /** Words an admin chose, which the email must not carry. */
 const WORKSPACE_NAME = "Claim your prize at prize.example";
 
-describe.each(databaseTargets())("invitation emails on $name", (target) => {
+describe.each(primaryTarget())("invitation emails on $name", (target) => {
   let t: TestDatabase;
   let mail: MailServer;
   let platform: Platform;

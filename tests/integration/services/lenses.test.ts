@@ -8,7 +8,7 @@ import { deleteLens } from "@/lib/services/lenses/delete-lens";
 import { listLenses } from "@/lib/services/lenses/list-lenses";
 import { setLens } from "@/lib/services/lenses/set-lens";
 import { webSearch } from "@/lib/services/search/web-search";
-import { databaseTargets } from "@/tests/support/database";
+import { primaryTarget } from "@/tests/support/database";
 import { fakeBaseUrls, serviceSuite } from "@/tests/support/service-suite";
 
 const WIKI = { name: "my-wiki", domains: ["docs.example.org", "https://www.KB.example.com/start"] };
@@ -27,7 +27,7 @@ it("ships built-in lenses whose domains are normalised host names", () => {
   }
 });
 
-describe.each(databaseTargets())("lenses on $name", (target) => {
+describe.each(primaryTarget())("lenses on $name", (target) => {
   const s = serviceSuite(target, {
     env: (fake) => fakeBaseUrls(fake, ["tavily", "duckduckgo", "wikipedia"]),
   });

@@ -15,13 +15,13 @@ import { getTrace } from "@/lib/services/traces/get-trace";
 import { tools } from "@/lib/tools/table";
 import { callTool } from "@/lib/tools/tool";
 import { NEWS_WIRES } from "@/tests/fakes/news-wires";
-import { databaseTargets } from "@/tests/support/database";
+import { primaryTarget } from "@/tests/support/database";
 import { systemCtx, tenantCtx } from "@/tests/support/platform";
 import { fakeBaseUrls, serviceSuite } from "@/tests/support/service-suite";
 
 const BRAVE_USD = 0.005;
 
-describe.each(databaseTargets())("web_search news, queries and language on $name", (target) => {
+describe.each(primaryTarget())("web_search news, queries and language on $name", (target) => {
   const s = serviceSuite(target, {
     wires: NEWS_WIRES,
     env: (fake) => ({

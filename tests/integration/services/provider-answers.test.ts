@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kv } from "@/lib/kv/types";
 import type { Platform } from "@/lib/pipeline/context";
 import { webSearch } from "@/lib/services/search/web-search";
-import { databaseTargets } from "@/tests/support/database";
+import { primaryTarget } from "@/tests/support/database";
 import { tenantCtx, testPlatform } from "@/tests/support/platform";
 import { fakeBaseUrls, serviceSuite } from "@/tests/support/service-suite";
 import { testRedisKv } from "@/tests/support/test-redis";
@@ -16,7 +16,7 @@ import { testRedisKv } from "@/tests/support/test-redis";
 const PROVIDERS = ["brave", "tavily", "duckduckgo"];
 const REPEATS = 20;
 
-describe.each(databaseTargets())("provider answers kept apart on $name", (target) => {
+describe.each(primaryTarget())("provider answers kept apart on $name", (target) => {
   const kv: Kv = testRedisKv();
   const env = (fake: { baseUrlFor(id: string): string }) => ({
     ...fakeBaseUrls(fake as never, PROVIDERS),

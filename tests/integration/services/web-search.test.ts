@@ -7,11 +7,11 @@ import { setKey } from "@/lib/services/keys/set-key";
 import { testKey } from "@/lib/services/keys/test-key";
 import { webSearch } from "@/lib/services/search/web-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
-import { databaseTargets } from "@/tests/support/database";
+import { primaryTarget } from "@/tests/support/database";
 import { systemCtx, tenantCtx } from "@/tests/support/platform";
 import { fakeBaseUrls, serviceSuite } from "@/tests/support/service-suite";
 
-describe.each(databaseTargets())("webSearch for a tenant on $name", (target) => {
+describe.each(primaryTarget())("webSearch for a tenant on $name", (target) => {
   // Every provider's base URL points at the fake server; the operator has a Brave key only.
   const s = serviceSuite(target, {
     env: (fake) => ({
