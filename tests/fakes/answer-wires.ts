@@ -21,6 +21,8 @@ export interface FakeAnswer {
   answer: string;
   sources?: ReadonlyArray<{ title: string; url: string }>;
   model?: string;
+  /** Perplexity: the message content as a list of text chunks, the other form its API reference allows. */
+  contentAsChunks?: boolean;
 }
 
 export const DEFAULT_ANSWER: FakeAnswer = {
@@ -41,14 +43,17 @@ export const ANSWER_PREFIX = {
   llm: "llm",
 } as const;
 
-export const GEMINI_MODEL = "gemini-2.5-flash";
+/** The adapter's default model: the fake serves only its path, as a retired model's is a 404 at Google. */
+export const GEMINI_MODEL = "gemini-3.8-flash";
 
 function payloadOf(scenario: FakeScenario): Required<FakeAnswer> {
   const payload = (scenario.payload as FakeAnswer | undefined) ?? DEFAULT_ANSWER;
-  return { model: "fake-model", sources: [], ...payload };
+  return { model: "fake-model", sources: [], contentAsChunks: false, ...payload };
 }
 
-function chatCompletion(model: string, content: string, extra: Record<string, unknown> = {}): FakeResponse {
+type ChatContent = string | ReadonlyArray<{ type: "text"; text: string }>;
+
+function chatCompletion(model: string, content: ChatContent, extra: Record<string, unknown> = {}): FakeResponse {
   return json({
     id: "chatcmpl-fake",
     object: "chat.completion",
@@ -107,7 +112,11 @@ export const ANSWER_WIRES: Readonly<Record<string, FakeWire>> = {
     credential: bearer,
     render: (scenario) => {
       const payload = payloadOf(scenario);
-      return chatCompletion(payload.model, payload.answer, {
+      // perplexityai/perplexity-node src/generated/api.ts ChatMessageOutput: content is a string or text chunks.
+      const content = payload.contentAsChunks
+        ? (payload.answer.match(/[\s\S]{1,24}/g) ?? []).map((text) => ({ type: "text" as const, text }))
+        : payload.answer;
+      return chatCompletion(payload.model, content, {
         citations: payload.sources.map((s) => s.url),
         search_results: payload.sources.map((s) => ({ title: s.title, url: s.url, date: null })),
       });

@@ -82,6 +82,15 @@ describe("numbered-source providers", () => {
     expect(answer.httpStatus).toBe(200);
   });
 
+  it("perplexity: message content as a list of text chunks reads as one answer", async () => {
+    fake.setScenario(ANSWER_PREFIX.perplexity, {
+      payload: { answer: "Tokio schedules tasks by work stealing [2].", sources: TOKIO, contentAsChunks: true },
+    });
+    const answer = await ask("perplexity");
+    expect(answer.answer).toBe("Tokio schedules tasks by work stealing [1].");
+    expect(answer.citations).toEqual([TOKIO[1]]);
+  });
+
   it("kagi: Bot key, FastGPT query, its 【n】 markers over references as [n]", async () => {
     // The fake writes the payload's [n] as Kagi does: "Work stealing 【2】."
     fake.setScenario(ANSWER_PREFIX.kagi, { payload: { answer: "Work stealing [2].", sources: TOKIO } });
@@ -166,6 +175,14 @@ describe("grounded providers", () => {
         { title: "Async Book", url: "https://rust-lang.github.io/async-book/" },
       ],
     });
+  });
+
+  it("gemini without a configured model asks Google's current stable Flash, not the closed gemini-2.5-flash", async () => {
+    fake.setScenario(ANSWER_PREFIX.gemini, { payload: { answer: "Use Tokio [2].", sources: [] } });
+    const entry = answerEntry(fake, "gemini", { model: undefined });
+    const answer = await entry.provider.answer({ ...callFor("gemini", GROUNDING), model: entry.provider.defaultModel });
+    expect(onlyRequest("gemini").path).toBe("/v1beta/models/gemini-3.8-flash:generateContent");
+    expect(answer.answer).toBe("Use Tokio [1].");
   });
 
   it("llm: Bearer key when set, the configured model, grounded markers plus Markdown links", async () => {
