@@ -2,7 +2,7 @@
  * Fake answer APIs for startFakeProviders(ANSWER_WIRES). Each wire renders `scenario.payload` (a
  * FakeAnswer; DEFAULT_ANSWER when absent) in its provider's documented shape (see the adapters' headers):
  * the answer text's [n] markers point at `sources[n - 1]`, and each wire re-expresses them the way its
- * provider does (Brave: <citation> tags inside a server-sent event stream; Kagi: 【n】). Prefixes differ from the
+ * provider does (Brave: <citation> tags inside a server-sent event stream). Prefixes differ from the
  * search wires' so both can run in one server: fake.baseUrlFor(ANSWER_PREFIX.perplexity). Kagi's FastGPT is
  * also a variant of its search wire (`kagi/fastgpt`), as Kagi serves both under one base URL: a server whose
  * KAGI_BASE_URL points at the search wire (the e2e server) answers with the `kagi` scenario's payload.
@@ -87,7 +87,10 @@ function braveStream(payload: Required<FakeAnswer>): FakeResponse {
   return { contentType: "text/event-stream", body: `${events.join("")}data: [DONE]\n\n` };
 }
 
-/** Kagi FastGPT: the answer's [n] markers written as Kagi does, 【n】, over its references. */
+/**
+ * Kagi FastGPT as its documented example answers (kagisearch/kagi-docs docs/kagi/api/fastgpt.md): `[n]` markers
+ * over `references`, verbatim; a payload written with 【n】 (what live answers have been seen to use) stays so.
+ */
 const kagiFastGpt: FakeWire = {
   method: "POST",
   path: "/fastgpt",
@@ -97,7 +100,7 @@ const kagiFastGpt: FakeWire = {
     return json({
       meta: { id: "fake", node: "local", ms: 1200 },
       data: {
-        output: payload.answer.replace(/\[(\d+)\]/g, "【$1】"),
+        output: payload.answer,
         tokens: 757,
         references: payload.sources.map((s) => ({ title: s.title, snippet: "…", url: s.url })),
       },

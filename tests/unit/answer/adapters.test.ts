@@ -91,14 +91,18 @@ describe("numbered-source providers", () => {
     expect(answer.citations).toEqual([TOKIO[1]]);
   });
 
-  it("kagi: Bot key, FastGPT query, its 【n】 markers over references as [n]", async () => {
-    // The fake writes the payload's [n] as Kagi does: "Work stealing 【2】."
+  it("kagi: Bot key, FastGPT query, its documented [n] markers over references", async () => {
     fake.setScenario(ANSWER_PREFIX.kagi, { payload: { answer: "Work stealing [2].", sources: TOKIO } });
     const answer = await ask("kagi");
     const request = onlyRequest("kagi");
     expect(request.headers.authorization).toBe(`Bot ${TEST_API_KEY}`);
     expect(request.body).toEqual({ query: "which async runtime does rust use", cache: true });
     expect(answer).toMatchObject({ model: "fastgpt", answer: "Work stealing [1].", citations: [TOKIO[1]] });
+  });
+
+  it("kagi: the 【n】 markers live answers use read as [n] too", async () => {
+    fake.setScenario(ANSWER_PREFIX.kagi, { payload: { answer: "Work stealing 【2】.", sources: TOKIO } });
+    expect(await ask("kagi")).toMatchObject({ answer: "Work stealing [1].", citations: [TOKIO[1]] });
   });
 
   it("exa: x-api-key, /answer, the citation list as given", async () => {
