@@ -150,6 +150,10 @@ describe("brave_answer", () => {
     ]);
   });
 
+  it("declares the Answers plan's 2 requests a second, so its keys are paced to it", () => {
+    expect(answerEntry(fake, "brave_answer").provider.requestsPerSecond).toBe(2);
+  });
+
   it("reports a stream without events as a malformed response", async () => {
     fake.setScenario(ANSWER_PREFIX.brave_answer, { fault: "garbage" });
     const error = await ask("brave_answer").catch((e: unknown) => e);
