@@ -53,7 +53,11 @@ function payloadOf(scenario: FakeScenario): Required<FakeAnswer> {
 
 type ChatContent = string | ReadonlyArray<{ type: "text"; text: string }>;
 
-function chatCompletion(model: string, content: ChatContent, extra: Record<string, unknown> = {}): FakeResponse {
+function chatCompletion(
+  model: string,
+  content: ChatContent,
+  extra: Record<string, unknown> = {},
+): FakeResponse {
   return json({
     id: "chatcmpl-fake",
     object: "chat.completion",

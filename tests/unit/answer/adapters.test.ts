@@ -84,7 +84,11 @@ describe("numbered-source providers", () => {
 
   it("perplexity: message content as a list of text chunks reads as one answer", async () => {
     fake.setScenario(ANSWER_PREFIX.perplexity, {
-      payload: { answer: "Tokio schedules tasks by work stealing [2].", sources: TOKIO, contentAsChunks: true },
+      payload: {
+        answer: "Tokio schedules tasks by work stealing [2].",
+        sources: TOKIO,
+        contentAsChunks: true,
+      },
     });
     const answer = await ask("perplexity");
     expect(answer.answer).toBe("Tokio schedules tasks by work stealing [1].");
@@ -188,7 +192,10 @@ describe("grounded providers", () => {
   it("gemini without a configured model asks Google's current stable Flash, not the closed gemini-2.5-flash", async () => {
     fake.setScenario(ANSWER_PREFIX.gemini, { payload: { answer: "Use Tokio [2].", sources: [] } });
     const entry = answerEntry(fake, "gemini", { model: undefined });
-    const answer = await entry.provider.answer({ ...callFor("gemini", GROUNDING), model: entry.provider.defaultModel });
+    const answer = await entry.provider.answer({
+      ...callFor("gemini", GROUNDING),
+      model: entry.provider.defaultModel,
+    });
     expect(onlyRequest("gemini").path).toBe("/v1beta/models/gemini-3.8-flash:generateContent");
     expect(answer.answer).toBe("Use Tokio [1].");
   });
