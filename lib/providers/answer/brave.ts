@@ -45,6 +45,8 @@ export const brave: AnswerProvider = {
   costPerRequestUsd: 0.005,
   freeTier: null,
   defaultTimeoutMs: 90_000,
+  // The Answers plan's capacity (api-dashboard.search.brave.com/app/plans): a key is paced to it.
+  requestsPerSecond: 2,
   defaultModel: "brave",
   grounded: false,
 

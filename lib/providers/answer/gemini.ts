@@ -7,6 +7,9 @@
  *       urlContextMetadata?: {urlMetadata: [{retrievedUrl, urlRetrievalStatus}]}}], promptFeedback?: {blockReason}, modelVersion}.
  * The prompt lists the top web results as numbered sources (≤ 20 URLs for url_context, we send ≤ 10) and
  * asks for [n] citations; url_context lets the model read those pages.
+ * Default model: gemini-3.8-flash, Google's newest stable Flash (released 2026-09-02, no shutdown date announced,
+ * ai.google.dev/gemini-api/docs/deprecations); gemini-2.5-flash answers 404 "no longer available to new users".
+ * Conformance record: docs/providers/answer/gemini.md.
  * Pricing (ai.google.dev/pricing): gemini-2.5-flash about $0.30 / $2.50 per million input / output tokens;
  * a free tier with per-minute and per-day limits.
  */
@@ -47,7 +50,7 @@ export const gemini: AnswerProvider = {
   costPerRequestUsd: 0.003,
   freeTier: { requests: 250, period: "day" },
   defaultTimeoutMs: 90_000,
-  defaultModel: "gemini-2.5-flash",
+  defaultModel: "gemini-3.8-flash",
   grounded: true,
 
   async answer(call) {

@@ -3,7 +3,8 @@
  * Docs: https://docs.perplexity.ai/api-reference/chat-completions-post (REST, unversioned; OpenAI-compatible)
  * Wire: POST {base}/chat/completions, `Authorization: Bearer <key>`, JSON body
  *   {model: "sonar", messages: [{role, content}], web_search_options: {search_context_size}}
- *   -> {model, choices: [{message: {content}}], citations?: [url], search_results?: [{title, url, date?, snippet?}]}.
+ *   -> {model, choices: [{message: {content: string | [{type: "text", text}]}}], citations?: [url],
+ *       search_results?: [{title, url, date?, snippet?}]} (perplexityai/perplexity-node src/generated/api.ts).
  * The answer cites with [n] markers into search_results (titled; newer) or citations (bare URLs; older).
  * Pricing (docs.perplexity.ai/getting-started/pricing): sonar $5 per 1,000 requests (low context) plus
  * $1 per million tokens either way; no free tier.
