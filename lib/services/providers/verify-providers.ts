@@ -17,7 +17,7 @@ import type { Env } from "@/lib/pipeline/capabilities";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { isBilledFailure } from "@/lib/pipeline/provider-attempts";
-import { providerCatalog } from "@/lib/pipeline/providers/catalog";
+import { type CatalogEntry, providerCatalog } from "@/lib/pipeline/providers/catalog";
 import {
   operatorKey,
   operatorProviderEntries,
@@ -25,6 +25,7 @@ import {
 } from "@/lib/pipeline/providers/operator-providers";
 import { parseInput } from "@/lib/pipeline/validate";
 import { answerProviders } from "@/lib/providers/answer";
+import { OPERATOR_LLM_MODEL_ENV } from "@/lib/providers/answer/openai-compatible";
 import {
   type ProbeKind,
   type ProbeTarget,
@@ -107,6 +108,20 @@ function checkPlans(env: Env): Map<string, CheckPlan> {
   return plans;
 }
 
+/**
+ * What an unconfigured provider needs: its key, or, for one that works without a key, its base URL (SearXNG)
+ * and, for the operator model, the model's name.
+ */
+function missingSettings(catalog: CatalogEntry): string {
+  if (catalog.keyEnv.length > 0 && !catalog.keyOptional) return catalog.keyEnv.join(" or ");
+  const targets = checkTargets(catalog.id);
+  const settings = targets.map((target) => target.provider.baseUrlEnv);
+  // The operator model, the one answer provider without a default model, is offered once it is named.
+  if (targets.some(({ provider }) => answerProviders.some((p) => p === provider && p.defaultModel === "")))
+    settings.push(OPERATOR_LLM_MODEL_ENV);
+  return [...new Set(settings)].join(" and ");
+}
+
 /** Every operator key in the environment: what no message may show. */
 function operatorSecrets(env: Env): string[] {
   return [...providerCatalog().values()].flatMap((entry) =>
@@ -156,14 +171,18 @@ export async function verifyProviders({
   const plans = checkPlans(ctx.env);
   if (provider !== undefined) {
     const catalog = providerCatalog().get(provider);
-    if (!catalog || checkTargets(provider).length === 0) {
+    if (!catalog) {
       const known = [...plans.keys()].sort().join(", ") || "none";
       throw new ServiceError("not_found", `unknown provider '${provider}' (configured here: ${known})`);
     }
-    if (!plans.has(provider)) {
-      const needs = catalog.keyEnv.length > 0 ? `set ${catalog.keyEnv.join(" or ")}` : "set its base URL";
-      throw new ServiceError("no_provider_configured", `'${provider}' is not configured here: ${needs}`);
-    }
+    // The direct fetcher calls no provider; the workspace model is each workspace's, never the operator's.
+    if (checkTargets(provider).length === 0)
+      throw new ServiceError("not_found", `'${provider}' is no provider the operator's keys call`);
+    if (!plans.has(provider))
+      throw new ServiceError(
+        "no_provider_configured",
+        `'${provider}' is not configured here: set ${missingSettings(catalog)}`,
+      );
   }
   const selected = [...plans.values()].filter((plan) => provider === undefined || plan.id === provider);
   const secrets = operatorSecrets(ctx.env);
