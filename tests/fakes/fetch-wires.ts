@@ -43,6 +43,23 @@ const query = (name: string) => (request: RecordedRequest) => request.query[name
 
 export const fetchWireId = (providerId: string) => `fetch-${providerId}`;
 
+const GITHUB_WIRE: FakeWire = {
+  method: "GET",
+  path: "/repos/octo/hello/readme",
+  credential: bearer,
+  render: ({ payload }) => ({
+    contentType: "application/vnd.github.raw+json",
+    body: page(payload).markdown,
+  }),
+};
+
+const REDDIT_WIRE: FakeWire = {
+  method: "GET",
+  path: "/r/rust/comments/abc123.json",
+  credential: keyless,
+  render: ({ payload }) => json(redditThread(page(payload))),
+};
+
 export const FETCH_WIRES: Readonly<Record<string, FakeWire>> = {
   "fetch-jina": {
     method: "POST",
@@ -174,21 +191,8 @@ export const FETCH_WIRES: Readonly<Record<string, FakeWire>> = {
       });
     },
   },
-  "fetch-github": {
-    method: "GET",
-    path: "/repos/octo/hello/readme",
-    credential: bearer,
-    render: ({ payload }) => ({
-      contentType: "application/vnd.github.raw+json",
-      body: page(payload).markdown,
-    }),
-  },
-  "fetch-reddit": {
-    method: "GET",
-    path: "/r/rust/comments/abc123.json",
-    credential: keyless,
-    render: ({ payload }) => json(redditThread(page(payload))),
-  },
+  "fetch-github": GITHUB_WIRE,
+  "fetch-reddit": REDDIT_WIRE,
   "fetch-arxiv": {
     method: "GET",
     path: "/api/query",
@@ -268,3 +272,12 @@ function arxivFeed(p: Required<FakePage>): string {
   </entry>
 </feed>`;
 }
+
+/**
+ * The domain routes' wires again at the paths of the pages a provider check fetches (their probeUrl: GitHub's
+ * sample repository, an archived Reddit thread), for the key test and `providers verify`.
+ */
+export const PROBE_PAGE_WIRES: Readonly<Record<string, FakeWire>> = {
+  "fetch-github/probe": { ...GITHUB_WIRE, path: "/repos/octocat/Hello-World/readme" },
+  "fetch-reddit/probe": { ...REDDIT_WIRE, path: "/r/announcements/comments/eorhm.json" },
+};

@@ -48,7 +48,8 @@ export const arxiv: FetchProvider = {
   freeTier: null,
   defaultTimeoutMs: 15_000,
 
-  ...domainRoute("arXiv", paperId),
+  // "Attention Is All You Need": a stable, much-read abstract.
+  ...domainRoute("arXiv", paperId, "https://arxiv.org/abs/1706.03762"),
 
   async fetch(call) {
     const id = paperId(call.url);

@@ -62,7 +62,8 @@ export const github: FetchProvider = {
   freeTier: null,
   defaultTimeoutMs: 15_000,
 
-  ...domainRoute("GitHub", target),
+  // GitHub's own sample repository: a one-line README.
+  ...domainRoute("GitHub", target, "https://github.com/octocat/Hello-World"),
 
   async fetch(call) {
     const found = target(call.url);

@@ -55,7 +55,12 @@ export const reddit: FetchProvider = {
   freeTier: null,
   defaultTimeoutMs: 15_000,
 
-  ...domainRoute("Reddit", thread),
+  // An archived announcement from 2011: no new comments change it.
+  ...domainRoute(
+    "Reddit",
+    thread,
+    "https://www.reddit.com/r/announcements/comments/eorhm/reddit_30_less_typing/",
+  ),
 
   async fetch(call) {
     const found = thread(call.url);

@@ -45,7 +45,8 @@ export const supadata: FetchProvider = {
   freeTier: { requests: 100, period: "month" },
   defaultTimeoutMs: 60_000,
 
-  ...domainRoute("YouTube", videoId),
+  // "Me at the zoo", the first YouTube video: 19 seconds, online since 2005.
+  ...domainRoute("YouTube", videoId, "https://www.youtube.com/watch?v=jNQXAC9IVRw"),
 
   async fetch(call) {
     const apiKey = requireApiKey(call, supadata.displayName);
