@@ -40,6 +40,22 @@ const htmlBody = (payload: unknown): FakeResponse => ({
   body: page(payload).html,
 });
 const query = (name: string) => (request: RecordedRequest) => request.query[name];
+/** The `user:password` of an HTTP Basic authorization header. */
+const basicCredentials = (request: RecordedRequest) =>
+  Buffer.from(request.headers.authorization?.replace(/^Basic\s+/i, "") ?? "", "base64").toString();
+
+/**
+ * The fake Reddit's access token names the app it was issued to, so the thread wire can check the app
+ * (`expectedApiKey` is the key, "<client id>:<client secret>") behind the bearer token it is shown.
+ */
+const redditToken = (credentials: string) =>
+  `fake-reddit-token.${Buffer.from(credentials).toString("base64url")}`;
+const redditAppBehindToken = (request: RecordedRequest) => {
+  const token = request.headers.authorization?.replace(/^bearer\s+/i, "") ?? "";
+  return token.startsWith("fake-reddit-token.")
+    ? Buffer.from(token.slice("fake-reddit-token.".length), "base64url").toString()
+    : undefined;
+};
 
 export const fetchWireId = (providerId: string) => `fetch-${providerId}`;
 
@@ -118,10 +134,7 @@ export const FETCH_WIRES: Readonly<Record<string, FakeWire>> = {
   "fetch-zyte": {
     method: "POST",
     path: "/v1/extract",
-    credential: (request) =>
-      Buffer.from(request.headers.authorization?.replace(/^Basic\s+/i, "") ?? "", "base64")
-        .toString()
-        .replace(/:$/, ""),
+    credential: (request) => basicCredentials(request).replace(/:$/, ""),
     render: ({ payload }) => {
       const p = page(payload);
       return json({
@@ -185,9 +198,22 @@ export const FETCH_WIRES: Readonly<Record<string, FakeWire>> = {
   },
   "fetch-reddit": {
     method: "GET",
-    path: "/r/rust/comments/abc123.json",
-    credential: keyless,
+    path: "/r/rust/comments/abc123",
+    credential: redditAppBehindToken,
     render: ({ payload }) => json(redditThread(page(payload))),
+  },
+  // Application-only OAuth (github.com/reddit-archive/reddit/wiki/OAuth2): the token answer as documented.
+  "fetch-reddit/token": {
+    method: "POST",
+    path: "/api/v1/access_token",
+    credential: basicCredentials,
+    render: (_scenario, request) =>
+      json({
+        access_token: redditToken(basicCredentials(request)),
+        token_type: "bearer",
+        expires_in: 3600,
+        scope: "*",
+      }),
   },
   "fetch-arxiv": {
     method: "GET",
