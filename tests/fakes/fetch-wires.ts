@@ -64,12 +64,15 @@ export const FETCH_WIRES: Readonly<Record<string, FakeWire>> = {
     method: "POST",
     path: "/",
     credential: bearer,
-    render: ({ payload }) => {
+    // Reader's JSON answer (jina-ai/reader src/services/snapshot-formatter.ts): `content` for Markdown,
+    // `html` (the whole document) for X-Return-Format: html.
+    render: ({ payload }, request) => {
       const p = page(payload);
+      const body = request.headers["x-return-format"] === "html" ? { html: p.html } : { content: p.markdown };
       return json({
         code: 200,
         status: 20000,
-        data: { title: p.title, url: p.url, description: "", content: p.markdown, usage: { tokens: 120 } },
+        data: { title: p.title, url: p.url, description: "", ...body, usage: { tokens: 120 } },
       });
     },
   },

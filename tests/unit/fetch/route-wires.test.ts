@@ -83,7 +83,31 @@ const supadataJob: Record<string, FakeWire> = {
   },
 };
 
-const fake = setUpFakeProviders({ ...FETCH_WIRES, ...rotatingReddit, ...supadataJob });
+/** arXiv's answer to an id it refuses (user manual §3.4 "Errors"): a feed whose one entry is the error. */
+const arxivError: Record<string, FakeWire> = {
+  "arxiv-error": {
+    method: "GET",
+    path: "/api/query",
+    credential: () => undefined,
+    render: () => ({
+      contentType: "application/atom+xml; charset=utf-8",
+      body: `<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+  <title>arXiv Query: id_list=2401.99999</title>
+  <entry>
+    <id>http://arxiv.org/api/errors#incorrect_id_format_for_2401.99999</id>
+    <title>Error</title>
+    <summary>incorrect id format for 2401.99999</summary>
+    <updated>2026-12-01T00:00:00-05:00</updated>
+    <link href="http://arxiv.org/api/errors#incorrect_id_format_for_2401.99999" rel="alternate" type="text/html"/>
+    <author><name>arXiv api core</name></author>
+  </entry>
+</feed>`,
+    }),
+  },
+};
+
+const fake = setUpFakeProviders({ ...FETCH_WIRES, ...rotatingReddit, ...supadataJob, ...arxivError });
 
 const tokenRequests = (wire: string): RecordedRequest[] =>
   fake.requests(wire).filter((request) => request.path === "/api/v1/access_token");
@@ -186,6 +210,20 @@ describe("Supadata transcripts", () => {
         status: 206,
         message: expect.stringMatching(/no transcript.*transcript-unavailable/),
       },
+    ]);
+  });
+});
+
+describe("arXiv", () => {
+  it("reports the error entry arXiv answers a refused id with, instead of a paper titled Error", async () => {
+    const error = await runFetch({
+      input: { url: "https://arxiv.org/abs/2401.99999", providers: ["arxiv"] },
+      providers: [{ ...fakeFetchEntry(fake, "arxiv", null), baseUrl: fake.baseUrlFor("arxiv-error") }],
+      ssrf: LOOPBACK_ONLY,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FetchFailed);
+    expect((error as FetchFailed).providersFailed).toMatchObject([
+      { provider: "arxiv", reason: "http_error", message: expect.stringContaining("incorrect id format") },
     ]);
   });
 });
