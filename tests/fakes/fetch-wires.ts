@@ -185,6 +185,8 @@ export const FETCH_WIRES: Readonly<Record<string, FakeWire>> = {
           status_code: 200,
           url: p.url,
           content_type: "text/html",
+          // python-scrapfly reads `format`: "text" for text content (markdown included), "clob"/"blob" stored apart.
+          format: "text",
           success: true,
         },
       });
