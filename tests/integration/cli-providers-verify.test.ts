@@ -24,7 +24,6 @@ const KEYLESS = [
   "jina",
   "openalex",
   "pubmed",
-  "reddit",
   "semantic_scholar",
   "wikipedia",
 ];
