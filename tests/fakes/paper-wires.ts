@@ -138,7 +138,7 @@ function invertedIndex(text: string): Record<string, number[]> {
 export const PAPER_WIRES: Readonly<Record<string, FakeWire>> = {
   [PAPER_PREFIX.arxiv]: {
     method: "GET",
-    path: "/query",
+    path: "/api/query",
     credential: keyless,
     render: (scenario) => ({
       contentType: "application/atom+xml; charset=utf-8",
