@@ -77,4 +77,13 @@ describe("operator CLI on the embedded database, while another process uses it",
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("tenant create --name N");
   });
+
+  it("refuses to start with a price override that does not parse, naming its entry and field", async () => {
+    const refused = await cli.run(["tenant", "create", "--name", "priced"], {
+      ...env,
+      SEARCHMUX_PRICES: '{"exa": {"usd_per_extra_result": "one"}}',
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^searchmux: SEARCHMUX_PRICES: exa\.usd_per_extra_result: /);
+  });
 });

@@ -5,11 +5,12 @@
  * Wire: POST {base}/ with JSON {url}, `Accept: application/json`, `X-Return-Format: markdown|html|text`,
  *   optional `Authorization: Bearer <key>` -> {code, status, data: {title, description, url, content,
  *   publishedTime?, usage: {tokens}}}.
- * Pricing (jina.ai/reader): keyless free; keyed ≈ $0.02 per 1M tokens, ~10k tokens a page ≈ $0.0002.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { markdownDocument, withFacts } from "./adapter-kit";
 
 const responseSchema = z.object({
@@ -31,8 +32,7 @@ export const jina: FetchProvider = {
   defaultBaseUrl: "https://r.jina.ai",
   docsUrl: "https://jina.ai/reader/",
   apiVersion: "2025 REST (unversioned)",
-  costPerRequestUsd: 0.0002,
-  freeTier: null,
+  price: listedPrice("jina/fetch"),
   defaultTimeoutMs: 30_000,
 
   async fetch(call) {

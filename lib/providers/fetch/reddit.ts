@@ -17,6 +17,7 @@ import {
   requestJson,
   userPathSegments,
 } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { domainRoute, markdownDocument, withFacts } from "./adapter-kit";
 
 const THREAD = /^\/r\/([A-Za-z0-9_]+)\/comments\/([a-z0-9]+)/i;
@@ -51,8 +52,7 @@ export const reddit: FetchProvider = {
   defaultBaseUrl: "https://www.reddit.com",
   docsUrl: "https://www.reddit.com/dev/api/",
   apiVersion: "JSON view (unversioned)",
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("reddit"),
   defaultTimeoutMs: 15_000,
 
   ...domainRoute("Reddit", thread),

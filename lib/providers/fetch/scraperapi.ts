@@ -3,11 +3,11 @@
  * Docs: https://docs.scraperapi.com/making-requests/api-endpoint-method
  * Wire: GET {base}/?api_key=<key>&url=<encoded> -> the page's HTML as the body (non-2xx on failure;
  *   failed requests are not charged).
- * Pricing (scraperapi.com/pricing): 1 credit a plain request; Hobby $49/100,000 ≈ $0.00049;
- * 1,000 free credits a month.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { buildUrl, request } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { htmlDocument, requireApiKey } from "./adapter-kit";
 
 export const scraperapi: FetchProvider = {
@@ -18,8 +18,7 @@ export const scraperapi: FetchProvider = {
   defaultBaseUrl: "https://api.scraperapi.com",
   docsUrl: "https://docs.scraperapi.com/making-requests/api-endpoint-method",
   apiVersion: "2025 REST (unversioned)",
-  costPerRequestUsd: 0.00049,
-  freeTier: { requests: 1000, period: "month" },
+  price: listedPrice("scraperapi"),
   defaultTimeoutMs: 60_000,
 
   async fetch(call) {

@@ -6,7 +6,7 @@
  * Wire: GET {base}/v1/transcript?url=<video>&text=true, `x-api-key: <key>` -> 200 {content: string, lang,
  *   availableLangs} or 202 {jobId}; job: {status: "queued"|"active"|"completed"|"failed", content?|result?,
  *   error?}. The job status shape is taken from the SDK (not confirmed against a live job).
- * Pricing (supadata.ai/pricing): 1 credit a native transcript; 100 free credits a month; ≈ $0.003 paid.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { FetchCall, FetchProvider } from "@/lib/engine/fetch/types";
@@ -18,6 +18,7 @@ import {
   requestJson,
   userPathSegments,
 } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { domainRoute, markdownDocument, requireApiKey, sleep, withFacts } from "./adapter-kit";
 
 const POLL_INTERVAL_MS = 1_000;
@@ -41,8 +42,7 @@ export const supadata: FetchProvider = {
   defaultBaseUrl: "https://api.supadata.ai",
   docsUrl: "https://docs.supadata.ai",
   apiVersion: "v1",
-  costPerRequestUsd: 0.003,
-  freeTier: { requests: 100, period: "month" },
+  price: listedPrice("supadata"),
   defaultTimeoutMs: 60_000,
 
   ...domainRoute("YouTube", videoId),

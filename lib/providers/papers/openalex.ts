@@ -13,6 +13,7 @@
 import { z } from "zod";
 import type { PaperProvider, RawPaper } from "@/lib/engine/papers/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { cleanPapers, yearRange } from "./paper-kit";
 
 const MAX_PER_PAGE = 200;
@@ -54,8 +55,7 @@ export const openalex: PaperProvider = {
   defaultBaseUrl: "https://api.openalex.org",
   docsUrl: "https://docs.openalex.org/api-entities/works/search-works",
   apiVersion: "2025 REST (unversioned)",
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("openalex"),
   defaultTimeoutMs: 15_000,
 
   async search(call) {

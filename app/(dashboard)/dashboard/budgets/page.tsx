@@ -16,6 +16,7 @@ import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { budgetLabel, spendCaption } from "@/lib/dashboard/budgets";
 import { formatDateTime } from "@/lib/dashboard/format";
+import { freeTierDraft } from "@/lib/dashboard/free-tier";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { requestsByProvider } from "@/lib/dashboard/usage-series";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
@@ -44,15 +45,7 @@ function initialDraft(
     };
   }
   const tier = options.find((o) => o.value === params.provider)?.freeTier;
-  if (params.provider && tier) {
-    return {
-      provider: params.provider,
-      metric: "requests",
-      period: tier.period,
-      limit: String(tier.requests),
-      soft: String(Math.floor(tier.requests * 0.8)),
-    };
-  }
+  if (params.provider && tier) return freeTierDraft(params.provider, tier);
   return { provider: "*", metric: "usd", period: "month", limit: "", soft: "" };
 }
 
@@ -84,7 +77,7 @@ export default async function BudgetsPage({ searchParams }: { searchParams: Para
       .map((p) => ({
         value: p.provider,
         label: p.name,
-        freeTier: p.free_tier && { requests: p.free_tier.requests, period: p.free_tier.period },
+        freeTier: p.free_tier,
       }))
       .sort((a, b) => a.label.localeCompare(b.label)),
   ];
