@@ -1,5 +1,5 @@
 /** How a provider's free tier reads in the dashboard: in requests, or in dollars of credit. */
-import { formatCount, formatUsd } from "./format";
+import { formatCount, formatUsdPrice } from "./format";
 
 export interface Tier {
   requests?: number;
@@ -7,9 +7,9 @@ export interface Tier {
   period: "day" | "month" | "lifetime";
 }
 
-/** An amount in the tier's own unit: "1,000 requests"-style counts, or "$5.00". */
+/** An amount in the tier's own unit: a count ("1,000"), or dollars to the cent or finer ("$4.995"). */
 export const inTierUnit = (tier: Tier, amount: number) =>
-  tier.usd !== undefined ? formatUsd(amount) : formatCount(amount);
+  tier.usd !== undefined ? formatUsdPrice(amount) : formatCount(amount);
 
 /** "$5.00 per month", "2,500 once". */
 export function freeTierSize(tier: Tier): string {

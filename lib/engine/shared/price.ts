@@ -14,7 +14,7 @@ export const priceOf = (entry: ResolvedProvider<ProviderRegistration>): Price =>
   entry.effectivePrice ?? entry.provider.price;
 
 /** Whether the price depends on how many results a call gets (Exa, Firecrawl). */
-export const pricedByResults = (price: Price): boolean =>
+const pricedByResults = (price: Price): boolean =>
   price.results_included !== undefined && (price.usd_per_extra_result ?? 0) > 0;
 
 /**

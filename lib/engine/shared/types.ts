@@ -87,7 +87,7 @@ export type Admission =
  */
 export type AdmitHook = (providerId: ProviderId, reserveMicros?: number) => Promise<Admission>;
 
-export type FreeTierPeriod = "day" | "month" | "lifetime";
+type FreeTierPeriod = "day" | "month" | "lifetime";
 
 /** A provider's free allowance each period: so many requests, or so many dollars of credit (Brave: $5 a month). */
 export type FreeTier =

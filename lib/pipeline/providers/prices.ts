@@ -12,7 +12,7 @@ import type { ListedPrice, Price } from "@/lib/engine/shared/types";
 import type { Env } from "@/lib/pipeline/capabilities";
 import { accountOf, PRICE_TABLE } from "@/lib/providers/prices";
 
-export const PRICES_ENV = "SEARCHMUX_PRICES";
+const PRICES_ENV = "SEARCHMUX_PRICES";
 
 const usd = z.number().nonnegative();
 const period = z.enum(["day", "month", "lifetime"]);

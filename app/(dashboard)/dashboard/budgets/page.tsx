@@ -6,6 +6,7 @@ import {
 } from "@/components/dashboard/budgets/budget-form";
 import { BudgetTable } from "@/components/dashboard/budgets/budget-table";
 import { OperatorQuotas } from "@/components/dashboard/budgets/operator-quotas";
+import { PriceTable } from "@/components/dashboard/budgets/price-table";
 import { SearchContributions } from "@/components/dashboard/budgets/search-contributions";
 import { Chart } from "@/components/dashboard/charts/chart";
 import { SpendChart } from "@/components/dashboard/charts/spend-chart";
@@ -22,6 +23,7 @@ import { requestsByProvider } from "@/lib/dashboard/usage-series";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { listBudgets } from "@/lib/services/budgets/list-budgets";
 import { searchContributions } from "@/lib/services/budgets/search-contributions";
+import { listPrices } from "@/lib/services/providers/list-prices";
 import { providerStatus } from "@/lib/services/providers/provider-status";
 import { usageHistory } from "@/lib/services/usage/usage-history";
 
@@ -119,6 +121,8 @@ export default async function BudgetsPage({ searchParams }: { searchParams: Para
       <OperatorQuotas quotas={status.operator_quotas} now={now} />
 
       <SearchContributions contributions={contributions} />
+
+      <PriceTable prices={listPrices({ ctx })} />
 
       <div className="grid gap-4 lg:grid-cols-2">
         <SectionCard
