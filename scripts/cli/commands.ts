@@ -2,12 +2,14 @@
 
 import { sweepExpiredReservations } from "@/lib/pipeline/budgets/admission";
 import type { Scope } from "@/lib/pipeline/context";
+import { operatorContext } from "@/lib/pipeline/operator-context";
 import { platform, systemContext } from "@/lib/pipeline/platform";
 import { listBudgets } from "@/lib/services/budgets/list-budgets";
 import { setBudget } from "@/lib/services/budgets/set-budget";
 import { rotateKeys } from "@/lib/services/keys/rotate-keys";
 import { setKey } from "@/lib/services/keys/set-key";
 import { paperFullText } from "@/lib/services/papers/paper-full-text";
+import { listPrices } from "@/lib/services/providers/list-prices";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
@@ -16,6 +18,7 @@ import { formatFetch } from "@/lib/tools/format";
 import { toFetchResponse } from "@/lib/tools/responses";
 import { tools } from "@/lib/tools/table";
 import { asOperatorOf, type CliCommand, callerOf, list, number, operator, required } from "./command";
+import { formatPrices } from "./format-prices";
 import { formatUsage } from "./format-usage";
 import { printed, shortToolCommand, TOOL_COMMANDS } from "./tool-commands";
 
@@ -100,6 +103,16 @@ export const commands: Record<string, CliCommand> = {
     async run(flags) {
       const status = await listBudgets({ ctx: await asOperatorOf(flags) });
       return flags.json === undefined ? formatUsage(status) : JSON.stringify(status, null, 2);
+    },
+  },
+  prices: {
+    usage:
+      "prices [--json]                              the price table calls are charged at, overrides marked",
+    flags: ["json"],
+    booleans: ["json"],
+    async run(flags) {
+      const prices = listPrices({ ctx: operatorContext(process.env, "cli") });
+      return flags.json === undefined ? formatPrices(prices) : JSON.stringify(prices, null, 2);
     },
   },
   "traces prune": {
