@@ -10,6 +10,7 @@ import { setBudget } from "@/lib/services/budgets/set-budget";
 import { rotateKeys } from "@/lib/services/keys/rotate-keys";
 import { setKey } from "@/lib/services/keys/set-key";
 import { paperFullText } from "@/lib/services/papers/paper-full-text";
+import { listPrices } from "@/lib/services/providers/list-prices";
 import { verifyProviders } from "@/lib/services/providers/verify-providers";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { createToken } from "@/lib/services/tokens/create-token";
@@ -19,6 +20,7 @@ import { formatFetch } from "@/lib/tools/format";
 import { toFetchResponse } from "@/lib/tools/responses";
 import { tools } from "@/lib/tools/table";
 import { asOperatorOf, type CliCommand, callerOf, list, number, operator, required } from "./command";
+import { formatPrices } from "./format-prices";
 import { formatUsage } from "./format-usage";
 import { formatVerification } from "./format-verification";
 import { printed, shortToolCommand, TOOL_COMMANDS } from "./tool-commands";
@@ -128,6 +130,16 @@ export const commands: Record<string, CliCommand> = {
         flags.json === undefined ? formatVerification(verification) : JSON.stringify(verification, null, 2);
       if (verification.failed.length === 0) return stdout;
       return { stdout, stderr: `failing: ${verification.failed.join(", ")}`, exitCode: 1 };
+    },
+  },
+  prices: {
+    usage:
+      "prices [--json]                              the price table calls are charged at, overrides marked",
+    flags: ["json"],
+    booleans: ["json"],
+    async run(flags) {
+      const prices = listPrices({ ctx: operatorContext(process.env, "cli") });
+      return flags.json === undefined ? formatPrices(prices) : JSON.stringify(prices, null, 2);
     },
   },
   "traces prune": {

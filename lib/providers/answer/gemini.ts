@@ -10,13 +10,13 @@
  * Default model: gemini-3.8-flash, Google's newest stable Flash (released 2026-09-02, no shutdown date announced,
  * ai.google.dev/gemini-api/docs/deprecations); gemini-2.5-flash answers 404 "no longer available to new users".
  * Conformance record: docs/providers/answer/gemini.md.
- * Pricing (ai.google.dev/pricing): gemini-2.5-flash about $0.30 / $2.50 per million input / output tokens;
- * a free tier with per-minute and per-day limits.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { AnswerProvider } from "@/lib/engine/answer/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requireApiKey } from "@/lib/providers/search/adapter-kit";
 import { citeGrounded, groundedPrompt } from "./grounded-prompt";
 
@@ -47,8 +47,7 @@ export const gemini: AnswerProvider = {
   defaultBaseUrl: "https://generativelanguage.googleapis.com",
   docsUrl: "https://ai.google.dev/api/generate-content",
   apiVersion: "v1beta",
-  costPerRequestUsd: 0.003,
-  freeTier: { requests: 250, period: "day" },
+  price: listedPrice("gemini"),
   defaultTimeoutMs: 90_000,
   defaultModel: "gemini-3.8-flash",
   grounded: true,

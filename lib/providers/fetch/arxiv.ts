@@ -13,6 +13,7 @@ import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, request, userPathSegments } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { domainRoute, markdownDocument, withFacts } from "./adapter-kit";
 
 const ABSTRACT = /^\/abs\/([\w.\-/]+?)\/?$/;
@@ -48,8 +49,7 @@ export const arxiv: FetchProvider = {
   defaultBaseUrl: "https://export.arxiv.org",
   docsUrl: "https://info.arxiv.org/help/api/user-manual.html",
   apiVersion: "query API 1.0 (Atom)",
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("arxiv"),
   defaultTimeoutMs: 15_000,
 
   // "Attention Is All You Need": a stable, much-read abstract.

@@ -7,11 +7,12 @@
  *   (markdown) | html (X-Return-Format: html, the page's whole document), publishedTime?, warning?, usage:
  *   {tokens}}}; a target that answered an error status still comes back 200, with `warning: "Target URL
  *   returned error 404: Not Found"` (jina-ai/reader src/services/snapshot-formatter.ts).
- * Pricing (jina.ai/reader): keyless free; keyed ≈ $0.02 per 1M tokens, ~10k tokens a page ≈ $0.0002.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { assertTargetOk, htmlDocument, markdownDocument, withFacts } from "./adapter-kit";
 
 const responseSchema = z.object({
@@ -37,8 +38,7 @@ export const jina: FetchProvider = {
   defaultBaseUrl: "https://r.jina.ai",
   docsUrl: "https://jina.ai/reader/",
   apiVersion: "2025 REST (unversioned)",
-  costPerRequestUsd: 0.0002,
-  freeTier: null,
+  price: listedPrice("jina/fetch"),
   defaultTimeoutMs: 30_000,
 
   async fetch(call) {

@@ -23,6 +23,7 @@ import {
   requestJson,
   userPathSegments,
 } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { domainRoute, markdownDocument, requireApiKey, withFacts } from "./adapter-kit";
 import { appOnlyToken, forgetToken } from "./reddit-token";
 
@@ -63,8 +64,7 @@ export const reddit: FetchProvider = {
   defaultBaseUrl: DEFAULT_BASE_URL,
   docsUrl: "https://www.reddit.com/dev/api/",
   apiVersion: "Data API, application-only OAuth",
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("reddit"),
   defaultTimeoutMs: 15_000,
 
   // An archived announcement from 2011: no new comments change it.

@@ -5,13 +5,13 @@
  * Wire: GET {base}/scrape?key=<key>&url=<encoded>&format=markdown -> {config, context, result: {content,
  *   status_code, url, content_type, format, success, error?}}. A large page comes as format "clob"/"blob"
  *   with `content` a download URL instead of the page (scrapfly/python-scrapfly scrapfly/api_response.py).
- * Pricing (scrapfly.io/pricing): 1 credit a plain request; 1,000 free credits a month; Discovery
- * $30/200,000 ≈ $0.00015.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { assertTargetOk, markdownDocument, requireApiKey, withFacts } from "./adapter-kit";
 
 const responseSchema = z.object({
@@ -34,8 +34,7 @@ export const scrapfly: FetchProvider = {
   defaultBaseUrl: "https://api.scrapfly.io",
   docsUrl: "https://scrapfly.io/docs/scrape-api/getting-started",
   apiVersion: "2025 REST (unversioned)",
-  costPerRequestUsd: 0.00015,
-  freeTier: { requests: 1000, period: "month" },
+  price: listedPrice("scrapfly"),
   defaultTimeoutMs: 60_000,
 
   async fetch(call) {

@@ -11,6 +11,7 @@
  *   "failed", error?, content?, lang?} with the transcript on the job itself (docs.supadata.ai OpenAPI
  *   example) or under `result` (supadata-ai/js JobResult); content is text, or chunks [{text, offset,
  *   duration, lang}].
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { FetchCall, FetchProvider } from "@/lib/engine/fetch/types";
@@ -22,6 +23,7 @@ import {
   requestJson,
   userPathSegments,
 } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { domainRoute, markdownDocument, requireApiKey, sleep, withFacts } from "./adapter-kit";
 
 const POLL_INTERVAL_MS = 1_000;
@@ -57,8 +59,7 @@ export const supadata: FetchProvider = {
   defaultBaseUrl: "https://api.supadata.ai",
   docsUrl: "https://docs.supadata.ai",
   apiVersion: "v1",
-  costPerRequestUsd: 0.003,
-  freeTier: { requests: 100, period: "month" },
+  price: listedPrice("supadata"),
   defaultTimeoutMs: 60_000,
 
   // "Me at the zoo", the first YouTube video: 19 seconds, online since 2005.

@@ -14,6 +14,7 @@ import { normalizeArxivId } from "@/lib/engine/papers/identifiers";
 import type { PaperProvider, PaperSearchOptions, RawPaper } from "@/lib/engine/papers/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, request } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { cleanPapers, yearOf } from "./paper-kit";
 
 const text = z
@@ -56,8 +57,7 @@ export const arxiv: PaperProvider = {
   defaultBaseUrl: "https://export.arxiv.org",
   docsUrl: "https://info.arxiv.org/help/api/user-manual.html",
   apiVersion: "v1 (Atom 1.0)",
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("arxiv"),
   defaultTimeoutMs: 15_000,
 
   async search(call) {

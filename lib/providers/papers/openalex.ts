@@ -16,6 +16,7 @@
 import { z } from "zod";
 import type { PaperProvider, RawPaper } from "@/lib/engine/papers/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { cleanPapers, yearRange } from "./paper-kit";
 
 /** developers.openalex.org/guides/page-through-results: per_page is 1-100 (a larger one is a 400). */
@@ -58,8 +59,7 @@ export const openalex: PaperProvider = {
   defaultBaseUrl: "https://api.openalex.org",
   docsUrl: "https://docs.openalex.org/api-entities/works/search-works",
   apiVersion: "2025 REST (unversioned)",
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("openalex"),
   defaultTimeoutMs: 15_000,
 
   async search(call) {

@@ -10,6 +10,7 @@
  * usage, budgets or traces. Messages are redacted of the operator's keys.
  */
 import { z } from "zod";
+import { requestCostMicros } from "@/lib/engine/shared/price";
 import type { AttemptReport, ProviderRegistration } from "@/lib/engine/shared/types";
 import { redactText } from "@/lib/observability/redact";
 import { microsToUsd, usdToMicros } from "@/lib/pipeline/budgets/units";
@@ -23,6 +24,7 @@ import {
   operatorProviderEntries,
   withOperatorModel,
 } from "@/lib/pipeline/providers/operator-providers";
+import { priceWithOverrides } from "@/lib/pipeline/providers/prices";
 import { parseInput } from "@/lib/pipeline/validate";
 import { answerProviders } from "@/lib/providers/answer";
 import { OPERATOR_LLM_MODEL_ENV } from "@/lib/providers/answer/openai-compatible";
@@ -66,10 +68,11 @@ interface CheckPlan {
 }
 
 /**
- * What one check call costs, by the price its registration declares for a call of one result: the one
- * place this check reads a price.
+ * What one check call costs: a call of one result at the price the operator's environment charges (the
+ * table's, or its SEARCHMUX_PRICES override). The one place this check reads a price.
  */
-const checkPriceUsd = (registration: ProviderRegistration): number => registration.costPerRequestUsd;
+const checkPriceUsd = (registration: ProviderRegistration, env: Env): number =>
+  microsToUsd(requestCostMicros(priceWithOverrides(registration.price, env), 1));
 
 /** Providers that are no third-party API: the direct fetcher requests the target itself. */
 const isBuiltIn = ({ provider }: ProbeTarget) =>
@@ -96,7 +99,7 @@ function checkPlans(env: Env): Map<string, CheckPlan> {
     for (const target of checkTargets(id).sort((a, b) => tieRank(a) - tieRank(b))) {
       if (!configured(target, env)) continue;
       const known = plans.get(id);
-      if (known && checkPriceUsd(known.registration) <= checkPriceUsd(target.provider)) continue;
+      if (known && checkPriceUsd(known.registration, env) <= checkPriceUsd(target.provider, env)) continue;
       plans.set(id, {
         id,
         kind: target.kind,
@@ -153,7 +156,7 @@ async function check(plan: CheckPlan, env: Env, secrets: readonly string[]): Pro
     reason: failure?.reason ?? null,
     message: failure?.message === undefined ? null : redactText(failure.message, secrets),
     ms: report?.span.duration_ms ?? Math.round(performance.now() - started),
-    usd: billed ? microsToUsd(report?.costMicros ?? usdToMicros(checkPriceUsd(plan.registration))) : 0,
+    usd: billed ? microsToUsd(report?.costMicros ?? usdToMicros(checkPriceUsd(plan.registration, env))) : 0,
   };
 }
 
