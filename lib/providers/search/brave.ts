@@ -1,11 +1,14 @@
 /**
  * Brave Search API — web and news search.
  * Docs: https://api-dashboard.search.brave.com/api-reference/web/search/get and
- *   https://api-dashboard.search.brave.com/app/documentation/news-search/responses (API v1)
+ *   https://api-dashboard.search.brave.com/app/documentation/news-search/responses (API v1); parameter
+ *   values as Brave's own MCP server validates them (brave/brave-search-mcp-server src/tools/web/params.ts).
  * Wire: GET {base}/res/v1/web/search (news: /res/v1/news/search), `X-Subscription-Token: <key>`, query
- *   q (≤ 400 chars, operators rebuilt: site/-site/filetype/intitle/"phrase"), count ≤ 20 (news ≤ 50),
- *   country (2-letter, uppercase), search_lang (Brave's codes: "jp", "zh-hans", "pt-br", "nb", …),
+ *   q (≤ 400 chars and ≤ 50 words, else 422: fitted, operators rebuilt: site/-site/filetype/intitle/"phrase"),
+ *   count ≤ 20 (news ≤ 50), country (one of 36 codes or ALL, else 422: another region is sent as ALL),
+ *   search_lang (Brave's 50 codes: "jp", "zh-hans", "pt-br", "en-gb", …; another language is not sent),
  *   safesearch off|moderate|strict, freshness pd|pw|pm|py or YYYY-MM-DDtoYYYY-MM-DD, text_decorations=false
+ *   (ui_lang is not sent: it only localises Brave's own labels). Each change is told in `adjustments`.
  *   -> web: {web: {results: [{title, url, description, page_age?}]}} (`web` is absent when nothing matched);
  *      news: {type: "news", results: [{title, url, description?, age?, page_age?, meta_url?: {hostname}}]}.
  * Pricing (brave.com/search/api): free plan 2,000 queries/month; "Base" $3–5 per 1,000 queries.
@@ -16,13 +19,21 @@
 import { z } from "zod";
 import type { ProviderCall, SearchProvider, TimeRange } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
-import { type RawResult, requestResults, requireApiKey, supports } from "./adapter-kit";
+import { type Fitted, notesOf, type RawResult, requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateRangeParam, dateWindow, hasExplicitDates } from "./dates";
-import { buildQueryText } from "./query-text";
+import { fitQueryText, type QueryLimit } from "./query-text";
 
 const MAX_WEB_RESULTS = 20;
 const MAX_NEWS_RESULTS = 50;
 const FRESHNESS: Readonly<Record<TimeRange, string>> = { day: "pd", week: "pw", month: "pm", year: "py" };
+/** What `q` may hold (web, news and images alike); more is a 422. */
+export const BRAVE_QUERY_LIMIT: QueryLimit = { provider: "Brave", chars: 400, words: 50 };
+/** The `country` values Brave takes besides ALL (brave-search-mcp-server src/tools/web/params.ts). */
+const BRAVE_COUNTRIES = new Set(
+  "AR AU AT BE BR CA CL DK FI FR DE HK IN ID IT JP KR MY MX NL NZ NO CN PL PT PH RU SA ZA ES SE CH TW TR GB US".split(
+    " ",
+  ),
+);
 
 const resultItem = z.object({
   title: z.string().nullish(),
@@ -87,16 +98,42 @@ async function braveRequest<S extends z.ZodType>(
 ) {
   const apiKey = requireApiKey(call, brave.displayName);
   const { options } = call;
+  const query = fitQueryText(call, brave.capabilities.queryOperators, BRAVE_QUERY_LIMIT);
+  const country = braveCountry(options.region);
+  const language = braveLanguage(options.language, options.region);
   const url = buildUrl(call.baseUrl, path, {
-    q: buildQueryText(call, brave.capabilities.queryOperators),
+    q: query.value,
     count: Math.min(options.maxResults, maxResults),
-    country: options.region?.toUpperCase(),
-    search_lang: braveSearchLang(options.language, options.region),
+    country: country.value,
+    search_lang: language.value,
     safesearch: options.safesearch,
     freshness: braveFreshness(call),
     text_decorations: false,
   });
-  return requestResults(call, url, { headers: { "x-subscription-token": apiKey }, schema, results });
+  return requestResults(call, url, {
+    headers: { "x-subscription-token": apiKey },
+    schema,
+    results,
+    adjustments: notesOf(query, country, language),
+  });
+}
+
+/** The region as Brave's `country`: a code it does not take becomes ALL (no country), told in the note. */
+export function braveCountry(region: string | undefined): Fitted<string | undefined> {
+  if (region === undefined) return { value: undefined };
+  const code = region.toUpperCase() === "UK" ? "GB" : region.toUpperCase();
+  if (BRAVE_COUNTRIES.has(code)) return { value: code };
+  return {
+    value: "ALL",
+    note: `region "${region}" is not one of the countries Brave takes: sent as ALL (results from any country)`,
+  };
+}
+
+/** The language as Brave's `search_lang`; one it does not list is not sent, told in the note. */
+function braveLanguage(language: string | undefined, region: string | undefined): Fitted<string | undefined> {
+  const value = braveSearchLang(language, region);
+  if (language === undefined || value !== undefined) return { value };
+  return { value, note: `language "${language}" is not one Brave's search_lang takes: not sent` };
 }
 
 /** Explicit after:/before: dates become a custom range; otherwise the relative code. */
@@ -118,6 +155,7 @@ export function braveSearchLang(
   region: string | undefined,
 ): string | undefined {
   if (language === undefined) return undefined;
+  if (language === "en" && (region === "gb" || region === "uk")) return "en-gb";
   if (BRAVE_PLAIN_LANGUAGES.has(language)) return language;
   switch (language) {
     case "ja":

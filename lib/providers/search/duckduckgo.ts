@@ -1,7 +1,8 @@
 /**
  * DuckDuckGo HTML (no-JS) results page. Unofficial: there is no DuckDuckGo web-search API.
  * Reference: SearXNG's engine (https://github.com/searxng/searxng/blob/master/searx/engines/duckduckgo.py)
- * Wire: POST {base}/html/, form {q (≤ 499 chars, operators site/-site/filetype/intitle/"phrase"), b: "",
+ * Wire: POST {base}/html/, form {q (≤ 499 chars, SearXNG's duckduckgo.py: "DDG does not accept queries with more
+ *   than 499 chars"; fitted, told in `adjustments`; operators site/-site/filetype/intitle/"phrase"), b: "",
  *   kl: <region>-<lang> (DuckDuckGo's region codes, e.g. us-en, de-de, uk-en), df: d|w|m|y}
  *   -> HTML: div.result > h2 > a.result__a[href="//duckduckgo.com/l/?uddg=<encoded target>"], a.result__snippet.
  * Ads are div.result--ad (their links go through duckduckgo.com/y.js) and are skipped.
@@ -15,11 +16,11 @@ import { parse } from "node-html-parser";
 import type { SearchProvider, TimeRange } from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, request } from "@/lib/http/provider-client";
-import { type RawResult, supports, toProviderResponse } from "./adapter-kit";
+import { notesOf, type RawResult, supports, toProviderResponse } from "./adapter-kit";
 import { primaryLanguage } from "./locale";
-import { buildQueryText } from "./query-text";
+import { fitQueryText } from "./query-text";
 
-const MAX_QUERY_LENGTH = 499;
+const QUERY_LIMIT = { provider: "DuckDuckGo", chars: 499 };
 const DATE_FILTER: Readonly<Record<TimeRange, string>> = { day: "d", week: "w", month: "m", year: "y" };
 // DuckDuckGo's region codes mostly read <country>-<language>, with these exceptions.
 const REGION_EXCEPTIONS: Readonly<Record<string, string>> = {
@@ -68,10 +69,8 @@ export const duckduckgo: SearchProvider = {
 
   async search(call) {
     const { options } = call;
-    const form: Record<string, string> = {
-      q: buildQueryText(call, duckduckgo.capabilities.queryOperators).slice(0, MAX_QUERY_LENGTH),
-      b: "",
-    };
+    const query = fitQueryText(call, duckduckgo.capabilities.queryOperators, QUERY_LIMIT);
+    const form: Record<string, string> = { q: query.value, b: "" };
     const region = duckDuckGoRegion(options.region);
     if (region) form.kl = region;
     if (options.timeRange) form.df = DATE_FILTER[options.timeRange];
@@ -86,7 +85,7 @@ export const duckduckgo: SearchProvider = {
     if (response.status === 202) {
       throw new ProviderError("blocked", "DuckDuckGo answered HTTP 202 (rate limit / bot challenge)", 202);
     }
-    return toProviderResponse(parseResultsPage(response.body), call, response);
+    return toProviderResponse(parseResultsPage(response.body), call, response, notesOf(query));
   },
 };
 

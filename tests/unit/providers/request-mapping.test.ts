@@ -241,10 +241,17 @@ describe("explicit after:/before: dates take precedence over time_range", () => 
     expect(request.query.freshness).toBe("2024-01-01to2024-03-31");
   });
 
-  it("perplexity sends MM/DD/YYYY dates", async () => {
+  // perplexity-node src/generated/api.ts (ApiSearchRequestInput) names them *_date_filter, %m/%d/%Y; Perplexity
+  // applies them together with the recency filter (its date-time filters page shows both in one request).
+  it("perplexity sends search_after_date_filter / search_before_date_filter and keeps the recency filter", async () => {
     const request = await sent("perplexity", DATED);
-    expect(request.body).toMatchObject({ search_after_date: "01/01/2024", search_before_date: "03/31/2024" });
-    expect(request.body).not.toHaveProperty("search_recency_filter");
+    expect(request.body).toMatchObject({
+      search_after_date_filter: "01/01/2024",
+      search_before_date_filter: "03/31/2024",
+      search_recency_filter: "year",
+    });
+    expect(request.body).not.toHaveProperty("search_after_date");
+    expect(request.body).not.toHaveProperty("search_before_date");
   });
 
   it("serper keeps them as Google before:/after: operators", async () => {
