@@ -258,6 +258,12 @@ export function braveRefusal(request: RecordedRequest): FakeResponse | undefined
   };
 }
 
+/** The results of one Google page as SerpApi answers it: 10 from `start` (serpapi.com/pagination). */
+const googlePage = (results: readonly FakeResult[], request: RecordedRequest) => {
+  const start = Number(request.query.start ?? 0);
+  return results.slice(start, start + 10);
+};
+
 /** Each provider's endpoint and response shape, as documented by the provider (see the adapters' headers). */
 export const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
   tavily: {
@@ -348,12 +354,13 @@ export const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     path: "/search.json",
     credential: (request) => request.query.api_key,
     searchedFor: param("q"),
-    render: ({ results = DEFAULT_RESULTS }) =>
+    // One Google page per search, whatever `num` says (Google dropped it): at most 10 results from `start`.
+    render: ({ results = DEFAULT_RESULTS }, request) =>
       json({
         search_metadata: { id: "fake", status: "Success" },
-        search_parameters: { engine: "google", q: "fake" },
-        organic_results: results.map((r, i) => ({
-          position: i + 1,
+        search_parameters: { engine: "google", q: request.query.q ?? "" },
+        organic_results: googlePage(results, request).map((r, i) => ({
+          position: Number(request.query.start ?? 0) + i + 1,
           title: r.title,
           link: r.url,
           snippet: r.snippet,

@@ -125,6 +125,15 @@ export interface Fitted<T> {
   note?: string;
 }
 
+/**
+ * The call's result count within the most one request of the provider returns (`most`); asking for more is
+ * told in the note, so that a short list is not taken for all there is.
+ */
+export function resultCount(asked: number, most: number, provider: string): Fitted<number> {
+  if (asked <= most) return { value: asked };
+  return { value: most, note: `asked for ${asked} results: ${provider} gives at most ${most} per request` };
+}
+
 /** The notes of the values that were changed, in order. */
 export function notesOf(...fitted: ReadonlyArray<Fitted<unknown>>): string[] {
   return fitted.flatMap(({ note }) => (note ? [note] : []));

@@ -19,7 +19,15 @@
 import { z } from "zod";
 import type { ProviderCall, SearchProvider, TimeRange } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
-import { type Fitted, notesOf, type RawResult, requestResults, requireApiKey, supports } from "./adapter-kit";
+import {
+  type Fitted,
+  notesOf,
+  type RawResult,
+  requestResults,
+  requireApiKey,
+  resultCount,
+  supports,
+} from "./adapter-kit";
 import { dateRangeParam, dateWindow, hasExplicitDates } from "./dates";
 import { fitQueryText, type QueryLimit } from "./query-text";
 
@@ -101,9 +109,10 @@ async function braveRequest<S extends z.ZodType>(
   const query = fitQueryText(call, brave.capabilities.queryOperators, BRAVE_QUERY_LIMIT);
   const country = braveCountry(options.region);
   const language = braveLanguage(options.language, options.region);
+  const count = resultCount(options.maxResults, maxResults, brave.displayName);
   const url = buildUrl(call.baseUrl, path, {
     q: query.value,
-    count: Math.min(options.maxResults, maxResults),
+    count: count.value,
     country: country.value,
     search_lang: language.value,
     safesearch: options.safesearch,
@@ -114,7 +123,7 @@ async function braveRequest<S extends z.ZodType>(
     headers: { "x-subscription-token": apiKey },
     schema,
     results,
-    adjustments: notesOf(query, country, language),
+    adjustments: notesOf(query, country, language, count),
   });
 }
 

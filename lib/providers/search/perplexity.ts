@@ -15,7 +15,7 @@
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
-import { requestResults, requireApiKey, supports } from "./adapter-kit";
+import { notesOf, requestResults, requireApiKey, resultCount, supports } from "./adapter-kit";
 import { usDate } from "./dates";
 import { buildQueryText } from "./query-text";
 
@@ -51,6 +51,7 @@ export const perplexity: SearchProvider = {
   async search(call) {
     const apiKey = requireApiKey(call, perplexity.displayName);
     const { query, options } = call;
+    const count = resultCount(options.maxResults, MAX_RESULTS, perplexity.displayName);
     const domainFilter =
       options.includeDomains.length > 0
         ? options.includeDomains
@@ -60,7 +61,7 @@ export const perplexity: SearchProvider = {
       headers: { authorization: `Bearer ${apiKey}` },
       json: {
         query: buildQueryText(call, perplexity.capabilities.queryOperators),
-        max_results: Math.min(options.maxResults, MAX_RESULTS),
+        max_results: count.value,
         search_domain_filter: domainFilter.length > 0 ? domainFilter.slice(0, MAX_DOMAINS) : undefined,
         country: options.region?.toUpperCase(),
         // Perplexity applies all three together, as the engine's post-filter would.
@@ -69,6 +70,7 @@ export const perplexity: SearchProvider = {
         search_before_date_filter: query.before ? usDate(query.before) : undefined,
         search_language_filter: options.language ? [options.language] : undefined,
       },
+      adjustments: notesOf(count),
       schema: responseSchema,
       results: (data) =>
         data.results.map((r) => ({ title: r.title, url: r.url, snippet: r.snippet, publishedAt: r.date })),

@@ -15,7 +15,7 @@
 import { z } from "zod";
 import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
-import { notesOf, requestResults, requireApiKey, supports } from "./adapter-kit";
+import { notesOf, requestResults, requireApiKey, resultCount, supports } from "./adapter-kit";
 import { dateWindow, hasExplicitDates } from "./dates";
 import { fitQueryText } from "./query-text";
 
@@ -77,9 +77,10 @@ async function tavilySearch(call: ProviderCall) {
   const window = dateWindow(call);
   const useDates = hasExplicitDates(call);
   const query = fitQueryText(call, tavily.capabilities.queryOperators, QUERY_LIMIT);
+  const count = resultCount(options.maxResults, MAX_RESULTS, tavily.displayName);
   const body = {
     query: query.value,
-    max_results: Math.min(options.maxResults, MAX_RESULTS),
+    max_results: count.value,
     search_depth: "basic",
     topic: options.topic,
     include_domains: options.includeDomains.length > 0 ? options.includeDomains : undefined,
@@ -94,7 +95,7 @@ async function tavilySearch(call: ProviderCall) {
     method: "POST",
     headers: { authorization: `Bearer ${apiKey}` },
     json: body,
-    adjustments: notesOf(query),
+    adjustments: notesOf(query, count),
     schema: responseSchema,
     results: (data) =>
       data.results.map((r) => ({

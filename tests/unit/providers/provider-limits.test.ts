@@ -190,3 +190,43 @@ describe("adjustments in the search result", () => {
     ]);
   });
 });
+
+describe("SerpApi pages", () => {
+  const many = Array.from({ length: 30 }, (_, i) => ({
+    title: `Result ${i + 1}`,
+    url: `https://example.com/result-${i + 1}`,
+    snippet: `Snippet ${i + 1}.`,
+  }));
+
+  it("a call for more than a page makes one (billed) search and says it got one page", async () => {
+    fake.setScenario("serpapi", { results: many });
+    const { response, request } = await search("serpapi", { options: { maxResults: 30 } });
+    expect(fake.requests("serpapi")).toHaveLength(1);
+    expect(request.query).not.toHaveProperty("num");
+    expect(response.results).toHaveLength(10);
+    expect(response.adjustments).toEqual([
+      "asked for 30 results: SerpApi answers one Google page (about 10) per billed search, and one search was made",
+    ]);
+  });
+
+  it("a call within a page says nothing", async () => {
+    const { response } = await search("serpapi", { options: { maxResults: 10 } });
+    expect(response.adjustments).toBeUndefined();
+  });
+});
+
+describe("result counts over what one request returns", () => {
+  it.each([
+    ["brave", 20],
+    ["tavily", 20],
+    ["perplexity", 20],
+    ["exa", 25],
+    ["jina", 20],
+  ] as const)("%s is asked for its most (%i) and the note says so", async (id, most) => {
+    const provider = getSearchProvider(id);
+    const { response } = await search(id, { options: { maxResults: 50 } });
+    expect(response.adjustments).toEqual([
+      `asked for 50 results: ${provider?.displayName} gives at most ${most} per request`,
+    ]);
+  });
+});

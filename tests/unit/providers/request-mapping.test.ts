@@ -109,12 +109,12 @@ describe("request mapping for a call with every option", () => {
     expect(request.body).toEqual({ q: ALL_OPERATORS, num: 7, gl: "de", tbs: "qdr:w" });
   });
 
+  // No num: Google dropped it (serpapi.com/blog/minimum-amount-of-results-per-page-across-serpapis-supported-google-engines).
   it("serpapi: engine=google, operators, gl, safe and tbs; key in the query string", async () => {
     const request = await sent("serpapi");
     expect(request.query).toEqual({
       engine: "google",
       q: ALL_OPERATORS,
-      num: "7",
       gl: "de",
       safe: "active",
       tbs: "qdr:w",
