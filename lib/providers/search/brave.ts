@@ -29,6 +29,7 @@ import {
   supports,
 } from "./adapter-kit";
 import { dateRangeParam, dateWindow, hasExplicitDates } from "./dates";
+import { fittedLanguage, marketCountry } from "./market-codes";
 import { fitQueryText, type QueryLimit } from "./query-text";
 
 const MAX_WEB_RESULTS = 20;
@@ -36,12 +37,6 @@ const MAX_NEWS_RESULTS = 50;
 const FRESHNESS: Readonly<Record<TimeRange, string>> = { day: "pd", week: "pw", month: "pm", year: "py" };
 /** What `q` may hold (web, news and images alike); more is a 422. */
 export const BRAVE_QUERY_LIMIT: QueryLimit = { provider: "Brave", chars: 400, words: 50 };
-/** The `country` values Brave takes besides ALL (brave-search-mcp-server src/tools/web/params.ts). */
-const BRAVE_COUNTRIES = new Set(
-  "AR AU AT BE BR CA CL DK FI FR DE HK IN ID IT JP KR MY MX NL NZ NO CN PL PT PH RU SA ZA ES SE CH TW TR GB US".split(
-    " ",
-  ),
-);
 
 const resultItem = z.object({
   title: z.string().nullish(),
@@ -108,7 +103,10 @@ async function braveRequest<S extends z.ZodType>(
   const { options } = call;
   const query = fitQueryText(call, brave.capabilities.queryOperators, BRAVE_QUERY_LIMIT);
   const country = braveCountry(options.region);
-  const language = braveLanguage(options.language, options.region);
+  const language = fittedLanguage(options.language, options.region, {
+    provider: "Brave",
+    parameter: "search_lang",
+  });
   const count = resultCount(options.maxResults, maxResults, brave.displayName);
   const url = buildUrl(call.baseUrl, path, {
     q: query.value,
@@ -130,53 +128,16 @@ async function braveRequest<S extends z.ZodType>(
 /** The region as Brave's `country`: a code it does not take becomes ALL (no country), told in the note. */
 export function braveCountry(region: string | undefined): Fitted<string | undefined> {
   if (region === undefined) return { value: undefined };
-  const code = region.toUpperCase() === "UK" ? "GB" : region.toUpperCase();
-  if (BRAVE_COUNTRIES.has(code)) return { value: code };
+  const code = marketCountry(region);
+  if (code) return { value: code };
   return {
     value: "ALL",
     note: `region "${region}" is not one of the countries Brave takes: sent as ALL (results from any country)`,
   };
 }
 
-/** The language as Brave's `search_lang`; one it does not list is not sent, told in the note. */
-function braveLanguage(language: string | undefined, region: string | undefined): Fitted<string | undefined> {
-  const value = braveSearchLang(language, region);
-  if (language === undefined || value !== undefined) return { value };
-  return { value, note: `language "${language}" is not one Brave's search_lang takes: not sent` };
-}
-
 /** Explicit after:/before: dates become a custom range; otherwise the relative code. */
 function braveFreshness(call: ProviderCall): string | undefined {
   if (hasExplicitDates(call)) return dateRangeParam(dateWindow(call));
   return call.options.timeRange ? FRESHNESS[call.options.timeRange] : undefined;
-}
-
-// Brave's search_lang values that are plain ISO 639-1 codes; the others are spelled its own way below.
-const BRAVE_PLAIN_LANGUAGES = new Set(
-  "ar bg bn ca cs da de en es et eu fi fr gl gu he hi hr hu is it kn ko lt lv ml mr ms nl pa pl ro ru sk sl sr sv ta te th tr uk vi".split(
-    " ",
-  ),
-);
-
-/** ISO 639-1 → Brave's `search_lang`; undefined for a language Brave does not list (not sent). */
-export function braveSearchLang(
-  language: string | undefined,
-  region: string | undefined,
-): string | undefined {
-  if (language === undefined) return undefined;
-  if (language === "en" && (region === "gb" || region === "uk")) return "en-gb";
-  if (BRAVE_PLAIN_LANGUAGES.has(language)) return language;
-  switch (language) {
-    case "ja":
-      return "jp";
-    case "zh":
-      return region === "tw" || region === "hk" ? "zh-hant" : "zh-hans";
-    case "pt":
-      return region === "br" ? "pt-br" : "pt-pt";
-    case "nb":
-    case "no":
-      return "nb";
-    default:
-      return undefined;
-  }
 }

@@ -230,3 +230,27 @@ describe("result counts over what one request returns", () => {
     ]);
   });
 });
+
+// youdotcom-typescript-sdk src/models/country.ts and language.ts: Brave's 36 countries; Brave's languages, uppercase,
+// and Greek.
+describe("You.com country and language", () => {
+  it("a listed language is sent in You.com's spelling (JP, ZH-HANT, EL)", async () => {
+    const japanese = await search("you", { options: { language: "ja" } });
+    expect(japanese.request.query.language).toBe("JP");
+    const chinese = await search("you", { options: { language: "zh", region: "tw" } });
+    expect(chinese.request.query.language).toBe("ZH-HANT");
+    const greek = await search("you", { options: { language: "el" } });
+    expect(greek.request.query.language).toBe("EL");
+    expect(greek.response.adjustments).toBeUndefined();
+  });
+
+  it("an unlisted region or language is not sent, and said", async () => {
+    const { response, request } = await search("you", { options: { region: "sg", language: "sw" } });
+    expect(request.query).not.toHaveProperty("country");
+    expect(request.query).not.toHaveProperty("language");
+    expect(response.adjustments).toEqual([
+      'region "sg" is not one of the countries You.com takes: not sent',
+      'language "sw" is not one You.com\'s language takes: not sent',
+    ]);
+  });
+});

@@ -140,13 +140,14 @@ describe("request mapping for a call with every option", () => {
     expect(request.headers["x-site"]).toBe("https://docs.rs");
   });
 
-  it("you: freshness, country, comma-separated domains and filetype operator", async () => {
+  it("you: freshness, country, safesearch, comma-separated domains and filetype operator", async () => {
     const request = await sent("you");
     expect(request.query).toEqual({
       query: `${PLAIN} filetype:pdf`,
       count: "7",
       freshness: "week",
       country: "DE",
+      safesearch: "strict",
       include_domains: "docs.rs,github.com",
       exclude_domains: "pinterest.com",
     });
