@@ -20,7 +20,8 @@ import { dateWindow, hasExplicitDates } from "./dates";
 import { fitQueryText } from "./query-text";
 
 const MAX_RESULTS = 20;
-const QUERY_LIMIT = { provider: "Tavily", chars: 400 };
+/** What `query` may hold; longer is a 400 ("Query is too long. Max query length is 400 characters."). */
+export const TAVILY_QUERY_LIMIT = { provider: "Tavily", chars: 400 };
 
 const responseSchema = z.object({
   results: z.array(
@@ -76,7 +77,7 @@ async function tavilySearch(call: ProviderCall) {
   const { options } = call;
   const window = dateWindow(call);
   const useDates = hasExplicitDates(call);
-  const query = fitQueryText(call, tavily.capabilities.queryOperators, QUERY_LIMIT);
+  const query = fitQueryText(call, tavily.capabilities.queryOperators, TAVILY_QUERY_LIMIT);
   const count = resultCount(options.maxResults, MAX_RESULTS, tavily.displayName);
   const body = {
     query: query.value,

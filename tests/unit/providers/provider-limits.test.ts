@@ -254,3 +254,22 @@ describe("You.com country and language", () => {
     ]);
   });
 });
+
+describe("image queries", () => {
+  it("Tavily's image search gets at most 400 characters too, and says so", async () => {
+    const tavily = imageProviders.find((p) => p.id === "tavily");
+    if (!tavily) throw new Error("no Tavily image adapter");
+    const query = Array.from({ length: 100 }, (_, i) => `aurora-${i}`).join(" ");
+    const response = await tavily.search({
+      query,
+      options: { maxResults: 10, safesearch: "off" },
+      apiKey: "tvly-key-1",
+      baseUrl: fake.baseUrlFor(imageWireId("tavily")),
+      signal: AbortSignal.timeout(5_000),
+    });
+    const sent = (fake.requests(imageWireId("tavily"))[0]?.body as { query: string }).query;
+    expect(sent.length).toBeLessThanOrEqual(400);
+    expect(query.startsWith(`${sent} `)).toBe(true);
+    expect(response.adjustments?.[0]).toContain("Tavily takes at most 400 characters");
+  });
+});
