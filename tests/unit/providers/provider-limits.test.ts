@@ -267,7 +267,8 @@ describe("image queries", () => {
       baseUrl: fake.baseUrlFor(imageWireId("tavily")),
       signal: AbortSignal.timeout(5_000),
     });
-    const sent = (fake.requests(imageWireId("tavily"))[0]?.body as { query: string }).query;
+    const [request] = fake.requests(imageWireId("tavily"));
+    const sent = (request?.body as { query?: string } | undefined)?.query ?? "";
     expect(sent.length).toBeLessThanOrEqual(400);
     expect(query.startsWith(`${sent} `)).toBe(true);
     expect(response.adjustments?.[0]).toContain("Tavily takes at most 400 characters");
