@@ -274,3 +274,11 @@ describe("image queries", () => {
     expect(response.adjustments?.[0]).toContain("Tavily takes at most 400 characters");
   });
 });
+
+describe("DuckDuckGo region", () => {
+  it("a region DuckDuckGo does not list is not sent, and said", async () => {
+    const { response, request } = await search("duckduckgo", { options: { region: "eg" } });
+    expect(request.body).not.toHaveProperty("kl");
+    expect(response.adjustments).toEqual(['region "eg" is not one of DuckDuckGo\'s regions: not sent']);
+  });
+});
