@@ -46,9 +46,12 @@ const failedLine = (failed: readonly Failure[]) =>
 
 const cacheNote = (hit: boolean) => (hit ? ", from cache" : "");
 
-type Listed = Pick<SearchResponse, "providers_succeeded" | "providers_failed" | "providers_skipped">;
+type Listed = Pick<
+  SearchResponse,
+  "providers_succeeded" | "providers_failed" | "providers_skipped" | "adjustments"
+>;
 
-/** A header, the numbered entries (or "No results."), then who answered. */
+/** A header, the numbered entries (or "No results."), then who answered and what was changed in whose request. */
 const listing = (header: string, entries: readonly string[], response: Listed) =>
   [
     header,
@@ -56,6 +59,7 @@ const listing = (header: string, entries: readonly string[], response: Listed) =
     ...(entries.length > 0 ? entries : ["No results."]),
     "",
     ...providerLine(response.providers_succeeded, response.providers_failed, response.providers_skipped),
+    ...response.adjustments.map(({ provider, note }) => `Adjusted for ${provider}: ${note}`),
   ].join("\n");
 
 const foundBy = (sources: ReadonlyArray<{ provider: string }>) =>

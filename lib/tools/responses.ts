@@ -44,11 +44,21 @@ const providersSkipped = z
     "Providers not asked, and why: nothing was sent or charged (refusals are in providers_failed too)",
   );
 
-/** What a call over several providers reports besides its results: who answered, failed or was skipped. */
+const adjustments = z
+  .array(z.object({ provider: z.string(), note: z.string() }))
+  .describe(
+    "What was changed in a provider's request so that it would take it (a region it does not know sent as none, a query cut to its length limit, fewer results than asked): that provider's results answer the changed request",
+  );
+
+/**
+ * What a call over several providers reports besides its results: who answered, failed or was skipped, and
+ * what was adjusted in whose request.
+ */
 const fannedOut = {
   providers_succeeded: z.array(providerSucceeded),
   providers_failed: z.array(providerFailed),
   providers_skipped: providersSkipped,
+  adjustments,
   cache_hit: z.boolean(),
   trace_id: traceId,
   duration_ms: z.number(),
@@ -347,6 +357,8 @@ type FannedOut = {
   providers_succeeded: ReadonlyArray<z.infer<typeof providerSucceeded>>;
   providers_failed: ReadonlyArray<z.infer<typeof providerFailed>>;
   providers_skipped: ReadonlyArray<{ provider: string; reason: (typeof SKIP_REASONS)[number] }>;
+  /** Absent from results cached before adjustments were reported. */
+  adjustments?: ReadonlyArray<z.infer<typeof adjustments>[number]>;
   cache_hit: boolean;
   trace_id: string | null;
   duration_ms: number;
@@ -356,6 +368,7 @@ const fanOutOf = (result: FannedOut) => ({
   providers_succeeded: succeeded(result.providers_succeeded),
   providers_failed: failedWithDuration(result.providers_failed),
   providers_skipped: result.providers_skipped.map(({ provider, reason }) => ({ provider, reason })),
+  adjustments: (result.adjustments ?? []).map(({ provider, note }) => ({ provider, note })),
   cache_hit: result.cache_hit,
   trace_id: result.trace_id,
   duration_ms: result.duration_ms,

@@ -8,6 +8,7 @@
 import {
   BRAVE_PAID_PLAN_HEADERS,
   bearer,
+  braveRefusal,
   type FakeResult,
   type FakeWire,
   header,
@@ -51,7 +52,8 @@ export const IMAGE_WIRES: Readonly<Record<string, FakeWire>> = {
     path: "/res/v1/images/search",
     credential: header("x-subscription-token"),
     headers: BRAVE_PAID_PLAN_HEADERS,
-    render: ({ payload }) =>
+    render: ({ payload }, request) =>
+      braveRefusal(request) ??
       json({
         type: "images",
         query: { original: "fake", spellcheck_off: false, show_strict_warning: false },

@@ -9,6 +9,7 @@ import {
   BRAVE_PAID_PLAN_HEADERS,
   bearer,
   body,
+  braveRefusal,
   type FakeResult,
   type FakeWire,
   header,
@@ -38,6 +39,7 @@ export const NEWS_WIRES: Readonly<Record<string, FakeWire>> = {
     searchedFor: param("q"),
     headers: BRAVE_PAID_PLAN_HEADERS,
     render: ({ results = NEWS_RESULTS }, request) =>
+      braveRefusal(request) ??
       json({
         type: "news",
         query: { original: request.query.q ?? "" },

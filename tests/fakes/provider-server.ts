@@ -209,6 +209,64 @@ export const BRAVE_PAID_PLAN_HEADERS: Readonly<Record<string, string>> = {
   "x-ratelimit-reset": "1, 1419704",
 };
 
+const BRAVE_COUNTRIES =
+  "ALL AR AU AT BE BR CA CL DK FI FR DE HK IN ID IT JP KR MY MX NL NZ NO CN PL PT PH RU SA ZA ES SE CH TW TR GB US".split(
+    " ",
+  );
+
+/**
+ * Brave's 422 for a request it cannot validate, as its API answers one (the body reported in
+ * brave/brave-search-mcp-server#74 and openclaw/openclaw#55636): a `country` outside its list (values as
+ * brave-search-mcp-server src/tools/web/params.ts lists them), or a `q` over 400 characters or 50 words (the
+ * limits that file states). Undefined when Brave would take the request.
+ */
+export function braveRefusal(request: RecordedRequest): FakeResponse | undefined {
+  const { q = "", country } = request.query;
+  const errors = [
+    ...(country !== undefined && !BRAVE_COUNTRIES.includes(country)
+      ? [
+          {
+            type: "enum",
+            loc: ["query", "country"],
+            msg: `Input should be ${BRAVE_COUNTRIES.map((code) => `'${code}'`).join(", ")}`,
+            input: country,
+          },
+        ]
+      : []),
+    ...(q.length > 400 || q.split(/\s+/).length > 50
+      ? [
+          {
+            type: "string_too_long",
+            loc: ["query", "q"],
+            msg: "Query cannot exceed 400 characters or 50 words",
+            input: q,
+          },
+        ]
+      : []),
+  ];
+  if (errors.length === 0) return undefined;
+  return {
+    status: 422,
+    ...json({
+      type: "ErrorResponse",
+      error: {
+        id: "c4a1c1f6-0f7e-4a53-9d5e-3b3d6c2f1e9a",
+        status: 422,
+        code: "VALIDATION",
+        detail: "Unable to validate request parameter(s)",
+        meta: { errors },
+      },
+      time: 1754364294,
+    }),
+  };
+}
+
+/** The results of one Google page as SerpApi answers it: 10 from `start` (serpapi.com/pagination). */
+const googlePage = (results: readonly FakeResult[], request: RecordedRequest) => {
+  const start = Number(request.query.start ?? 0);
+  return results.slice(start, start + 10);
+};
+
 /** Each provider's endpoint and response shape, as documented by the provider (see the adapters' headers). */
 export const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
   tavily: {
@@ -238,7 +296,8 @@ export const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     credential: header("x-subscription-token"),
     searchedFor: param("q"),
     headers: BRAVE_PAID_PLAN_HEADERS,
-    render: ({ results = DEFAULT_RESULTS }) =>
+    render: ({ results = DEFAULT_RESULTS }, request) =>
+      braveRefusal(request) ??
       json({
         type: "search",
         query: { original: "fake", more_results_available: false },
@@ -298,12 +357,13 @@ export const SEARCH_WIRES: Readonly<Record<FakeProviderId, FakeWire>> = {
     path: "/search.json",
     credential: (request) => request.query.api_key,
     searchedFor: param("q"),
-    render: ({ results = DEFAULT_RESULTS }) =>
+    // One Google page per search, whatever `num` says (Google dropped it): at most 10 results from `start`.
+    render: ({ results = DEFAULT_RESULTS }, request) =>
       json({
         search_metadata: { id: "fake", status: "Success" },
-        search_parameters: { engine: "google", q: "fake" },
-        organic_results: results.map((r, i) => ({
-          position: i + 1,
+        search_parameters: { engine: "google", q: request.query.q ?? "" },
+        organic_results: googlePage(results, request).map((r, i) => ({
+          position: Number(request.query.start ?? 0) + i + 1,
           title: r.title,
           link: r.url,
           snippet: r.snippet,

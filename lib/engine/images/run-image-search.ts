@@ -6,8 +6,14 @@
  */
 import type { SafeSearch } from "@/lib/engine/search/types";
 import { linkedAbort } from "@/lib/engine/shared/abort";
+import { requestAdjustments } from "@/lib/engine/shared/adjustments";
 import { callIsolated } from "@/lib/engine/shared/isolated-call";
-import type { AdmitHook, ProviderFailure, ProviderSuccess } from "@/lib/engine/shared/types";
+import type {
+  AdmitHook,
+  ProviderFailure,
+  ProviderSuccess,
+  RequestAdjustment,
+} from "@/lib/engine/shared/types";
 import { fuseImages } from "./fusion";
 import { type ImageSearchInput, imageSearchInputSchema } from "./input";
 import type { FusedImage, ImageEntry, ImageProvider, ImageProviderResponse, ImageSpan } from "./types";
@@ -24,6 +30,8 @@ export interface ImageSearchResult {
   results: FusedImage[];
   providers_succeeded: ProviderSuccess[];
   providers_failed: ProviderFailure[];
+  /** What adapters changed in their providers' requests to fit them, per answering provider. */
+  adjustments: RequestAdjustment[];
   /** Providers not called because they cannot apply the asked safesearch level. */
   skipped: Array<{ provider: string; reason: "safesearch" }>;
   spans: ImageSpan[];
@@ -80,6 +88,13 @@ export async function runImageSearch(args: RunImageSearchArgs): Promise<ImageSea
     ),
     providers_succeeded: outcomes.flatMap((outcome) => (outcome.ok ? [outcome.success] : [])),
     providers_failed: failed,
+    adjustments: requestAdjustments(
+      outcomes.flatMap((outcome) =>
+        outcome.ok
+          ? [{ provider: outcome.entry.provider.id, adjustments: outcome.response.adjustments }]
+          : [],
+      ),
+    ),
     skipped,
     spans: outcomes.map((outcome) => outcome.span),
     partial: failed.length > 0,

@@ -38,6 +38,8 @@ export interface RawImage {
 
 export interface ImageProviderResponse extends TransportFacts {
   images: RawImage[];
+  /** What the adapter changed in the call to fit the provider, in words (search's ProviderResponse). */
+  adjustments?: string[];
 }
 
 export interface ImageProvider extends ProviderRegistration {

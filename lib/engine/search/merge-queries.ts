@@ -6,6 +6,7 @@
  * and every provider that found it (each at its best rank).
  */
 
+import { uniqueAdjustments } from "@/lib/engine/shared/adjustments";
 import { RRF_K } from "./fusion";
 import type { SearchResult } from "./run-search";
 import { compareStrings } from "./text";
@@ -63,7 +64,8 @@ export function mergeQueryResults(
 
 /**
  * The searches of one call as one search result: `results` as given (merged, or none), every provider's
- * answers counted together (results added, the longest duration), every failure and span, partial when
+ * answers counted together (results added, the longest duration), every failure, adjustment (each once) and
+ * span, partial when
  * any search was, cached when every one was.
  */
 export function combineSearches(searches: readonly SearchResult[], results: FusedResult[]): SearchResult {
@@ -81,6 +83,7 @@ export function combineSearches(searches: readonly SearchResult[], results: Fuse
     results,
     providers_succeeded: [...succeeded.values()],
     providers_failed: searches.flatMap((s) => s.providers_failed),
+    adjustments: uniqueAdjustments(searches.flatMap((s) => s.adjustments)),
     spans: searches.flatMap((s) => s.spans),
     partial: searches.some((s) => s.partial),
     cached: searches.every((s) => s.cached),

@@ -5,7 +5,9 @@
  * when a provider ignores its abort signal. Invalid input throws a ZodError.
  */
 import { linkedAbort } from "@/lib/engine/shared/abort";
+import { requestAdjustments } from "@/lib/engine/shared/adjustments";
 import { selectEntries } from "@/lib/engine/shared/select-entries";
+import type { RequestAdjustment } from "@/lib/engine/shared/types";
 import { type AdmitHook, type CallOutcome, callProvider, type ProviderEntry } from "./attempt";
 import { callAll, callInTurn, ladderOrder } from "./fanout";
 import { fuseResults } from "./fusion";
@@ -44,9 +46,10 @@ export interface ProviderRanking {
   keys: string[];
 }
 
-/** What is kept of one provider's answer: its results as the adapter returned them. */
+/** What is kept of one provider's answer: its results as the adapter returned them, and what it adjusted. */
 export interface ProviderAnswer {
   results: ProviderResponse["results"];
+  adjustments?: ProviderResponse["adjustments"];
 }
 
 export interface SearchResult {
@@ -54,6 +57,8 @@ export interface SearchResult {
   results: FusedResult[];
   providers_succeeded: ProviderSuccess[];
   providers_failed: ProviderFailure[];
+  /** What adapters changed in their providers' requests to fit them (adapter-kit), per answering provider. */
+  adjustments: RequestAdjustment[];
   spans: SearchSpan[];
   /** True when any provider failed, timed out or was refused: such a result must not be cached. */
   partial: boolean;
@@ -92,7 +97,12 @@ export async function runSearch(args: RunSearchArgs): Promise<SearchResult> {
     const kept = args.answered?.get(entry.provider.id);
     const outcome = kept ? keptOutcome(entry, kept, origin) : await callProvider(entry, context);
     if (!outcome.ok) return { outcome, ranked: [] };
-    if (!kept) args.onAnswer?.(entry.provider.id, { results: outcome.response.results });
+    const { results, adjustments } = outcome.response;
+    if (!kept)
+      args.onAnswer?.(entry.provider.id, {
+        results,
+        ...(adjustments && adjustments.length > 0 && { adjustments }),
+      });
     const ranked = rankProviderResults(entry.provider.id, outcome.response.results);
     return { outcome, ranked: postFilter(ranked, query, options, entry.provider.capabilities, nowMs) };
   };
@@ -130,6 +140,13 @@ export async function runSearch(args: RunSearchArgs): Promise<SearchResult> {
     results,
     providers_succeeded: attempts.flatMap(({ outcome }) => (outcome.ok ? [outcome.success] : [])),
     providers_failed: providersFailed,
+    adjustments: requestAdjustments(
+      attempts.flatMap(({ outcome }) =>
+        outcome.ok
+          ? [{ provider: outcome.entry.provider.id, adjustments: outcome.response.adjustments }]
+          : [],
+      ),
+    ),
     spans: attempts.map(({ outcome }) => outcome.span),
     partial: providersFailed.length > 0,
     cached: !answeredFresh && attempts.some(({ outcome }) => outcome.ok),
@@ -144,7 +161,7 @@ function keptOutcome(entry: ProviderEntry, kept: ProviderAnswer, origin: number)
   return {
     ok: true,
     entry,
-    response: { results: kept.results },
+    response: { results: kept.results, ...(kept.adjustments && { adjustments: kept.adjustments }) },
     success: { provider, duration_ms: 0, count },
     span: {
       provider,

@@ -91,6 +91,11 @@ export interface ProviderResponse {
   results: ProviderResult[];
   httpStatus?: number;
   bytes?: number;
+  /**
+   * What the adapter changed in the call to fit what the provider accepts (a region it does not know, a query
+   * cut to its length limit, fewer results than asked), in words: its results answer the changed request.
+   */
+  adjustments?: string[];
 }
 
 export interface SearchProvider extends ProviderRegistration {

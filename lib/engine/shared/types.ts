@@ -21,6 +21,12 @@ export interface ProviderFailure {
   duration_ms: number;
 }
 
+/** A change an adapter made to one provider's request so that the provider takes it, told to the caller. */
+export interface RequestAdjustment {
+  provider: ProviderId;
+  note: string;
+}
+
 export interface ProviderSuccess {
   provider: ProviderId;
   duration_ms: number;

@@ -8,9 +8,16 @@ import { fuseResults } from "@/lib/engine/search/fusion";
 import { rankProviderResults } from "@/lib/engine/search/ranked-results";
 import type { FusedResult, ProviderResponse } from "@/lib/engine/search/types";
 import { linkedAbort } from "@/lib/engine/shared/abort";
+import { requestAdjustments } from "@/lib/engine/shared/adjustments";
 import { callIsolated } from "@/lib/engine/shared/isolated-call";
 import { priceOf, resultCountPricing } from "@/lib/engine/shared/price";
-import type { AdmitHook, ProviderFailure, ProviderSpan, ProviderSuccess } from "@/lib/engine/shared/types";
+import type {
+  AdmitHook,
+  ProviderFailure,
+  ProviderSpan,
+  ProviderSuccess,
+  RequestAdjustment,
+} from "@/lib/engine/shared/types";
 import { withoutPage } from "./exclude";
 import type { SimilarEntry } from "./types";
 
@@ -34,6 +41,8 @@ export interface SimilarResult {
   results: FusedResult[];
   providers_succeeded: ProviderSuccess[];
   providers_failed: ProviderFailure[];
+  /** What the adapter changed in the provider's request to fit it. */
+  adjustments: RequestAdjustment[];
   spans: ProviderSpan<"search">[];
   partial: boolean;
   duration_ms: number;
@@ -76,6 +85,9 @@ export async function runSimilar(args: RunSimilarArgs): Promise<SimilarResult> {
     ).slice(0, args.maxResults),
     providers_succeeded: outcome.ok ? [outcome.success] : [],
     providers_failed: outcome.ok ? [] : [outcome.failure],
+    adjustments: outcome.ok
+      ? requestAdjustments([{ provider: entry.provider.id, adjustments: outcome.response.adjustments }])
+      : [],
     spans: [outcome.span],
     partial: !outcome.ok,
     duration_ms: Math.round(performance.now() - origin),

@@ -19,6 +19,8 @@ import { cleanText } from "@/lib/providers/search/text";
 interface ImageRequest extends Omit<ProviderRequestOptions, "signal"> {
   path: string;
   query?: Record<string, QueryValue>;
+  /** What the adapter changed in the call to fit the provider (notesOf), reported with the answer. */
+  adjustments?: readonly string[];
 }
 
 /** A call as an adapter sees it: with the wire's value for the asked safesearch level. */
@@ -47,7 +49,7 @@ export function imageProvider<S extends z.ZodType>({
     ...registration,
     async search(call) {
       const safe = registration.safesearch[call.options.safesearch] ?? null;
-      const { path, query, ...options } = request({ ...call, safe });
+      const { path, query, adjustments = [], ...options } = request({ ...call, safe });
       try {
         const response = await requestJson(buildUrl(call.baseUrl, path, query), {
           ...options,
@@ -62,6 +64,7 @@ export function imageProvider<S extends z.ZodType>({
           httpStatus: response.status,
           bytes: response.bytes,
           ...(response.rateLimit && { rateLimit: response.rateLimit }),
+          ...(adjustments.length > 0 && { adjustments: [...adjustments] }),
         };
       } catch (error) {
         throw explain(error);

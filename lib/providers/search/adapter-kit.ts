@@ -89,6 +89,7 @@ export function toProviderResponse(
   raw: readonly RawResult[],
   call: ResultsCall,
   http: Pick<ProviderJsonResponse, "status" | "bytes" | "rateLimit">,
+  adjustments: readonly string[] = [],
 ): ProviderResponse {
   const results: ProviderResult[] = [];
   for (const item of raw) {
@@ -110,7 +111,31 @@ export function toProviderResponse(
     httpStatus: http.status,
     bytes: http.bytes,
     ...(http.rateLimit && { rateLimit: http.rateLimit }),
+    ...(adjustments.length > 0 && { adjustments: [...adjustments] }),
   };
+}
+
+/**
+ * A request value as the provider takes it, with a note in words when the adapter had to change the call's
+ * value to get there (ProviderResponse.adjustments).
+ */
+export interface Fitted<T> {
+  value: T;
+  note?: string;
+}
+
+/**
+ * The call's result count within the most one request of the provider returns (`most`); asking for more is
+ * told in the note, so that a short list is not taken for all there is.
+ */
+export function resultCount(asked: number, most: number, provider: string): Fitted<number> {
+  if (asked <= most) return { value: asked };
+  return { value: most, note: `asked for ${asked} results: ${provider} gives at most ${most} per request` };
+}
+
+/** The notes of the values that were changed, in order. */
+export function notesOf(...fitted: ReadonlyArray<Fitted<unknown>>): string[] {
+  return fitted.flatMap(({ note }) => (note ? [note] : []));
 }
 
 /** What cleaning a provider's list needs of a call: how many results were asked for. */
@@ -122,6 +147,8 @@ interface ResultsCall {
 export interface ResultsRequest<S extends z.ZodType> extends Omit<ProviderRequestOptions, "signal"> {
   schema: S;
   results(data: z.output<S>): readonly RawResult[];
+  /** What the adapter changed in the call to fit the provider (notesOf), reported with the answer. */
+  adjustments?: readonly string[];
 }
 
 /**
@@ -131,8 +158,8 @@ export interface ResultsRequest<S extends z.ZodType> extends Omit<ProviderReques
 export async function requestResults<S extends z.ZodType>(
   call: ResultsCall & Pick<ProviderCall, "signal">,
   url: string,
-  { schema, results, ...options }: ResultsRequest<S>,
+  { schema, results, adjustments, ...options }: ResultsRequest<S>,
 ): Promise<ProviderResponse> {
   const response = await requestJson(url, { ...options, signal: call.signal });
-  return toProviderResponse(results(parseResponse(schema, response.json)), call, response);
+  return toProviderResponse(results(parseResponse(schema, response.json)), call, response, adjustments);
 }

@@ -1,11 +1,14 @@
 /**
  * Brave Search API — web and news search.
  * Docs: https://api-dashboard.search.brave.com/api-reference/web/search/get and
- *   https://api-dashboard.search.brave.com/app/documentation/news-search/responses (API v1)
+ *   https://api-dashboard.search.brave.com/app/documentation/news-search/responses (API v1); parameter
+ *   values as Brave's own MCP server validates them (brave/brave-search-mcp-server src/tools/web/params.ts).
  * Wire: GET {base}/res/v1/web/search (news: /res/v1/news/search), `X-Subscription-Token: <key>`, query
- *   q (≤ 400 chars, operators rebuilt: site/-site/filetype/intitle/"phrase"), count ≤ 20 (news ≤ 50),
- *   country (2-letter, uppercase), search_lang (Brave's codes: "jp", "zh-hans", "pt-br", "nb", …),
+ *   q (≤ 400 chars and ≤ 50 words, else 422: fitted, operators rebuilt: site/-site/filetype/intitle/"phrase"),
+ *   count ≤ 20 (news ≤ 50), country (one of 36 codes or ALL, else 422: another region is sent as ALL),
+ *   search_lang (Brave's 50 codes: "jp", "zh-hans", "pt-br", "en-gb", …; another language is not sent),
  *   safesearch off|moderate|strict, freshness pd|pw|pm|py or YYYY-MM-DDtoYYYY-MM-DD, text_decorations=false
+ *   (ui_lang is not sent: it only localises Brave's own labels). Each change is told in `adjustments`.
  *   -> web: {web: {results: [{title, url, description, page_age?}]}} (`web` is absent when nothing matched);
  *      news: {type: "news", results: [{title, url, description?, age?, page_age?, meta_url?: {hostname}}]}.
  * Its price and free tier: lib/providers/prices.ts.
@@ -17,13 +20,24 @@ import { z } from "zod";
 import type { ProviderCall, SearchProvider, TimeRange } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
 import { listedPrice } from "@/lib/providers/prices";
-import { type RawResult, requestResults, requireApiKey, supports } from "./adapter-kit";
+import {
+  type Fitted,
+  notesOf,
+  type RawResult,
+  requestResults,
+  requireApiKey,
+  resultCount,
+  supports,
+} from "./adapter-kit";
 import { dateRangeParam, dateWindow, hasExplicitDates } from "./dates";
-import { buildQueryText } from "./query-text";
+import { fittedLanguage, marketCountry } from "./market-codes";
+import { fitQueryText, type QueryLimit } from "./query-text";
 
 const MAX_WEB_RESULTS = 20;
 const MAX_NEWS_RESULTS = 50;
 const FRESHNESS: Readonly<Record<TimeRange, string>> = { day: "pd", week: "pw", month: "pm", year: "py" };
+/** What `q` may hold (web, news and images alike); more is a 422. */
+export const BRAVE_QUERY_LIMIT: QueryLimit = { provider: "Brave", chars: 400, words: 50 };
 
 const resultItem = z.object({
   title: z.string().nullish(),
@@ -87,49 +101,43 @@ async function braveRequest<S extends z.ZodType>(
 ) {
   const apiKey = requireApiKey(call, brave.displayName);
   const { options } = call;
+  const query = fitQueryText(call, brave.capabilities.queryOperators, BRAVE_QUERY_LIMIT);
+  const country = braveCountry(options.region);
+  const language = fittedLanguage(options.language, options.region, {
+    provider: "Brave",
+    parameter: "search_lang",
+  });
+  const count = resultCount(options.maxResults, maxResults, brave.displayName);
   const url = buildUrl(call.baseUrl, path, {
-    q: buildQueryText(call, brave.capabilities.queryOperators),
-    count: Math.min(options.maxResults, maxResults),
-    country: options.region?.toUpperCase(),
-    search_lang: braveSearchLang(options.language, options.region),
+    q: query.value,
+    count: count.value,
+    country: country.value,
+    search_lang: language.value,
     safesearch: options.safesearch,
     freshness: braveFreshness(call),
     text_decorations: false,
   });
-  return requestResults(call, url, { headers: { "x-subscription-token": apiKey }, schema, results });
+  return requestResults(call, url, {
+    headers: { "x-subscription-token": apiKey },
+    schema,
+    results,
+    adjustments: notesOf(query, country, language, count),
+  });
+}
+
+/** The region as Brave's `country`: a code it does not take becomes ALL (no country), told in the note. */
+export function braveCountry(region: string | undefined): Fitted<string | undefined> {
+  if (region === undefined) return { value: undefined };
+  const code = marketCountry(region);
+  if (code) return { value: code };
+  return {
+    value: "ALL",
+    note: `region "${region}" is not one of the countries Brave takes: sent as ALL (results from any country)`,
+  };
 }
 
 /** Explicit after:/before: dates become a custom range; otherwise the relative code. */
 function braveFreshness(call: ProviderCall): string | undefined {
   if (hasExplicitDates(call)) return dateRangeParam(dateWindow(call));
   return call.options.timeRange ? FRESHNESS[call.options.timeRange] : undefined;
-}
-
-// Brave's search_lang values that are plain ISO 639-1 codes; the others are spelled its own way below.
-const BRAVE_PLAIN_LANGUAGES = new Set(
-  "ar bg bn ca cs da de en es et eu fi fr gl gu he hi hr hu is it kn ko lt lv ml mr ms nl pa pl ro ru sk sl sr sv ta te th tr uk vi".split(
-    " ",
-  ),
-);
-
-/** ISO 639-1 → Brave's `search_lang`; undefined for a language Brave does not list (not sent). */
-export function braveSearchLang(
-  language: string | undefined,
-  region: string | undefined,
-): string | undefined {
-  if (language === undefined) return undefined;
-  if (BRAVE_PLAIN_LANGUAGES.has(language)) return language;
-  switch (language) {
-    case "ja":
-      return "jp";
-    case "zh":
-      return region === "tw" || region === "hk" ? "zh-hant" : "zh-hans";
-    case "pt":
-      return region === "br" ? "pt-br" : "pt-pt";
-    case "nb":
-    case "no":
-      return "nb";
-    default:
-      return undefined;
-  }
 }

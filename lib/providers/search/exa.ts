@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
 import { listedPrice } from "@/lib/providers/prices";
-import { requestResults, requireApiKey, supports } from "./adapter-kit";
+import { notesOf, requestResults, requireApiKey, resultCount, supports } from "./adapter-kit";
 import { dateWindow } from "./dates";
 import { buildQueryText } from "./query-text";
 
@@ -57,11 +57,12 @@ async function exaSearch(call: ProviderCall) {
   const apiKey = requireApiKey(call, exa.displayName);
   const { options } = call;
   const window = dateWindow(call);
+  const count = resultCount(options.maxResults, MAX_RESULTS, exa.displayName);
   const body = {
     query: buildQueryText(call, exa.capabilities.queryOperators),
     type: "auto",
     category: options.topic === "news" ? "news" : undefined,
-    numResults: Math.min(options.maxResults, MAX_RESULTS),
+    numResults: count.value,
     includeDomains: options.includeDomains.length > 0 ? options.includeDomains : undefined,
     excludeDomains: options.excludeDomains.length > 0 ? options.excludeDomains : undefined,
     startPublishedDate: window.from ? `${window.from}T00:00:00.000Z` : undefined,
@@ -74,6 +75,7 @@ async function exaSearch(call: ProviderCall) {
     method: "POST",
     headers: { "x-api-key": apiKey },
     json: body,
+    adjustments: notesOf(count),
     schema: exaResponse,
     results: fromExaResults,
   });

@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
 import { listedPrice } from "@/lib/providers/prices";
-import { requestResults, requireApiKey, supports } from "./adapter-kit";
+import { notesOf, requestResults, requireApiKey, resultCount, supports } from "./adapter-kit";
 import { buildQueryText } from "./query-text";
 
 const MAX_RESULTS = 20;
@@ -52,15 +52,17 @@ export const jina: SearchProvider = {
       "x-respond-with": "no-content",
     };
     if (onlySite) headers["x-site"] = `https://${onlySite}`;
+    const count = resultCount(options.maxResults, MAX_RESULTS, jina.displayName);
     return requestResults(call, buildUrl(call.baseUrl, "/"), {
       method: "POST",
       headers,
       json: {
         q: buildQueryText(call, jina.capabilities.queryOperators),
-        num: Math.min(options.maxResults, MAX_RESULTS),
+        num: count.value,
         gl: options.region,
         hl: options.language,
       },
+      adjustments: notesOf(count),
       schema: responseSchema,
       results: (data) =>
         (data.data ?? []).map((r) => ({

@@ -2,7 +2,8 @@
  * Tavily Search API, web and news.
  * Docs: https://docs.tavily.com/documentation/api-reference/endpoint/search (REST, no version segment)
  * Wire: POST {base}/search, `Authorization: Bearer <key>`, JSON body
- *   {query, max_results ≤ 20, search_depth: "basic", topic: "general" | "news", include_domains, exclude_domains,
+ *   {query (≤ 400 characters, else 400 "Query is too long. Max query length is 400 characters."; fitted, told in
+ *    `adjustments`; docs.tavily.com/documentation/best-practices/best-practices-search), max_results ≤ 20, search_depth: "basic", topic: "general" | "news", include_domains, exclude_domains,
  *    time_range: day|week|month|year | start_date/end_date (YYYY-MM-DD), country: lowercase English name}
  *   -> {query, results: [{title, url, content, score, published_date? (news)}], response_time}.
  * time_range and start/end dates are alternatives: dates are sent only when after:/before: are given.
@@ -14,11 +15,13 @@ import { z } from "zod";
 import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
 import { listedPrice } from "@/lib/providers/prices";
-import { requestResults, requireApiKey, supports } from "./adapter-kit";
+import { notesOf, requestResults, requireApiKey, resultCount, supports } from "./adapter-kit";
 import { dateWindow, hasExplicitDates } from "./dates";
-import { buildQueryText } from "./query-text";
+import { fitQueryText } from "./query-text";
 
 const MAX_RESULTS = 20;
+/** What `query` may hold; longer is a 400 ("Query is too long. Max query length is 400 characters."). */
+export const TAVILY_QUERY_LIMIT = { provider: "Tavily", chars: 400 };
 
 const responseSchema = z.object({
   results: z.array(
@@ -73,9 +76,11 @@ async function tavilySearch(call: ProviderCall) {
   const { options } = call;
   const window = dateWindow(call);
   const useDates = hasExplicitDates(call);
+  const query = fitQueryText(call, tavily.capabilities.queryOperators, TAVILY_QUERY_LIMIT);
+  const count = resultCount(options.maxResults, MAX_RESULTS, tavily.displayName);
   const body = {
-    query: buildQueryText(call, tavily.capabilities.queryOperators),
-    max_results: Math.min(options.maxResults, MAX_RESULTS),
+    query: query.value,
+    max_results: count.value,
     search_depth: "basic",
     topic: options.topic,
     include_domains: options.includeDomains.length > 0 ? options.includeDomains : undefined,
@@ -90,6 +95,7 @@ async function tavilySearch(call: ProviderCall) {
     method: "POST",
     headers: { authorization: `Bearer ${apiKey}` },
     json: body,
+    adjustments: notesOf(query, count),
     schema: responseSchema,
     results: (data) =>
       data.results.map((r) => ({

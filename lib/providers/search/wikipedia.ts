@@ -2,7 +2,9 @@
  * Wikipedia full-text search through the MediaWiki Action API (keyless).
  * Docs: https://www.mediawiki.org/wiki/API:Search
  * Wire: GET {base}/w/api.php?action=query&list=search&srsearch=&srlimit=&srprop=snippet|timestamp
- *   &format=json&utf8=1 -> {query: {search: [{title, snippet, timestamp}]}}.
+ *   &format=json&utf8=1 -> {query: {search: [{title, snippet, timestamp}]}}. srsearch is fitted to 300 characters:
+ *   CirrusSearch refuses a longer query ("cirrussearch-query-too-long"; the limit announced by the Wikimedia
+ *   search team, wikimedia-search list 2015-08-10), told in `adjustments`.
  * Snippets are HTML with <span class="searchmatch">; result URLs are built from titles. The call's language,
  * else the main language of its region, picks that language's wiki when the default base URL is in use.
  * No news search: skipped for topic news.
@@ -11,12 +13,13 @@ import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
 import { listedPrice } from "@/lib/providers/prices";
-import { requestResults, supports } from "./adapter-kit";
+import { notesOf, requestResults, supports } from "./adapter-kit";
 import { primaryLanguage } from "./locale";
-import { buildQueryText } from "./query-text";
+import { fitQueryText } from "./query-text";
 
 const DEFAULT_HOST = "en.wikipedia.org";
 const MAX_RESULTS = 50;
+const QUERY_LIMIT = { provider: "Wikipedia", chars: 300 };
 
 const responseSchema = z.object({
   query: z.object({
@@ -61,16 +64,18 @@ export const wikipedia: SearchProvider = {
     const baseHost = new URL(baseUrl).host;
     // Behind a proxy or a test server the articles still live on Wikipedia.
     const articleHost = baseHost.endsWith(".wikipedia.org") ? baseHost : `${language ?? "en"}.wikipedia.org`;
+    const query = fitQueryText(call, wikipedia.capabilities.queryOperators, QUERY_LIMIT);
     const url = buildUrl(baseUrl, "/w/api.php", {
       action: "query",
       list: "search",
-      srsearch: buildQueryText(call, wikipedia.capabilities.queryOperators),
+      srsearch: query.value,
       srlimit: Math.min(call.options.maxResults, MAX_RESULTS),
       srprop: "snippet|timestamp",
       format: "json",
       utf8: 1,
     });
     return requestResults(call, url, {
+      adjustments: notesOf(query),
       schema: responseSchema,
       results: (data) =>
         data.query.search.map((r) => ({

@@ -3,8 +3,10 @@
  * Docs: https://you.com/docs/api-reference/search/v1-search (v1)
  * Wire: GET {base}/v1/search, `X-API-Key: <key>`, query
  *   query, count (1–100, per section), freshness day|week|month|year | YYYY-MM-DDtoYYYY-MM-DD,
- *   country (2-letter, uppercase), language (BCP 47, e.g. DE), include_domains / exclude_domains
- *   (comma-separated on GET)
+ *   country (its 36 codes, uppercase; another region is not sent), language (its 51 codes, uppercase: JP,
+ *   ZH-HANS, PT-BR, EN-GB, …; another is not sent), safesearch off|moderate|strict, include_domains /
+ *   exclude_domains (comma-separated on GET); each value left out is told in `adjustments`
+ *   (youdotcom-oss/youdotcom-typescript-sdk src/funcs/search.ts and src/models/{country,language,safesearch}.ts)
  *   -> {results: {web: [{url, title, description, snippets: [], page_age?}],
  *                 news: [{url, title, description, page_age?, thumbnail_url?}]}, metadata}.
  * One endpoint answers both sections (news when You.com judges the query newsworthy): a web search reads
@@ -15,8 +17,9 @@ import { z } from "zod";
 import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
 import { listedPrice } from "@/lib/providers/prices";
-import { requestResults, requireApiKey, supports } from "./adapter-kit";
+import { type Fitted, notesOf, requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateRangeParam, dateWindow, hasExplicitDates } from "./dates";
+import { fittedLanguage, marketCountry } from "./market-codes";
 import { buildQueryText } from "./query-text";
 
 const MAX_RESULTS = 100;
@@ -44,7 +47,7 @@ export const you: SearchProvider = {
   docsUrl: "https://you.com/docs/api-reference/search/v1-search",
   apiVersion: "v1",
   capabilities: supports({
-    filters: ["timeRange", "region", "includeDomains", "excludeDomains"],
+    filters: ["timeRange", "region", "safesearch", "includeDomains", "excludeDomains"],
     queryOperators: ["filetype"],
   }),
   price: listedPrice("you"),
@@ -58,17 +61,25 @@ export const you: SearchProvider = {
 async function youSearch(call: ProviderCall) {
   const apiKey = requireApiKey(call, you.displayName);
   const { options } = call;
+  const country = youCountry(options.region);
+  const language = fittedLanguage(options.language, options.region, {
+    provider: you.displayName,
+    parameter: "language",
+    alsoPlain: ["el"],
+  });
   const url = buildUrl(call.baseUrl, "/v1/search", {
     query: buildQueryText(call, you.capabilities.queryOperators),
     count: Math.min(options.maxResults, MAX_RESULTS),
     freshness: hasExplicitDates(call) ? dateRangeParam(dateWindow(call)) : options.timeRange,
-    country: options.region?.toUpperCase(),
-    language: options.language?.toUpperCase(),
+    country: country.value,
+    language: language.value?.toUpperCase(),
+    safesearch: options.safesearch,
     include_domains: options.includeDomains.join(",") || undefined,
     exclude_domains: options.excludeDomains.join(",") || undefined,
   });
   return requestResults(call, url, {
     headers: { "x-api-key": apiKey },
+    adjustments: notesOf(country, language),
     schema: responseSchema,
     results: (data) =>
       ((options.topic === "news" ? data.results.news : data.results.web) ?? []).map((r) => ({
@@ -78,4 +89,12 @@ async function youSearch(call: ProviderCall) {
         publishedAt: r.page_age,
       })),
   });
+}
+
+/** The region as one of You.com's countries; another is left out (it lists no "all"), told in the note. */
+function youCountry(region: string | undefined): Fitted<string | undefined> {
+  if (region === undefined) return { value: undefined };
+  const code = marketCountry(region);
+  if (code) return { value: code };
+  return { value: undefined, note: `region "${region}" is not one of the countries You.com takes: not sent` };
 }

@@ -5,6 +5,9 @@
  *   {url, numResults, excludeSourceDomain, excludeDomains, contents: {text: {maxCharacters}}}
  *   -> {requestId, results: [{title, url, id, publishedDate?, author?, score?, text?}], costDollars?}.
  * Priced as a search (the price table's `exa`, by the results it returns), on the same key.
+ * Deprecated in exa-js (src/index.ts, `findSimilar`: "Use `search()` for new discovery flows. There is no
+ * direct replacement for URL-based similarity"); the SDK still posts to /findSimilar, so this adapter does too
+ * (docs/providers/similar/exa.md).
  */
 import type { SimilarProvider } from "@/lib/engine/similar/types";
 import { buildUrl } from "@/lib/http/provider-client";

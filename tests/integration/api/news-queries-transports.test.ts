@@ -1,6 +1,7 @@
 /**
- * web_search's topic news, `queries` and `language` over REST (the real route and token wrapper) and MCP
- * (the official SDK client, which validates structuredContent against the published output schema).
+ * web_search's topic news, `queries`, `language` and the providers' request `adjustments` over REST (the real
+ * route and token wrapper) and MCP (the official SDK client, which validates structuredContent against the
+ * published output schema).
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -79,6 +80,20 @@ describe("POST /api/v1/search", () => {
     expect(single.body).not.toHaveProperty("results_by_query");
   });
 
+  it("says what was changed in a provider's request: a region Brave does not take is sent as ALL", async () => {
+    const { status, body } = await search({ query: "rest region", region: "sg", providers: ["brave"] });
+    expect(status).toBe(200);
+    expect(fake.requests("brave")[0]?.query.country).toBe("ALL");
+    expect(body.adjustments).toEqual([
+      {
+        provider: "brave",
+        note: 'region "sg" is not one of the countries Brave takes: sent as ALL (results from any country)',
+      },
+    ]);
+    const plain = await search({ query: "rest region plain", providers: ["brave"] });
+    expect(plain.body.adjustments).toEqual([]);
+  });
+
   it("refuses query with queries, six queries and an unknown language with 400 naming the field", async () => {
     for (const [body, field] of [
       [{ query: "a", queries: ["b"] }, "query"],
@@ -127,6 +142,20 @@ describe("MCP web_search", () => {
       ["/res/v1/news/search", "de"],
       ["/res/v1/news/search", "de"],
     ]);
+  });
+
+  it("carries the adjustments in structured content and says them in the text", async () => {
+    const result = await client.callTool({
+      name: "web_search",
+      arguments: { query: "mcp region", region: "vn", providers: ["brave"] },
+    });
+    expect(result.isError).toBeFalsy();
+    const note =
+      'region "vn" is not one of the countries Brave takes: sent as ALL (results from any country)';
+    expect((result.structuredContent as { adjustments: unknown }).adjustments).toEqual([
+      { provider: "brave", note },
+    ]);
+    expect(text(result)).toContain(`Adjusted for brave: ${note}`);
   });
 
   it("answers an input error for query and queries together", async () => {

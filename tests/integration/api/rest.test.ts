@@ -89,6 +89,7 @@ describe("POST /api/v1/search", () => {
     expect(first.status).toBe(200);
     expect(Object.keys(first.body).sort()).toEqual(
       [
+        "adjustments",
         "cache_hit",
         "duration_ms",
         "providers_failed",

@@ -19,6 +19,7 @@ const search: SearchResponse = {
   providers_succeeded: [{ provider: "duckduckgo", duration_ms: 120, count: 0 }],
   providers_failed: [],
   providers_skipped: [],
+  adjustments: [],
   cache_hit: false,
   trace_id: null,
   duration_ms: 130,

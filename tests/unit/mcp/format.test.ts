@@ -44,12 +44,21 @@ const search: SearchResponse = {
   ],
   providers_failed: [{ provider: "exa", reason: "timeout", duration_ms: 10_000 }],
   providers_skipped: [],
+  adjustments: [],
   cache_hit: false,
   trace_id: null,
   duration_ms: 512,
 };
 
 describe("formatSearch", () => {
+  it("says what was changed in whose request", () => {
+    const note =
+      'region "sg" is not one of the countries Brave takes: sent as ALL (results from any country)';
+    const text = formatSearch({ ...search, adjustments: [{ provider: "brave", note }] });
+    expect(text).toContain(`Adjusted for brave: ${note}`);
+    expect(formatSearch(search)).not.toContain("Adjusted for");
+  });
+
   it("numbers results with title, URL, snippet and the providers that found them", () => {
     const text = formatSearch(search);
     expect(text).toContain('Web results for "rust async runtime": 2 in 512 ms');

@@ -83,6 +83,15 @@ describe("duckduckgo", () => {
     expect(duckDuckGoRegion("de")).toBe("de-de");
     expect(duckDuckGoRegion("gb")).toBe("uk-en");
     expect(duckDuckGoRegion("jp")).toBe("jp-jp");
+    // engine_traits.json (SearXNG): Israel is il-en, Saudi Arabia xa-ar, Slovenia sl-sl; a country's language
+    // picks among its regions.
+    expect(duckDuckGoRegion("il")).toBe("il-en");
+    expect(duckDuckGoRegion("sa")).toBe("xa-ar");
+    expect(duckDuckGoRegion("si")).toBe("sl-sl");
+    expect(duckDuckGoRegion("ca", "fr")).toBe("ca-fr");
+    expect(duckDuckGoRegion("ca")).toBe("ca-en");
+    expect(duckDuckGoRegion("es")).toBe("es-es");
+    expect(duckDuckGoRegion("eg")).toBeUndefined();
     expect(duckDuckGoRegion("zz")).toBeUndefined();
     expect(duckDuckGoRegion(undefined)).toBeUndefined();
   });

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ProviderResponse } from "@/lib/engine/search/types";
 import { getSearchProvider, searchProviders } from "@/lib/providers/search";
-import { braveSearchLang } from "@/lib/providers/search/brave";
 import { publishedDate } from "@/lib/providers/search/dates";
+import { marketLanguage } from "@/lib/providers/search/market-codes";
 import { searxngLanguage } from "@/lib/providers/search/searxng";
 import { NEWS_RESULTS, NEWS_WIRES } from "@/tests/fakes/news-wires";
 import { providerCall } from "@/tests/fakes/provider-call";
@@ -178,14 +178,14 @@ describe("language", () => {
   });
 
   it("maps to Brave's own codes and leaves out what Brave does not list", () => {
-    expect(braveSearchLang("ja", undefined)).toBe("jp");
-    expect(braveSearchLang("zh", "tw")).toBe("zh-hant");
-    expect(braveSearchLang("zh", undefined)).toBe("zh-hans");
-    expect(braveSearchLang("pt", "br")).toBe("pt-br");
-    expect(braveSearchLang("pt", "pt")).toBe("pt-pt");
-    expect(braveSearchLang("no", undefined)).toBe("nb");
-    expect(braveSearchLang("sw", undefined)).toBeUndefined();
-    expect(braveSearchLang(undefined, "de")).toBeUndefined();
+    expect(marketLanguage("ja", undefined)).toBe("jp");
+    expect(marketLanguage("zh", "tw")).toBe("zh-hant");
+    expect(marketLanguage("zh", undefined)).toBe("zh-hans");
+    expect(marketLanguage("pt", "br")).toBe("pt-br");
+    expect(marketLanguage("pt", "pt")).toBe("pt-pt");
+    expect(marketLanguage("no", undefined)).toBe("nb");
+    expect(marketLanguage("sw", undefined)).toBeUndefined();
+    expect(marketLanguage(undefined, "de")).toBeUndefined();
   });
 
   it("joins the region in SearXNG's spelling, and falls back to the region's language", () => {

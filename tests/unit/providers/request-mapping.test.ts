@@ -109,12 +109,12 @@ describe("request mapping for a call with every option", () => {
     expect(request.body).toEqual({ q: ALL_OPERATORS, num: 7, gl: "de", tbs: "qdr:w" });
   });
 
+  // No num: Google dropped it (serpapi.com/blog/minimum-amount-of-results-per-page-across-serpapis-supported-google-engines).
   it("serpapi: engine=google, operators, gl, safe and tbs; key in the query string", async () => {
     const request = await sent("serpapi");
     expect(request.query).toEqual({
       engine: "google",
       q: ALL_OPERATORS,
-      num: "7",
       gl: "de",
       safe: "active",
       tbs: "qdr:w",
@@ -140,13 +140,14 @@ describe("request mapping for a call with every option", () => {
     expect(request.headers["x-site"]).toBe("https://docs.rs");
   });
 
-  it("you: freshness, country, comma-separated domains and filetype operator", async () => {
+  it("you: freshness, country, safesearch, comma-separated domains and filetype operator", async () => {
     const request = await sent("you");
     expect(request.query).toEqual({
       query: `${PLAIN} filetype:pdf`,
       count: "7",
       freshness: "week",
       country: "DE",
+      safesearch: "strict",
       include_domains: "docs.rs,github.com",
       exclude_domains: "pinterest.com",
     });
@@ -241,10 +242,17 @@ describe("explicit after:/before: dates take precedence over time_range", () => 
     expect(request.query.freshness).toBe("2024-01-01to2024-03-31");
   });
 
-  it("perplexity sends MM/DD/YYYY dates", async () => {
+  // perplexity-node src/generated/api.ts (ApiSearchRequestInput) names them *_date_filter, %m/%d/%Y; Perplexity
+  // applies them together with the recency filter (its date-time filters page shows both in one request).
+  it("perplexity sends search_after_date_filter / search_before_date_filter and keeps the recency filter", async () => {
     const request = await sent("perplexity", DATED);
-    expect(request.body).toMatchObject({ search_after_date: "01/01/2024", search_before_date: "03/31/2024" });
-    expect(request.body).not.toHaveProperty("search_recency_filter");
+    expect(request.body).toMatchObject({
+      search_after_date_filter: "01/01/2024",
+      search_before_date_filter: "03/31/2024",
+      search_recency_filter: "year",
+    });
+    expect(request.body).not.toHaveProperty("search_after_date");
+    expect(request.body).not.toHaveProperty("search_before_date");
   });
 
   it("serper keeps them as Google before:/after: operators", async () => {
