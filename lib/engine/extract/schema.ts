@@ -101,7 +101,7 @@ export class SchemaRefused extends Error {
   override name = "SchemaRefused";
 }
 
-export type Validation = { ok: true } | { ok: false; errors: string[] };
+type Validation = { ok: true } | { ok: false; errors: string[] };
 /** Checks a value against a compiled schema, in a worker; a check past its caps is a failed one. */
 export type SchemaValidator = (data: unknown, signal?: AbortSignal) => Promise<Validation>;
 

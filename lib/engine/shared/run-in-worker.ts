@@ -132,7 +132,9 @@ async function runWorker<T>({
 /** Beside the starting bundle (dist/), under the repository root (from source), under the working directory. */
 function scriptPath(script: string): string {
   const here = import.meta.dirname;
-  const candidates = here ? [path.join(here, path.basename(script)), path.join(here, "../../..", script)] : [];
+  const candidates = here
+    ? [path.join(here, path.basename(script)), path.join(here, "../../..", script)]
+    : [];
   return candidates.find((candidate) => existsSync(candidate)) ?? path.join(process.cwd(), script);
 }
 

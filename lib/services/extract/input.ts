@@ -5,8 +5,8 @@ import {
   MAX_SCHEMA_BYTES,
   MAX_SCHEMA_DEPTH,
   MAX_SCHEMA_REFS,
-  type SchemaValidator,
   SchemaRefused,
+  type SchemaValidator,
   schemaProblem,
 } from "@/lib/engine/extract/schema";
 import { fetchUrlField } from "@/lib/engine/fetch/input";

@@ -41,7 +41,11 @@ function flattenBelow(root: Element, maxDepth: number): number {
     const [element, depth] = item;
     elements++;
     if (depth >= maxDepth) {
-      if (element.firstElementChild !== null) element.textContent = element.textContent;
+      if (element.firstElementChild !== null) {
+        // The setter replaces the children with one text node of what the getter read.
+        const text = element.textContent;
+        element.textContent = text;
+      }
       continue;
     }
     for (let child = element.firstElementChild; child !== null; child = child.nextElementSibling)

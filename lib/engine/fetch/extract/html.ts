@@ -24,7 +24,7 @@ const MIN_ARTICLE_CHARS = 250;
 /** Characters of HTML read: a long forum thread or live blog of 2 MiB converts in about a second. */
 export const MAX_HTML_CHARS = 2 * 1024 * 1024;
 /** Elements Readability is run on: a real page of MAX_HTML_CHARS has about 55,000. */
-export const MAX_ARTICLE_ELEMENTS = 60_000;
+const MAX_ARTICLE_ELEMENTS = 60_000;
 
 /** `url` is where the HTML came from: relative links resolve against it (or the page's <base>). */
 export function documentFromHtml(page: string, url: string, signal?: AbortSignal): FetchedDocument {
