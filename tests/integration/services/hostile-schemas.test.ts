@@ -45,7 +45,10 @@ describe.each(primaryTarget())("hostile JSON Schemas ($name)", (target) => {
     const platform = testPlatform(t.db, {
       env: { SEARCHMUX_LLM_BASE_URL: "http://127.0.0.1:9/v1", SEARCHMUX_LLM_MODEL: "extractor" },
     });
-    ctx = tenantCtx(platform, (await createTenant({ ctx: systemCtx(platform), input: { name: "schemas" } })).id);
+    ctx = tenantCtx(
+      platform,
+      (await createTenant({ ctx: systemCtx(platform), input: { name: "schemas" } })).id,
+    );
   });
   afterAll(async () => {
     await t?.cleanup();
