@@ -8,8 +8,8 @@
  * annotations) with `inlineRefs: false`, so a definition is compiled once and called wherever it is
  * referenced (inlined, its copies multiply with the references: one of 100 properties referenced 150
  * times ran a 256 MiB heap out). Replies { type: "done", result: { code } }, the validator as standalone
- * source (ajv/dist/standalone), or { type: "failed", message } for a schema Ajv refuses, or
- * { type: "too_large", message } when the source is longer than `maxCodeChars`.
+ * source (ajv/dist/standalone), or { type: "done", result: { invalid } } with Ajv's reason for a schema it
+ * refuses, or { type: "too_large", message } when the source is longer than `maxCodeChars`.
  *
  * workerData { task: "validate", code, values, maxErrors }: the source of a compile task loaded here and each
  * value checked. Replies { type: "done", result: Validation[] } (lib/engine/extract/schema.ts).
@@ -44,7 +44,7 @@ function compile({ schema, maxCodeChars }) {
   try {
     code = standaloneCode(ajv, ajv.compile(schema));
   } catch (error) {
-    return { type: "failed", message: error instanceof Error ? error.message : String(error) };
+    return { type: "done", result: { invalid: error instanceof Error ? error.message : String(error) } };
   }
   if (code.length > maxCodeChars)
     return {

@@ -11,6 +11,7 @@
  * validation loads that source in a worker of its own.
  */
 import { createHash } from "node:crypto";
+import { raceAbort } from "@/lib/engine/shared/abort";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { runInWorker, type WorkerLimits, workerSlots } from "@/lib/engine/shared/run-in-worker";
 
@@ -118,13 +119,17 @@ export async function compileSchema(
   field: string,
   signal?: AbortSignal,
 ): Promise<SchemaValidator> {
-  const outcome = await compiledOnce(schema, signal);
+  const pending = compiledOnce(schema);
+  const outcome = await (signal ? raceAbort(pending, signal) : pending);
   if ("refused" in outcome) throw new SchemaRefused(`${field} ${outcome.refused}`);
   return (data, validationSignal) => validate(outcome.code, data, validationSignal);
 }
 
-/** Concurrent requests with one schema share its compilation; a refusal is kept as well as a validator. */
-function compiledOnce(schema: JsonSchema, signal?: AbortSignal): Promise<Compiled> {
+/**
+ * Concurrent requests with one schema share its compilation, which none of them can abort for the others (it
+ * ends within COMPILE_LIMITS); a refusal is kept as well as a validator.
+ */
+function compiledOnce(schema: JsonSchema): Promise<Compiled> {
   const key = createHash("sha256").update(JSON.stringify(schema)).digest("hex");
   const kept = compiled.get(key);
   if (kept) {
@@ -132,9 +137,9 @@ function compiledOnce(schema: JsonSchema, signal?: AbortSignal): Promise<Compile
     compiled.set(key, kept);
     return kept;
   }
-  const pending = compileInWorker(schema, signal);
+  const pending = compileInWorker(schema);
   compiled.set(key, pending);
-  // An abandoned compilation says nothing about the schema: the next request compiles it again.
+  // A worker that failed says nothing about the schema: the next request compiles it again.
   pending.catch(() => compiled.delete(key));
   for (const oldest of compiled.keys()) {
     if (compiled.size <= COMPILED_KEPT) break;
@@ -143,21 +148,23 @@ function compiledOnce(schema: JsonSchema, signal?: AbortSignal): Promise<Compile
   return pending;
 }
 
-async function compileInWorker(schema: JsonSchema, signal?: AbortSignal): Promise<Compiled> {
+/** A worker that fails to start or answer is an error of its own, never kept as the schema's verdict. */
+async function compileInWorker(schema: JsonSchema): Promise<Compiled> {
   try {
-    return await runInWorker<{ code: string }>({
+    const compiledSchema = await runInWorker<{ code: string } | { invalid: string }>({
       script: SCRIPT,
       workerData: { task: "compile", schema, maxCodeChars: MAX_VALIDATOR_CODE_CHARS },
       limits: COMPILE_LIMITS,
       label: "schema compilation",
       slots: schemaSlots,
-      signal,
     });
+    return "invalid" in compiledSchema
+      ? { refused: `is not a valid JSON Schema (2020-12): ${compiledSchema.invalid}` }
+      : compiledSchema;
   } catch (error) {
-    if (!(error instanceof ProviderError) || signal?.aborted) throw error;
-    return error.reason === "too_large"
-      ? { refused: `is too complex to compile: ${error.message}` }
-      : { refused: `is not a valid JSON Schema (2020-12): ${error.message}` };
+    if (error instanceof ProviderError && error.reason === "too_large")
+      return { refused: `is too complex to compile: ${error.message}` };
+    throw error;
   }
 }
 
@@ -173,8 +180,10 @@ async function validate(code: string, data: unknown, signal?: AbortSignal): Prom
     });
     return result ?? { ok: false, errors: ["/ could not be validated"] };
   } catch (error) {
-    if (!(error instanceof ProviderError) || signal?.aborted) throw error;
-    return { ok: false, errors: [`/ could not be validated: ${error.message}`] };
+    // Past the worker's caps the reply is refused like an invalid one; a worker that failed is an error.
+    if (error instanceof ProviderError && error.reason === "too_large" && !signal?.aborted)
+      return { ok: false, errors: [`/ could not be validated: ${error.message}`] };
+    throw error;
   }
 }
 
