@@ -21,13 +21,21 @@ const nextConfig: NextConfig = {
   // Native drivers and the embedded database stay outside the server bundle.
   serverExternalPackages: ["@electric-sql/pglite", "pg", "ioredis", "ws"],
   // Files read at run time by path, which the build cannot see imported, so that deployments have them:
-  // the document parsers' worker scripts and the pdf.js they load (every route that may fetch). And for
+  // the worker scripts of caller-controlled input and what they load (pdf.js; Ajv and its dependencies),
+  // for every route that may fetch or compile a schema. And for
   // the standalone output, which holds every route's files (so one route names them): the SQL migrations
   // (the embedded database applies them at start; dist/db-migrate.mjs reads them) and, unless left out, the
   // embedded database's server process (lib/db/embedded.ts starts it when DATABASE_URL is unset) with
   // PGlite (its WebAssembly and data files) and drizzle's PGlite driver.
   outputFileTracingIncludes: {
-    "/**": ["./lib/engine/fetch/extract/*.mjs", "./node_modules/unpdf/**/*"],
+    "/**": [
+      "./lib/engine/fetch/extract/*.mjs",
+      "./lib/engine/extract/*.mjs",
+      "./node_modules/unpdf/**/*",
+      ...["ajv", "fast-deep-equal", "fast-uri", "json-schema-traverse", "require-from-string"].map(
+        (name) => `./node_modules/${name}/**/*`,
+      ),
+    ],
     "/api/health": [
       "./drizzle/**/*",
       ...(embeddedDatabase

@@ -35,6 +35,7 @@ import { fetchEngineOnly, fetchThroughApi } from "./scenarios/fetch-page";
 import { fusion } from "./scenarios/fusion";
 import { throughput } from "./scenarios/http-throughput";
 import { hungProvider } from "./scenarios/hung-provider";
+import { largePages } from "./scenarios/large-pages";
 import { logCost } from "./scenarios/log-cost";
 import type { ScenarioId, ScenarioResult } from "./scenarios/scenario";
 import { soak } from "./scenarios/soak";
@@ -51,6 +52,7 @@ const config = {
   fanoutInFlight: 10,
   hungCalls: 10,
   fetchRuns: numberFlag("fetch-runs", 60),
+  largePageRuns: numberFlag("large-page-runs", 3),
   fusionRuns: 2_000,
   logTurns: numberFlag("log-turns", 5_000),
   admissions: { attempts: 1_000, cap: 900, concurrency: 50 },
@@ -199,6 +201,7 @@ async function run(target: BenchTarget): Promise<ScenarioResult[]> {
   await step("hung-provider", () => hungProvider(target, token, config.hungCalls));
   const fetched = await step("fetch", () => fetchThroughApi(target, token, config.fetchRuns));
   await step("fetch-engine", () => fetchEngineOnly(target, config.fetchRuns, fetched));
+  await step("large-pages", () => largePages(config.largePageRuns));
   await step("fusion", () => fusion(config.fusionRuns));
   // Each request writes one line: its cost as a share of a core at the cached REST rate of this run.
   await step("log-cost", () => logCost(config.logTurns, Math.round(cachedRest?.requestsPerSecond ?? 600)));

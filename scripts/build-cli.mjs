@@ -7,6 +7,7 @@
  *   dist/smx.mjs         the operator CLI (`npm run smx` runs its source with tsx in a checkout)
  *   dist/db-migrate.mjs  `npm run db:migrate`'s migrations, for images without the sources
  *   dist/pdf-worker.mjs  the PDF parser's worker thread, found beside the bundle at run time
+ *   dist/schema-worker.mjs  the JSON Schema compiler's worker thread, likewise
  * Every dependency is bundled but the optional native add-ons the drivers try to load. (The embedded
  * database runs in its own process from lib/db/embedded-server.mjs, which a checkout or image has.)
  * dist/ is also the npm package (`npm pack ./dist`): its own package.json names the bridge as `bin` and
@@ -29,12 +30,13 @@ await build({
     smx: "scripts/smx.ts",
     "db-migrate": "scripts/db-migrate.ts",
     "pdf-worker": "lib/engine/fetch/extract/pdf-worker.mjs",
+    "schema-worker": "lib/engine/extract/schema-worker.mjs",
   },
   outdir,
   outExtension: { ".js": ".mjs" },
   bundle: true,
   splitting: true,
-  // Chunks beside the entries: the PDF worker is looked up in the directory of the code that starts it.
+  // Chunks beside the entries: a worker script is looked up in the directory of the code that starts it.
   chunkNames: "[name]-[hash]",
   format: "esm",
   platform: "node",
@@ -68,5 +70,5 @@ const manifest = {
 writeFileSync(path.join(outdir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 for (const doc of ["README.md", "LICENSE"]) copyFileSync(path.join(root, doc), path.join(outdir, doc));
 console.log(
-  `built ${path.relative(process.cwd(), outdir) || "."}/{searchmux,smx,db-migrate,pdf-worker}.mjs and its package.json`,
+  `built ${path.relative(process.cwd(), outdir) || "."}/{searchmux,smx,db-migrate,pdf-worker,schema-worker}.mjs and its package.json`,
 );

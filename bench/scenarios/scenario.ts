@@ -61,6 +61,7 @@ export type ScenarioId =
   | "hung-provider"
   | "fetch"
   | "fetch-engine"
+  | "large-pages"
   | "fusion"
   | "admissions"
   | "failing-provider"

@@ -111,6 +111,8 @@ describe(`the standalone server (node server.js) on ${adminUrl ? "PostgreSQL" : 
     for (const file of [
       "lib/engine/fetch/extract/pdf-worker.mjs",
       "node_modules/unpdf/package.json",
+      "lib/engine/extract/schema-worker.mjs",
+      "node_modules/ajv/dist/2020.js",
       "drizzle/0000_roles.sql",
       "drizzle/meta/_journal.json",
       "lib/db/embedded-server.mjs",

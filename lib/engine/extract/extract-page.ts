@@ -9,7 +9,7 @@ import { callIsolated } from "@/lib/engine/shared/isolated-call";
 import type { AdmitHook, ProviderSpan } from "@/lib/engine/shared/types";
 import { type Passage, verifiedPassages } from "./passages";
 import { extractionMessages, parseReply, passagesEnvelope, repairMessages } from "./prompt";
-import { isStrictCompatible, type JsonSchema, type Validation } from "./schema";
+import { isStrictCompatible, type JsonSchema, type SchemaValidator } from "./schema";
 import type { ChatMessage, ExtractEntry, ExtractReply, ModelPrice } from "./types";
 
 /** Characters of page text a model is given; a longer page is refused (`page_too_long`), not cut. */
@@ -32,7 +32,7 @@ export interface ExtractRequest {
   url: string;
   /** The caller's schema; replies are held to `validate`. */
   schema: JsonSchema;
-  validate: (data: unknown) => Validation;
+  validate: SchemaValidator;
   prompt?: string;
   passages: boolean;
 }
@@ -107,7 +107,7 @@ async function readingAttempt(
   if (!outcome.ok) return { error: outcome.error };
   const parsed = parseReply(outcome.reply.json);
   if (!parsed.ok) return { error: { code: "invalid_output", message: parsed.error } };
-  const checked = request.validate(parsed.value);
+  const checked = await request.validate(parsed.value, context.deadline);
   if (!checked.ok)
     return {
       error: { code: "invalid_output", message: `does not match the schema: ${checked.errors.join("; ")}` },
@@ -157,12 +157,12 @@ async function modelAttempt(
   const first = await call(messages);
   spans.push(first.span);
   if (!first.ok) return { error: first.error };
-  const checked = checkReply(first.reply.json, request, page.text);
+  const checked = await checkReply(first.reply.json, request, page.text, context.deadline);
   if ("data" in checked) return checked;
   const repaired = await call([...messages, ...repairMessages(first.reply.json, checked.errors)]);
   spans.push(repaired.span);
   if (!repaired.ok) return { error: repaired.error };
-  const again = checkReply(repaired.reply.json, request, page.text);
+  const again = await checkReply(repaired.reply.json, request, page.text, context.deadline);
   if ("data" in again) return again;
   return {
     error: {
@@ -173,18 +173,19 @@ async function modelAttempt(
 }
 
 /** A reply's data (and verified passages), or the errors to send back for a repair. */
-function checkReply(
+async function checkReply(
   json: string,
   request: ExtractRequest,
   pageText: string,
-): { data: unknown; passages?: Passage[] } | { errors: string[] } {
+  signal: AbortSignal,
+): Promise<{ data: unknown; passages?: Passage[] } | { errors: string[] }> {
   const parsed = parseReply(json);
   if (!parsed.ok) return { errors: [parsed.error] };
   const envelope = parsed.value as { data?: unknown; passages?: unknown } | null;
   if (request.passages && (typeof envelope !== "object" || envelope === null || !("data" in envelope)))
     return { errors: ["/ must be an object with data and passages"] };
   const data = request.passages ? envelope?.data : parsed.value;
-  const checked = request.validate(data);
+  const checked = await request.validate(data, signal);
   if (!checked.ok)
     return { errors: checked.errors.map((error) => (request.passages ? `/data${error}` : error)) };
   if (!request.passages) return { data };

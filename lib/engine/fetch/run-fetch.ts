@@ -183,7 +183,8 @@ function present({ entry, document, warning }: Winner, input: FetchInput): Fetch
   const rendered = renderContent(document, input.format, input.max_chars);
   const metadata: FetchMetadata = {
     ...document.metadata,
-    truncated: rendered.truncated,
+    // A page whose HTML was longer than extraction reads is missing its end too.
+    truncated: rendered.truncated || document.metadata.html_cut !== undefined,
     total_chars: rendered.total_chars,
   };
   if (warning !== undefined) metadata.warning = warning;

@@ -30,6 +30,8 @@ export interface PageMetadata {
   slides?: number;
   /** The target's HTTP status when the provider reports it. */
   status?: number;
+  /** An HTML page longer than extraction reads (lib/engine/fetch/extract/html.ts): what was read of it. */
+  html_cut?: { kept_chars: number; total_chars: number };
 }
 
 /** Cheap facts about the raw HTML that content checks need after extraction has thrown the shell away. */

@@ -8,7 +8,13 @@
 
 import { isExtractReply, MAX_OUTPUT_TOKENS, modelCallPricing } from "@/lib/engine/extract/extract-page";
 import { parseReply, repairMessages } from "@/lib/engine/extract/prompt";
-import { isStrictCompatible, type JsonSchema, validatorFor } from "@/lib/engine/extract/schema";
+import {
+  compileSchema,
+  isStrictCompatible,
+  type JsonSchema,
+  SchemaRefused,
+  type SchemaValidator,
+} from "@/lib/engine/extract/schema";
 import type { ChatMessage, ExtractEntry } from "@/lib/engine/extract/types";
 import { callIsolated } from "@/lib/engine/shared/isolated-call";
 import type { AdmitHook, ProviderSpan } from "@/lib/engine/shared/types";
@@ -67,11 +73,11 @@ function leafPaths(value: unknown, path = ""): string[] {
 
 type Checked = { data: unknown; citations: Record<string, string[]> } | { errors: string[] };
 
-function check(json: string, request: StructuredRequest, validate: ReturnType<typeof validatorFor>): Checked {
+async function check(json: string, request: StructuredRequest, validate: SchemaValidator): Promise<Checked> {
   const parsed = parseReply(json);
   if (!parsed.ok) return { errors: [parsed.error] };
   const reply = parsed.value as { data?: unknown; citations?: Array<{ path?: unknown; sources?: unknown }> };
-  const checked = validate(reply?.data);
+  const checked = await validate(reply?.data, request.deadline);
   if (!checked.ok) return { errors: checked.errors.map((error) => `/data${error}`) };
   const cited: Record<string, string[]> = {};
   for (const citation of Array.isArray(reply.citations) ? reply.citations : []) {
@@ -97,7 +103,14 @@ export async function structuredData(
   if (provider.reads !== "text" || !entry.model) return { result: { error: "no model" }, spans: [] };
   const model = entry.model;
   const schema = envelope(request.schema);
-  const validate = validatorFor(request.schema);
+  let validate: SchemaValidator;
+  try {
+    validate = await compileSchema(request.schema, "output_schema", request.deadline);
+  } catch (error) {
+    // The job's start compiled it already; a refusal now (another instance, caps) ends the data, not the job.
+    if (error instanceof SchemaRefused) return { result: { error: error.message }, spans: [] };
+    throw error;
+  }
   const prompt = reportPrompt(request.question, request.pages);
   const messages: ChatMessage[] = [
     { role: "system", content: SYSTEM },
@@ -132,11 +145,11 @@ export async function structuredData(
   };
   const first = await call(messages);
   if (!first.ok) return { result: { error: first.failure.message ?? first.failure.reason }, spans };
-  const checked = check(first.response.json, request, validate);
+  const checked = await check(first.response.json, request, validate);
   if ("data" in checked) return { result: checked, spans };
   const second = await call([...messages, ...repairMessages(first.response.json, checked.errors)]);
   if (!second.ok) return { result: { error: second.failure.message ?? second.failure.reason }, spans };
-  const again = check(second.response.json, request, validate);
+  const again = await check(second.response.json, request, validate);
   if ("data" in again) return { result: again, spans };
   return {
     result: { error: `the reply did not match output_schema after one repair: ${again.errors.join("; ")}` },

@@ -11,7 +11,7 @@ import { parseInput } from "@/lib/pipeline/validate";
 import { extractProviders } from "@/lib/providers/extract";
 import { askableFetchSteps, pageEstimate } from "@/lib/services/fetch/estimate-fetch";
 import { readyExtractors } from "./extract";
-import { extractToolInput } from "./input";
+import { compiledOutputSchema, extractToolInput } from "./input";
 
 /** A model call and its repair. */
 const MODEL_CALLS_PER_PAGE = 2;
@@ -22,6 +22,8 @@ export async function estimateExtract({
 }: VerbArgs<TenantContext, typeof extractToolInput>): Promise<CallEstimate> {
   assertScope(ctx, "fetch");
   const parsed = parseInput(extractToolInput, input);
+  // An estimate refuses what the call would refuse: a schema that does not compile (in a worker, kept).
+  await compiledOutputSchema(parsed.schema, "schema");
   const selected = await selectedProviders(ctx, {
     registry: extractProviders,
     wanted: parsed.providers,

@@ -8,7 +8,6 @@
  * passages flag; an error never is. One result or error per URL, in input order: the call itself succeeds.
  */
 import { extractPage, type UrlExtraction } from "@/lib/engine/extract/extract-page";
-import { validatorFor } from "@/lib/engine/extract/schema";
 import type { ExtractEntry, ExtractProvider } from "@/lib/engine/extract/types";
 import { MAX_CHARS_CAP } from "@/lib/engine/fetch/input";
 import type { FetchProviderEntry } from "@/lib/engine/fetch/types";
@@ -37,7 +36,7 @@ import { tenantDocuments } from "@/lib/services/fetch/fetch-batch";
 import { fetchMany, isBatchError } from "@/lib/services/fetch/fetch-many";
 import { stageBudget } from "@/lib/services/search/stage-budget";
 import { stageSpanRecords, withStageTrace } from "@/lib/services/search/stage-trace";
-import { type ExtractInput, extractToolInput } from "./input";
+import { compiledOutputSchema, type ExtractInput, extractToolInput } from "./input";
 
 /** URLs worked on at once (each a fetch and up to two model calls per extractor). */
 const CONCURRENT_URLS = 4;
@@ -98,6 +97,8 @@ export function readyExtractors(
 export async function extract({ ctx, input, onProgress, signal }: ExtractArgs) {
   assertScope(ctx, "fetch");
   const parsed = parseInput(extractToolInput, input);
+  // Compiled once for every URL, and before anything is asked: a schema that does not compile is invalid input.
+  const validate = await compiledOutputSchema(parsed.schema, "schema", signal);
   const { available } = await tenantProviders(ctx, fetchProviders);
   const fetchEntries = withProviderSettings(available, ctx.env);
   const trace = withStageTrace(ctx);
@@ -127,7 +128,6 @@ export async function extract({ ctx, input, onProgress, signal }: ExtractArgs) {
         `not extracted before the call's ${parsed.timeout_ms} ms deadline`,
       );
       try {
-        const validate = validatorFor(parsed.schema);
         const byUrl = new Map<string, ExtractItem>();
         await mapWithConcurrency([...new Set(parsed.urls)], CONCURRENT_URLS, async (url) => {
           const cacheKey = toolCacheKey(ctx, "extract", resultCacheInput(url, parsed), entries);

@@ -12,7 +12,7 @@ import { parseInput } from "@/lib/pipeline/validate";
 import { askableFetchSteps, pageEstimate } from "@/lib/services/fetch/estimate-fetch";
 import { tenantModel } from "@/lib/services/search/depth-stages";
 import { estimateWebSearch } from "@/lib/services/search/estimate-web-search";
-import { researchInput } from "./input";
+import { assertOutputSchemaCompiles, researchInput } from "./input";
 import { subQuerySearch } from "./run-research-job";
 
 export async function estimateResearch({
@@ -21,6 +21,7 @@ export async function estimateResearch({
 }: VerbArgs<TenantContext, typeof researchInput>): Promise<CallEstimate> {
   assertScope(ctx, "search");
   const parsed = parseInput(researchInput, input);
+  await assertOutputSchemaCompiles(parsed);
   const model = await tenantModel(ctx);
   const modelCall = estimateOf(model ? [model] : []);
   const search = await estimateWebSearch({ ctx, input: subQuerySearch(parsed.question, parsed) });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { clampedInteger, queryField } from "@/lib/engine/shared/input-fields";
-import { outputSchemaField } from "@/lib/services/extract/input";
+import { compiledOutputSchema, outputSchemaField } from "@/lib/services/extract/input";
 
 export const researchInput = z.strictObject({
   question: queryField(1_000),
@@ -24,3 +24,8 @@ export const researchInput = z.strictObject({
 });
 
 export type ResearchInput = z.output<typeof researchInput>;
+
+/** A job (or its estimate) is refused now when its output_schema does not compile, not a minute later. */
+export async function assertOutputSchemaCompiles({ output_schema }: ResearchInput): Promise<void> {
+  if (output_schema) await compiledOutputSchema(output_schema, "output_schema");
+}

@@ -3,7 +3,7 @@ import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 import { assertKnownProviders } from "@/lib/pipeline/providers/selection";
 import { parseInput } from "@/lib/pipeline/validate";
 import { searchProviders } from "@/lib/providers/search";
-import { researchInput } from "./input";
+import { assertOutputSchemaCompiles, researchInput } from "./input";
 import { QUEUED, type ResearchJobView, toJobView } from "./job-view";
 import { queueJob } from "./queue-job";
 
@@ -27,6 +27,7 @@ export async function startResearch({
 }): Promise<ResearchJobView> {
   assertScope(ctx, "search");
   const parsed = parseInput(researchInput, input);
+  await assertOutputSchemaCompiles(parsed);
   assertKnownProviders(parsed.providers, SEARCH_PROVIDER_IDS, "research");
   return toJobView(
     await queueJob(ctx, {

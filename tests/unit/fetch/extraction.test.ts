@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import iconv from "iconv-lite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FetchFailed } from "@/lib/engine/fetch/errors";
+import { MAX_HTML_CHARS } from "@/lib/engine/fetch/extract/html";
 import { runFetch } from "@/lib/engine/fetch/run-fetch";
 import { generous } from "@/tests/support/generous";
 import { directEntry, LOOPBACK_ONLY } from "./entries";
@@ -264,10 +265,16 @@ describe("charsets", () => {
 });
 
 describe("caps", () => {
-  it("extracts a 3 MB page", async () => {
+  it("extracts the first MAX_HTML_CHARS of a 3 MB page, saying so", async () => {
     const started = performance.now();
     const result = await fetchPage("/huge", { max_chars: 1_000_000 });
-    expect(result.metadata.total_chars).toBeGreaterThan(2_500_000);
+    expect(result.metadata.html_cut).toEqual({
+      kept_chars: expect.any(Number),
+      total_chars: expect.any(Number),
+    });
+    expect(result.metadata.html_cut?.kept_chars).toBeLessThanOrEqual(MAX_HTML_CHARS);
+    expect(result.metadata.html_cut?.total_chars).toBeGreaterThan(3_000_000);
+    expect(result.metadata.total_chars).toBeGreaterThan(0.9 * MAX_HTML_CHARS);
     expect(result.metadata.truncated).toBe(true);
     expect(result.content).toContain("Paragraph 600 of the long report");
     // Well under a second here; the bound only catches a step gone quadratic (minutes over 3 MB). How fast

@@ -39,7 +39,10 @@ export interface FetchedBody {
   url: string;
   /** The decoded-size cap, also the cap on the parts a document's archive may inflate. */
   maxBytes?: number;
-  /** The step's signal: a PDF still parsing when it aborts is abandoned (its worker terminated). */
+  /**
+   * The step's signal: a PDF still parsing when it aborts is abandoned (its worker terminated), an HTML page
+   * stops at its next step.
+   */
   signal?: AbortSignal;
 }
 
@@ -60,7 +63,7 @@ export async function documentFromBody({
   }
   const { text } = decodeText(body, contentType);
   if (kind === "html") {
-    const document = documentFromHtml(text, url);
+    const document = documentFromHtml(text, url, signal);
     document.metadata.content_type = mime || "text/html";
     return document;
   }

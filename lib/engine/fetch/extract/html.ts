@@ -3,9 +3,15 @@
  * turns it into Markdown. Page facts (canonical URL, dates, language) are read before Readability
  * rewrites the DOM. When Readability finds no article (short pages, listings), the body minus page
  * chrome is used.
+ *
+ * The work is bounded by the page's own limits, never by what it holds: the first MAX_HTML_CHARS of the
+ * HTML are read (`metadata.html_cut` says so; a DOM costs some forty times its source in memory, and a
+ * server's heap is shared), elements deeper than MAX_DOM_DEPTH become their text (dom.ts), and a page of
+ * more than MAX_ARTICLE_ELEMENTS elements skips Readability (whose retries run it up to four times over)
+ * for the body minus chrome. A step that finds the caller's signal aborted stops there.
  */
 import type { FetchedDocument } from "@/lib/engine/fetch/types";
-import { parseDocument } from "./dom";
+import { parseCounted, parseDocument } from "./dom";
 import { pageLinks } from "./links";
 import { htmlToMarkdown } from "./markdown";
 import { clean, pageFacts } from "./page-facts";
@@ -15,17 +21,29 @@ const CHROME_SELECTOR =
   "script, style, noscript, template, svg, nav, header, footer, aside, form, iframe, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true]";
 /** Below this many characters Readability's pick is not trusted over the whole body. */
 const MIN_ARTICLE_CHARS = 250;
+/** Characters of HTML read: a long forum thread or live blog of 2 MiB converts in about a second. */
+export const MAX_HTML_CHARS = 2 * 1024 * 1024;
+/** Elements Readability is run on: a real page of MAX_HTML_CHARS has about 55,000. */
+const MAX_ARTICLE_ELEMENTS = 60_000;
 
 /** `url` is where the HTML came from: relative links resolve against it (or the page's <base>). */
-export function documentFromHtml(html: string, url: string): FetchedDocument {
-  const document = parseDocument(html);
+export function documentFromHtml(page: string, url: string, signal?: AbortSignal): FetchedDocument {
+  const { html, cut } = readablePart(page);
+  const { document, elements } = parseCounted(html);
+  signal?.throwIfAborted();
   const { base, metadata, signals } = pageFacts(document, url);
   const links = pageLinks(document, base);
-  const article = readArticle(document, base, html);
+  const article = elements <= MAX_ARTICLE_ELEMENTS ? readArticle(document, base, html) : null;
+  signal?.throwIfAborted();
 
   const articleNode = article?.content as Element | null | undefined;
   const articleChars = article?.textContent?.trim().length ?? 0;
-  const content = articleNode && articleChars >= MIN_ARTICLE_CHARS ? articleNode : bodyWithoutChrome(html);
+  const content =
+    articleNode && articleChars >= MIN_ARTICLE_CHARS
+      ? articleNode
+      : // Readability pruned the DOM it ran on; one it was not run on is still whole.
+        bodyWithoutChrome(elements <= MAX_ARTICLE_ELEMENTS ? parseDocument(html) : document);
+  if (cut) metadata.html_cut = cut;
   const title = clean(article?.title) ?? metadata.title;
   if (article?.byline) metadata.byline = clean(article.byline);
   if (!metadata.published && article?.publishedTime) metadata.published = article.publishedTime;
@@ -74,9 +92,18 @@ function withTitle(markdown: string, title: string | undefined): string {
   return title === undefined || markdown.startsWith("# ") ? markdown : `# ${title}\n\n${markdown}`;
 }
 
-function bodyWithoutChrome(html: string): Element {
-  // A fresh parse: Readability has already pruned the first DOM.
-  const document = parseDocument(html);
+function bodyWithoutChrome(document: Document): Element {
   for (const node of Array.from(document.querySelectorAll(CHROME_SELECTOR))) node.remove();
   return document.body ?? document.documentElement;
+}
+
+/**
+ * The first MAX_HTML_CHARS of `html`, ending before the tag the cap falls in (the parser closes what is
+ * open), and how much was left out.
+ */
+function readablePart(html: string): { html: string; cut?: { kept_chars: number; total_chars: number } } {
+  if (html.length <= MAX_HTML_CHARS) return { html };
+  const tagStart = html.lastIndexOf("<", MAX_HTML_CHARS);
+  const end = tagStart > 0 ? tagStart : MAX_HTML_CHARS;
+  return { html: html.slice(0, end), cut: { kept_chars: end, total_chars: html.length } };
 }

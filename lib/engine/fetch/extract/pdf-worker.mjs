@@ -1,6 +1,6 @@
 /**
- * PDF bytes → text per page, in a worker thread started by parse-in-worker.ts (a plain .mjs file found at
- * run time, never bundled, so it runs the same under vitest, tsx and `next start`). The parent bounds
+ * PDF bytes → text per page, in a worker thread started by lib/engine/shared/run-in-worker.ts (a plain .mjs
+ * file found at run time, never bundled, so it runs the same under vitest, tsx and `next start`). The parent bounds
  * the heap and the time and terminates this thread when either runs out; this script bounds the rest:
  * decoded stream bytes (typed-array-budget.mjs), the pages read (the first `maxPages`) and the characters
  * kept (`maxChars`, the last page cut short). Pages are read one at a time, so a document with a million
@@ -63,5 +63,6 @@ function pageText(content) {
 try {
   parentPort.postMessage({ type: "done", result: await extract() });
 } catch (error) {
-  parentPort.postMessage({ type: "failed", message: error instanceof Error ? error.message : String(error) });
+  const reason = error instanceof Error ? error.message : String(error);
+  parentPort.postMessage({ type: "failed", message: `unreadable document: ${reason}` });
 }

@@ -4,12 +4,12 @@
  * text format), so an agent can cite pages and a truncated document says where it stopped. A PDF
  * without any text (a scan) yields no content at all, so the content checks fail it over.
  *
- * pdf.js runs in a worker (pdf-worker.mjs through parse-in-worker.ts) under PDF_LIMITS: a PDF bomb, a few
- * hundred KB that inflate to gigabytes or a million pages, fails as "too_large" or is cut short, while
- * the server keeps answering. A document cut at the page or character cap ends with a comment saying so.
+ * pdf.js runs in a worker (pdf-worker.mjs through lib/engine/shared/run-in-worker.ts) under PDF_LIMITS: a
+ * PDF bomb, a few hundred KB that inflate to gigabytes or a million pages, fails as "too_large" or is cut
+ * short, while the server keeps answering. A document cut at the page or character cap ends with a comment saying so.
  */
 import type { FetchedDocument } from "@/lib/engine/fetch/types";
-import { parseInWorker } from "./parse-in-worker";
+import { runInWorker, workerSlots } from "@/lib/engine/shared/run-in-worker";
 
 interface PdfLimits {
   /** Pages read, from the first; `metadata.pages` still counts them all. */
@@ -35,6 +35,9 @@ export const PDF_LIMITS: PdfLimits = {
   timeMs: 15_000,
 };
 
+/** PDFs parsed at once per process: each may take PDF_LIMITS.heapMb. */
+const pdfSlots = workerSlots(2);
+
 interface ParsedPdf {
   pages: string[];
   totalPages: number;
@@ -52,8 +55,10 @@ export async function documentFromPdf(body: Buffer, options: PdfOptions = {}): P
   const limits = { ...PDF_LIMITS, ...options.limits };
   // pdf.js takes ownership of (and may detach) the buffer it is given: the worker gets its own copy.
   const bytes = new Uint8Array(body);
-  const parsed = await parseInWorker<ParsedPdf>({
-    script: "pdf-worker.mjs",
+  const parsed = await runInWorker<ParsedPdf>({
+    script: "lib/engine/fetch/extract/pdf-worker.mjs",
+    label: "document parsing",
+    slots: pdfSlots,
     workerData: {
       bytes,
       maxPages: limits.maxPages,
