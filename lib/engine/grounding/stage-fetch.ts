@@ -35,6 +35,7 @@ export const INVALID_URL: PageProblem = {
 const TRANSIENT: ReadonlySet<string> = new Set([
   "timeout",
   "rate_limited",
+  "quota_exhausted",
   "network_error",
   "budget_exhausted",
   "operator_quota_exhausted",

@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { TAVILY_ERRORS } from "@/lib/providers/error-rules";
 import { markdownDocument, requireApiKey } from "./adapter-kit";
 
 const responseSchema = z.object({
@@ -35,6 +36,7 @@ export const tavily: FetchProvider = {
     const response = await requestJson(buildUrl(call.baseUrl, "/extract"), {
       method: "POST",
       headers: { authorization: `Bearer ${apiKey}` },
+      errorRules: TAVILY_ERRORS,
       json: {
         urls: [call.url.toString()],
         extract_depth: "basic",

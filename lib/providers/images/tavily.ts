@@ -10,6 +10,7 @@
  * only. A basic search is 1 credit, as for web search.
  */
 import { z } from "zod";
+import { TAVILY_ERRORS } from "@/lib/providers/error-rules";
 import { requireApiKey, sameAccount } from "@/lib/providers/search/adapter-kit";
 import { tavilyCountry, tavily as tavilySearch } from "@/lib/providers/search/tavily";
 import { imageProvider } from "./image-kit";
@@ -29,6 +30,7 @@ export const tavily = imageProvider({
   schema: responseSchema,
   request: (call) => ({
     path: "/search",
+    errorRules: TAVILY_ERRORS,
     method: "POST",
     headers: { authorization: `Bearer ${requireApiKey(call, tavilySearch.displayName)}` },
     json: {
