@@ -104,3 +104,13 @@ export const EXA_ERRORS: readonly ErrorRule[] = [
     says: "refused the request (a feature the key's plan lacks, or content blocked by policy)",
   },
 ];
+
+/**
+ * OpenAlex: 403 is its per-second rate limit ("Rate limit exceeded; slow down"), 429 the day's allowance used
+ * up ("Daily limit exceeded"; $1 a day with a free key, $0.01 without). Sources:
+ * developers.openalex.org/api-reference/errors and developers.openalex.org/api-reference/authentication.
+ */
+export const OPENALEX_ERRORS: readonly ErrorRule[] = [
+  { status: 403, reason: "rate_limited", says: "rate limited (its per-second limit)" },
+  { status: 429, reason: "quota_exhausted", says: "refused the call: the day's allowance is used up" },
+];
