@@ -8,10 +8,12 @@
  * 429 with Retry-After.
  */
 import { randomUUID } from "node:crypto";
+import { Writable } from "node:stream";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toErrorResponse } from "@/lib/api/errors";
 import { webhookDeliveries } from "@/lib/db/schema";
+import { createLogger, log, replaceLogger } from "@/lib/observability/logger";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { breakerKey } from "@/lib/pipeline/health/circuit-breaker";
@@ -27,6 +29,7 @@ import {
   LINKUP_INSUFFICIENT_CREDITS,
   LINKUP_IP_NOT_WHITELISTED,
   LINKUP_PAYMENT_REQUIRED,
+  LINKUP_VALIDATION_ERROR,
   TAVILY_PAYGO_LIMIT,
   TAVILY_PLAN_LIMIT,
 } from "@/tests/fakes/error-answers";
@@ -205,8 +208,40 @@ describe.each(primaryTarget())("provider error taxonomy on $name", (target) => {
     expect(failed?.message).not.toMatch(/API key/);
   });
 
-  it("a 422 is invalid_request: not charged, no breaker failure, the key untouched", async () => {
+  it("a 400 or 422 is invalid_request: not charged, no breaker failure, the key untouched, logged as a defect", async () => {
     const ctx = await workspace(`invalid-${randomUUID()}`);
+    const logLines: string[] = [];
+    const previousLogger = log();
+    replaceLogger(
+      createLogger(
+        new Writable({
+          write(chunk, _encoding, done) {
+            logLines.push(String(chunk));
+            done();
+          },
+        }),
+        "info",
+      ),
+    );
+    try {
+      await refusedAsInvalid(ctx);
+    } finally {
+      replaceLogger(previousLogger);
+    }
+    const defects = logLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.provider === "exa" && entry.status === 422);
+    expect(defects).toHaveLength(MANY);
+    // pino's level 50 is "error".
+    expect(defects[0]).toMatchObject({
+      level: 50,
+      kind: "search",
+      msg: expect.stringMatching(/refused our request/),
+    });
+    expect(logLines.join("\n")).not.toContain(OPERATOR_EXA);
+  });
+
+  async function refusedAsInvalid(ctx: TenantContext) {
     s.fake.setScenario("exa", { status: 422 });
     for (let i = 0; i < MANY; i++) {
       const result = await search(ctx, `refused ${i}`, ["exa", "duckduckgo"]);
@@ -217,5 +252,13 @@ describe.each(primaryTarget())("provider error taxonomy on $name", (target) => {
     expect(s.fake.requests("exa")).toHaveLength(MANY); // never paused: it is our request, not the key
     expect(s.platform.breakers.state(breakerKey("exa", OPERATOR_EXA), ctx.tenantId)).toBe("closed");
     expect(await charged(ctx, "exa")).toBe(0);
-  });
+    // Linkup's documented 400, which names the field it refused.
+    s.fake.setScenario("linkup", LINKUP_VALIDATION_ERROR);
+    const linkup = await search(ctx, "refused by linkup", ["linkup", "duckduckgo"]);
+    expect(linkup.providers_failed).toEqual([
+      expect.objectContaining({ provider: "linkup", reason: "invalid_request", status: 400 }),
+    ]);
+    expect(linkup.providers_failed[0]?.message).toMatch(/refused the request as invalid.*outputType/);
+    expect(await charged(ctx, "linkup")).toBe(0);
+  }
 });
