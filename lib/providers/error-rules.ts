@@ -114,3 +114,26 @@ export const OPENALEX_ERRORS: readonly ErrorRule[] = [
   { status: 403, reason: "rate_limited", says: "rate limited (its per-second limit)" },
   { status: 429, reason: "quota_exhausted", says: "refused the call: the day's allowance is used up" },
 ];
+
+/**
+ * GitHub: a 403 (as a 429) whose message names a rate limit is its primary or secondary rate limit, not a
+ * refused token ("API rate limit exceeded", "You have exceeded a secondary rate limit"). Source:
+ * docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api ("Exceeding the rate limit").
+ */
+export const GITHUB_ERRORS: readonly ErrorRule[] = [
+  { status: 403, body: /rate limit/i, reason: "rate_limited", says: "rate limited" },
+];
+
+/**
+ * OpenAI-compatible chat completions (the operator's model, Perplexity): a 429 whose error type is
+ * `insufficient_quota` ("You exceeded your current quota, please check your plan and billing details") is
+ * the account's credit, not a rate limit. Source: developers.openai.com/docs/guides/error-codes.
+ */
+export const CHAT_COMPLETIONS_ERRORS: readonly ErrorRule[] = [
+  {
+    status: 429,
+    body: /insufficient_quota/,
+    reason: "quota_exhausted",
+    says: "refused the call: the account's quota or credit is used up",
+  },
+];
