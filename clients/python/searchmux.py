@@ -166,7 +166,7 @@ class WebSearchResponseProvidersFailedItem(TypedDict):
 class WebSearchResponseProvidersSkippedItem(TypedDict):
     provider: str
     #: low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets, or paced; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested; safesearch: it cannot apply the asked safesearch level; no_news_search: topic news, and it has no news search
-    reason: Literal["low_contribution", "rate_limited", "budget", "breaker_open", "safesearch", "no_news_search"]
+    reason: Literal["low_contribution", "rate_limited", "quota_exhausted", "budget", "breaker_open", "safesearch", "no_news_search"]
 
 
 class _WebSearchResponseRequired(TypedDict):
@@ -869,6 +869,8 @@ class ListKeysResponseKeysItem(TypedDict):
     #: The provider's verdict on the key at its last test (unknown until tested)
     status: Literal["ok", "invalid", "unknown"]
     checkedAt: Optional[str]
+    #: While the provider refuses the key for its quota, credit or payment limit: until when calls skip it (quota_exhausted)
+    quotaUntil: Optional[str]
     #: ISO 8601 date-time (UTC)
     updatedAt: str
     #: What the workspace model (workspace_llm) was stored with; null for other providers
@@ -1359,7 +1361,7 @@ class _Operations(_Transport):
     def create_webhook(
         self,
         url: str,
-        events: List[Literal["research.succeeded", "research.failed", "crawl.completed", "budget.soft_limit", "key.invalid"]],
+        events: List[Literal["research.succeeded", "research.failed", "crawl.completed", "budget.soft_limit", "key.invalid", "key.quota"]],
     ) -> CreateWebhookResponse:
         """Registers a webhook for events; the answer carries its signing secret, once.
 
@@ -1367,7 +1369,7 @@ class _Operations(_Transport):
 
         Args:
             url: Where deliveries are POSTed (https)
-            events: Events to receive: research.succeeded, research.failed, crawl.completed, budget.soft_limit, key.invalid
+            events: Events to receive: research.succeeded, research.failed, crawl.completed, budget.soft_limit, key.invalid, key.quota
         """
         return self._call("POST", "/api/v1/webhooks", body={"url": url, "events": events})
 

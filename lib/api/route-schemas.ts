@@ -50,6 +50,11 @@ export const keyListResponse = z.object({
       last4: z.string(),
       status: keyStatus,
       checkedAt: instant.nullable(),
+      quotaUntil: instant
+        .nullable()
+        .describe(
+          "While the provider refuses the key for its quota, credit or payment limit: until when calls skip it (quota_exhausted)",
+        ),
       updatedAt: instant,
       endpoint: z
         .object({

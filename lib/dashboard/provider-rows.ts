@@ -20,7 +20,7 @@ export interface ProviderRow {
   configuredByWorkspace: boolean;
   state: KeyState;
   /** The stored key, when the workspace has one and the viewer may see it. */
-  key: Pick<StoredKey, "last4" | "status" | "checkedAt" | "endpoint"> | null;
+  key: Pick<StoredKey, "last4" | "status" | "checkedAt" | "quotaUntil" | "endpoint"> | null;
   freeTier: StatusEntry["free_tier"];
   link: ProviderLink | null;
 }

@@ -228,6 +228,11 @@ export const providerKeys = pgTable(
     settings: jsonb("settings"),
     status: keyStatus("status").notNull().default("unknown"),
     checkedAt: timestamp("checked_at", { withTimezone: true }),
+    /**
+     * Until when the provider refused the key for its quota, credit or payment limit (the key is skipped
+     * meanwhile); null when it never did, or since the key was replaced.
+     */
+    quotaUntil: timestamp("quota_until", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -506,6 +511,7 @@ export const spanOutcome = pgEnum("span_outcome", [
   "skipped_breaker",
   "cache_hit",
   "skipped_rate_limit",
+  "skipped_quota",
 ]);
 
 export const traces = pgTable(

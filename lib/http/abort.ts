@@ -10,6 +10,17 @@ export interface LinkedAbort {
   dispose(): void;
 }
 
+/** When each linked signal's own timer ends (epoch ms), its parents' deadlines included. */
+const deadlines = new WeakMap<AbortSignal, number>();
+
+/**
+ * The epoch ms by which `signal` aborts at the latest, when it is one of linkedAbort's (or a child of one);
+ * undefined for any other signal. Lets work that may wait (a send slot of a paced key) wait as long as the
+ * deadline allows, and no longer.
+ */
+export const deadlineOf = (signal: AbortSignal | undefined): number | undefined =>
+  signal === undefined ? undefined : deadlines.get(signal);
+
 /**
  * A signal that aborts when any parent aborts (with the parent's reason) or after `timeoutMs`
  * (with a DOMException named "TimeoutError", which the provider HTTP client reports as a timeout).
@@ -44,6 +55,8 @@ export function linkedAbort(
     attached.push({ parent, onAbort });
   }
   timer = setTimeout(() => abort(new DOMException(timeoutMessage, "TimeoutError")), timeoutMs);
+  const parentDeadlines = parents.map(deadlineOf).filter((at) => at !== undefined);
+  deadlines.set(controller.signal, Math.min(Date.now() + timeoutMs, ...parentDeadlines));
   return { signal: controller.signal, dispose };
 }
 

@@ -9,7 +9,7 @@
  *   host the operator allowlisted may be an internal service, whose answer must not reach a caller.
  */
 import type { ProviderJsonResponse } from "./provider-client";
-import { parseRetryAfter } from "./provider-client";
+import { parseRetryAfter, statusMeaning } from "./provider-client";
 import { ProviderError } from "./provider-error";
 import { safeFetch } from "./safe-fetch";
 import {
@@ -89,8 +89,6 @@ export async function endpointJson(url: string, request: EndpointRequest): Promi
       `${host} redirected (HTTP ${status}); redirects are not followed`,
       status,
     );
-  if (status === 401 || status === 403)
-    throw new ProviderError("bad_key", `${host} rejected the API key (HTTP ${status})`, status);
   if (status === 429)
     throw new ProviderError(
       "rate_limited",
@@ -98,8 +96,11 @@ export async function endpointJson(url: string, request: EndpointRequest): Promi
       status,
       parseRetryAfter(response.headers["retry-after"]),
     );
-  if (status < 200 || status >= 300)
-    throw new ProviderError("http_error", `${host} returned HTTP ${status}`, status);
+  if (status < 200 || status >= 300) {
+    // Every request here carries the workspace's key.
+    const { reason, says } = statusMeaning(status, true);
+    throw new ProviderError(reason, `${host} ${says}`, status);
+  }
   try {
     return { status, bytes: response.body.length, json: JSON.parse(response.body.toString("utf8")) };
   } catch {

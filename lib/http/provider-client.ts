@@ -6,14 +6,16 @@
  * - The caller's AbortSignal is honoured: an abort whose reason is a timeout becomes
  *   ProviderError("timeout"); any other abort propagates unchanged (the caller cancelled).
  * - Response bodies are counted while streaming and cut off at `maxBytes` (ProviderError("too_large")).
- * - Non-2xx statuses map to FailureReasons (401/403 bad_key, 429 rate_limited, else http_error).
+ * - Non-2xx statuses map to FailureReasons (statusError): the adapter's own rules first (`errorRules`, from the
+ *   provider's documentation), then 401/403 bad_key when the request carried a key (else the provider refused
+ *   the request: blocked), 402 quota_exhausted, 400/422 invalid_request, 429 rate_limited, else http_error.
  * - Rate-limit headers are read (rate-limit-headers.ts): a 429 without Retry-After takes its wait from
  *   them, and an answer tells whether the key has calls left (`rateLimit`).
  * - Error messages never contain request header values or credential-like query parameters.
  */
 import { Agent, type Dispatcher, request as undiciRequest } from "undici";
 import type { z } from "zod";
-import { ProviderError } from "./provider-error";
+import { type ErrorRule, type FailureReason, ProviderError } from "./provider-error";
 import { type RateLimitHint, rateLimitHint } from "./rate-limit-headers";
 
 const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
@@ -42,6 +44,8 @@ export interface ProviderRequestOptions {
   form?: Record<string, string>;
   signal: AbortSignal;
   maxBytes?: number;
+  /** What the provider's own error statuses and codes mean, where the generic mapping would mislead. */
+  errorRules?: readonly ErrorRule[];
 }
 
 export interface ProviderHttpResponse {
@@ -134,7 +138,7 @@ export function buildUrl(base: string, path: string, query: Record<string, Query
 export async function request(url: string, options: ProviderRequestOptions): Promise<ProviderHttpResponse> {
   const { signal } = options;
   const target = describeTarget(url);
-  const secrets = secretsOf(url, options.headers);
+  const credentials = credentialsOf(url, options.headers);
   const { headers, body } = encodeBody(options);
   try {
     const response = await undiciRequest(url, {
@@ -146,7 +150,7 @@ export async function request(url: string, options: ProviderRequestOptions): Pro
     });
     const contentType = headerValue(response.headers["content-type"]) ?? "";
     if (response.statusCode < 200 || response.statusCode >= 300) {
-      throw await statusError(response, target, secrets);
+      throw await statusError(response, target, credentials, options.errorRules);
     }
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     if (Number(headerValue(response.headers["content-length"])) > maxBytes) {
@@ -235,45 +239,46 @@ function tooLarge(target: string, maxBytes: number): ProviderError {
   return new ProviderError("too_large", `${target} response exceeded ${maxBytes} bytes`);
 }
 
+/** What a status means without a rule of the provider's: the generic reason, and its words with the status. */
+export function statusMeaning(status: number, keyed: boolean): { reason: FailureReason; says: string } {
+  const meaning = (reason: FailureReason, says: string) => ({ reason, says: `${says} (HTTP ${status})` });
+  if (status === 401 || status === 403) {
+    // Only a request that carried a key can have its key rejected; a keyless provider refuses the server.
+    return keyed ? meaning("bad_key", "rejected the API key") : meaning("blocked", "refused the request");
+  }
+  if (status === 402)
+    return meaning("quota_exhausted", "refused the call: the key's quota or credit is used up");
+  if (status === 400 || status === 422) return meaning("invalid_request", "refused the request as invalid");
+  if (status === 429) return meaning("rate_limited", "rate limited");
+  return { reason: "http_error", says: `returned HTTP ${status}` };
+}
+
+/** Reasons whose answer may say when to try again (Retry-After, else the rate-limit headers' reset). */
+const WAITS: ReadonlySet<FailureReason> = new Set(["rate_limited", "quota_exhausted"]);
+
 async function statusError(
   response: Dispatcher.ResponseData,
   target: string,
-  secrets: string[],
+  credentials: readonly string[],
+  rules: readonly ErrorRule[] = [],
 ): Promise<ProviderError> {
   const status = response.statusCode;
-  const excerpt = redact(await readExcerpt(response.body), secrets);
+  const body = redact(await readErrorBody(response.body), redactable(credentials));
+  const excerpt = excerptOf(body);
   const detail = excerpt ? `: ${excerpt}` : "";
   const rateLimit = rateLimitHint(response.headers);
-  if (status === 401 || status === 403) {
-    return new ProviderError(
-      "bad_key",
-      `${target} rejected the API key (HTTP ${status})${detail}`,
-      status,
-      undefined,
-      rateLimit,
-    );
-  }
-  if (status === 429) {
-    const retryAfter = parseRetryAfter(headerValue(response.headers["retry-after"])) ?? rateLimit?.retryAfter;
-    return new ProviderError(
-      "rate_limited",
-      `${target} rate limited (HTTP 429)${detail}`,
-      status,
-      retryAfter,
-      rateLimit,
-    );
-  }
-  return new ProviderError(
-    "http_error",
-    `${target} returned HTTP ${status}${detail}`,
-    status,
-    undefined,
-    rateLimit,
-  );
+  const rule = rules.find((r) => r.status === status && (r.body === undefined || r.body.test(body)));
+  const generic = statusMeaning(status, credentials.length > 0);
+  const reason = rule?.reason ?? generic.reason;
+  const says = rule ? `${rule.says} (HTTP ${status})` : generic.says;
+  const retryAfter = WAITS.has(reason)
+    ? (parseRetryAfter(headerValue(response.headers["retry-after"])) ?? rateLimit?.retryAfter)
+    : undefined;
+  return new ProviderError(reason, `${target} ${says}${detail}`, status, retryAfter, rateLimit);
 }
 
-/** A short, single-line prefix of an error body; the rest is discarded so the socket can be freed. */
-async function readExcerpt(body: Dispatcher.ResponseData["body"]): Promise<string> {
+/** The start of an error body (its codes are near the top), the rest discarded so the socket can be freed. */
+async function readErrorBody(body: Dispatcher.ResponseData["body"]): Promise<string> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   try {
@@ -287,10 +292,14 @@ async function readExcerpt(body: Dispatcher.ResponseData["body"]): Promise<strin
       }
     }
   } catch {
-    // The excerpt is best effort; the status already tells what happened.
+    // The body is best effort; the status already tells what happened.
   }
-  const text = Buffer.concat(chunks)
-    .toString("utf8")
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** A short, single-line prefix of an error body for the message, markup removed. */
+function excerptOf(body: string): string {
+  const text = body
     .replace(/<[^>]*>/g, " ")
     .replace(/\s+/g, " ")
     .trim();
@@ -377,20 +386,24 @@ function describeTarget(url: string): string {
 
 const CREDENTIAL_NAME = /key|token|secret|auth|sig|subscription/i;
 
-function secretsOf(url: string, headers: Record<string, string> = {}): string[] {
-  const secrets = Object.entries(headers)
+/** The credential values a request carries (key-like header names and query parameters), non-empty. */
+function credentialsOf(url: string, headers: Record<string, string> = {}): string[] {
+  const credentials = Object.entries(headers)
     .filter(([name]) => CREDENTIAL_NAME.test(name))
     // "Bearer abc" and "Bot abc": the bare key may be echoed without its scheme.
     .flatMap(([, value]) => [value, value.replace(/^\w+\s+/, "")]);
   try {
     for (const [name, value] of new URL(url).searchParams) {
-      if (CREDENTIAL_NAME.test(name)) secrets.push(value);
+      if (CREDENTIAL_NAME.test(name)) credentials.push(value);
     }
   } catch {
     // An unparsable URL fails in undici before any body could echo it.
   }
-  return secrets.filter((secret) => secret.length >= 6);
+  return credentials.filter((credential) => credential.trim() !== "");
 }
+
+/** Credentials long enough to redact without cutting ordinary words out of a message. */
+const redactable = (credentials: readonly string[]) => credentials.filter((secret) => secret.length >= 6);
 
 function redact(text: string, secrets: string[]): string {
   return secrets.reduce((result, secret) => result.split(secret).join("[redacted]"), text);

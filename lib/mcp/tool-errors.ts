@@ -18,7 +18,7 @@ const NEXT_STEP: Readonly<Record<ServiceErrorCode, string>> = {
   not_found: "Check the identifier or URL; the same one will not be found again.",
   conflict: "Reload the current state and try again.",
   payload_too_large: "Send smaller arguments.",
-  rate_limited: "Wait a minute before calling again.",
+  rate_limited: "Wait as long as the message says (else a minute) before calling again.",
   budget_exhausted:
     "Do not retry before the reset; call budget_status for details, or ask the user to raise the budget (or, for an operator quota, to add a provider key of their own).",
   all_providers_failed:

@@ -56,8 +56,8 @@ export const repeated = (estimate: CallEstimate, times: number): CallEstimate =>
 });
 
 /**
- * Of `entries`, those a call would ask now: not a key paused for its rate limit (provider-pause.ts) nor one
- * behind this tenant's open breaker.
+ * Of `entries`, those a call would ask now: not a key paused for its rate limit or its quota
+ * (provider-pause.ts) nor one behind this tenant's open breaker.
  */
 export async function askable<E extends ResolvedProvider<ProviderRegistration>>(
   ctx: TenantContext,
@@ -67,8 +67,9 @@ export async function askable<E extends ResolvedProvider<ProviderRegistration>>(
   const states = await readKeyStates(ctx.kv, [...new Set(ids)]);
   const now = Date.now();
   return entries.filter((entry, i) => {
-    const paused = states.get(ids[i] as string)?.pausedUntil;
+    const state = states.get(ids[i] as string) ?? {};
+    const paused = [state.pausedUntil, state.quotaUntil].some((until) => until !== undefined && until > now);
     const breaker = ctx.breakers.state(breakerKey(entry.provider.id, entry.apiKey), ctx.tenantId);
-    return !(paused !== undefined && paused > now) && breaker !== "open";
+    return !paused && breaker !== "open";
   });
 }

@@ -1,8 +1,10 @@
 /**
  * What happens around each provider attempt of a tenant's tool call, apart from the call itself:
  * the circuit breaker (refuse, then learn from the outcome), the key's rate limit (skip a paused key, pace a
- * key limited per second, pause a key the provider says is used up), the budget admission (reserve),
- * metrics, marking a refused tenant key invalid, and the caller's live progress.
+ * key limited per second, pause a key the provider says is used up), the key's quota (pause and skip a key
+ * the provider refused for its plan, credit or payment limit, and mark a tenant's own key so), the budget
+ * admission (reserve), metrics, marking a refused tenant key invalid, logging a request the provider refused
+ * as malformed (our defect), and the caller's live progress.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { priceOf, requestCostMicros } from "@/lib/engine/shared/price";
@@ -17,6 +19,7 @@ import type {
   ResolvedProvider,
   SpanOutcome,
 } from "@/lib/engine/shared/types";
+import { deadlineOf } from "@/lib/http/abort";
 import { log } from "@/lib/observability/logger";
 import { metrics } from "@/lib/observability/metrics";
 import type { AdmissionRequest, AdmissionResult } from "@/lib/pipeline/capabilities";
@@ -25,13 +28,16 @@ import type { ExhaustedBudget } from "./capabilities";
 import type { TenantContext } from "./context";
 import { breakerKey, verdictOf } from "./health/circuit-breaker";
 import { markKeyInvalid } from "./keys/mark-key-invalid";
+import { markKeyQuota } from "./keys/mark-key-quota";
 import { operatorKey } from "./providers/operator-providers";
 import { claimSendSlot, PACE_MAX_WAIT_MS } from "./rate-limit/pacing";
 import {
   type KeyState,
   keyId,
   pauseKey,
+  pauseKeyForQuota,
   pauseSecondsAfter429,
+  quotaPauseSeconds,
   readKeyStates,
   rememberRate,
 } from "./rate-limit/provider-pause";
@@ -58,10 +64,15 @@ export interface AttemptLedger {
   close(): Promise<Map<string, number[]>>;
 }
 
-/** Failures a provider does not bill for: the charge is refunded. Anything else (timeouts included) is kept. */
+/**
+ * Failures a provider does not bill for: the charge is refunded. Anything else (timeouts, and a target that
+ * refused a fetching provider, which did the work, included) is kept.
+ */
 const NOT_BILLED: ReadonlySet<string> = new Set<FailureReason>([
   "bad_key",
   "rate_limited",
+  "quota_exhausted",
+  "invalid_request",
   "network_error",
   "blocked",
   "not_configured",
@@ -80,6 +91,11 @@ const PACED_UP_TO_PER_SECOND = 20;
  * second: a per-second window is pacing's business, and its reset is the next slot anyway.
  */
 const PAUSE_FROM_HEADERS_MIN_SECONDS = 2;
+/**
+ * A call whose every provider is paced waits for its send slot up to its deadline, less this much (at most
+ * half of what is left) for the provider to answer.
+ */
+const PACED_ANSWER_RESERVE_MS = 2_000;
 
 interface Reservation {
   id: string;
@@ -136,7 +152,7 @@ export function attemptLedger(ctx: TenantContext, call: LedgerCall): AttemptLedg
     keyWrites: [],
   };
   return {
-    admit: (providerId, reserveMicros) => admitAttempt(ledger, providerId, reserveMicros),
+    admit: (providerId, reserveMicros, deadline) => admitAttempt(ledger, providerId, reserveMicros, deadline),
     exhausted: ledger.exhausted,
     databaseAway: () => ledger.admissions.databaseAway(),
     close: () => {
@@ -204,7 +220,12 @@ class AdmissionBatch {
  * Admits one provider's attempt: refused while its breaker is open or its budgets are spent, refunded at
  * once when the call was accounted for while the admission waited, else reserved until the call closes.
  */
-async function admitAttempt(ledger: Ledger, providerId: string, reserveMicros?: number): Promise<Admission> {
+async function admitAttempt(
+  ledger: Ledger,
+  providerId: string,
+  reserveMicros?: number,
+  deadline?: AbortSignal,
+): Promise<Admission> {
   const { ctx, call } = ledger;
   // Counted before any wait, so attempts admitted together still differ: the provider's first attempt keeps
   // the key it always had, a later one of the same call (web_search's `queries`) gets its own.
@@ -220,11 +241,29 @@ async function admitAttempt(ledger: Ledger, providerId: string, reserveMicros?: 
   // An attempt that will not run says nothing about health: a half-open probe slot it held is free again.
   const giveBackProbe = () => ctx.breakers.record(breaker, ctx.tenantId, "neutral");
   const key = keyId(providerId, entry?.apiKey);
-  const state = (await ledger.keyStates).get(key) ?? {};
-  if (state.pausedUntil !== undefined && state.pausedUntil > Date.now()) {
+  const states = await ledger.keyStates;
+  const state = states.get(key) ?? {};
+  const now = Date.now();
+  if (state.quotaUntil !== undefined && state.quotaUntil > now) {
+    giveBackProbe();
+    const until = new Date(state.quotaUntil).toISOString();
+    reportProgress(call, skipped(providerId, call.kind, "skipped_quota"));
+    return {
+      ok: false,
+      reason: "quota_exhausted",
+      detail: `the provider refused the key for its quota; it is paused until ${until}`,
+      retryAfter: secondsUntil(state.quotaUntil, now),
+    };
+  }
+  if (state.pausedUntil !== undefined && state.pausedUntil > now) {
     giveBackProbe();
     const until = new Date(state.pausedUntil).toISOString();
-    return skipRateLimited(call, providerId, `the key is paused until ${until} (the provider's rate limit)`);
+    return skipRateLimited(
+      call,
+      providerId,
+      `the key is paused until ${until} (the provider's rate limit)`,
+      secondsUntil(state.pausedUntil, now),
+    );
   }
   const costMicros = reserveMicros ?? (entry ? requestCostMicros(priceOf(entry)) : 0);
   const admission = await ledger.admissions
@@ -255,14 +294,16 @@ async function admitAttempt(ledger: Ledger, providerId: string, reserveMicros?: 
   ledger.reservations.push(reservation);
   // Paced after admission, so the call goes out right after its wait; a skip leaves the reservation
   // without an outcome, refunded when the call closes.
-  const perSecond = state.perSecond ?? entry?.provider.requestsPerSecond;
-  if (perSecond !== undefined && perSecond <= PACED_UP_TO_PER_SECOND) {
-    const wait = await claimSendSlot(ctx.kv, key, perSecond, Date.now());
+  const perSecond = pacedLimit(entry, state);
+  if (perSecond !== undefined) {
+    const maxWaitMs = allPaced(ledger, states) ? pacedWaitWithin(deadline) : PACE_MAX_WAIT_MS;
+    const wait = await claimSendSlot(ctx.kv, key, perSecond, Date.now(), maxWaitMs);
     if (wait === null) {
       return skipRateLimited(
         call,
         providerId,
-        `no send slot within ${PACE_MAX_WAIT_MS} ms under its limit of ${perSecond} a second`,
+        `no send slot within ${maxWaitMs} ms under its limit of ${perSecond} a second`,
+        Math.max(1, Math.ceil(maxWaitMs / 1000)),
       );
     }
     if (wait > 0) await sleep(wait);
@@ -275,9 +316,40 @@ async function admitAttempt(ledger: Ledger, providerId: string, reserveMicros?: 
 }
 
 /** An attempt skipped for its key's rate limit: nothing is sent, and the span says why. */
-function skipRateLimited(call: LedgerCall, providerId: string, detail: string): Admission {
+function skipRateLimited(
+  call: LedgerCall,
+  providerId: string,
+  detail: string,
+  retryAfter: number,
+): Admission {
   reportProgress(call, skipped(providerId, call.kind, "skipped_rate_limit"));
-  return { ok: false, reason: "rate_limited", detail };
+  return { ok: false, reason: "rate_limited", detail, retryAfter };
+}
+
+const secondsUntil = (atMs: number, nowMs: number) => Math.max(1, Math.ceil((atMs - nowMs) / 1000));
+
+/** The per-second limit a key is paced to (what its provider's headers named, else its plan's), if paced. */
+function pacedLimit(
+  entry: ResolvedProvider<ProviderRegistration> | undefined,
+  state: KeyState,
+): number | undefined {
+  const perSecond = state.perSecond ?? entry?.provider.requestsPerSecond;
+  return perSecond !== undefined && perSecond <= PACED_UP_TO_PER_SECOND ? perSecond : undefined;
+}
+
+/** Whether every provider of the call is paced: then nothing else could answer, and a call waits its turn. */
+function allPaced(ledger: Ledger, states: Map<string, KeyState>): boolean {
+  return ledger.call.entries.every(
+    (e) => pacedLimit(e, states.get(keyId(e.provider.id, e.apiKey)) ?? {}) !== undefined,
+  );
+}
+
+/** How long a call of paced providers only may wait for a send slot: what its deadline leaves for it. */
+function pacedWaitWithin(deadline: AbortSignal | undefined): number {
+  const at = deadlineOf(deadline);
+  if (at === undefined) return PACE_MAX_WAIT_MS;
+  const left = at - Date.now();
+  return Math.max(PACE_MAX_WAIT_MS, left - Math.min(PACED_ANSWER_RESERVE_MS, left / 2));
 }
 
 /**
@@ -289,12 +361,16 @@ function skipRateLimited(call: LedgerCall, providerId: string, detail: string): 
 function noteRateLimit(ledger: Ledger, key: string, known: KeyState, attempt: AttemptReport): void {
   const { kv } = ledger.ctx;
   const hint = attempt.rateLimit;
+  const reason = attempt.failure?.reason;
+  // A quota refusal's reset is its own pause (noteQuota), not a rate limit's.
   const pause =
-    attempt.failure?.reason === "rate_limited"
-      ? pauseSecondsAfter429(attempt.failure.retryAfter)
-      : hint?.retryAfter !== undefined && hint.retryAfter >= PAUSE_FROM_HEADERS_MIN_SECONDS
-        ? hint.retryAfter
-        : undefined;
+    reason === "quota_exhausted"
+      ? undefined
+      : reason === "rate_limited"
+        ? pauseSecondsAfter429(attempt.failure?.retryAfter)
+        : hint?.retryAfter !== undefined && hint.retryAfter >= PAUSE_FROM_HEADERS_MIN_SECONDS
+          ? hint.retryAfter
+          : undefined;
   if (pause !== undefined) ledger.keyWrites.push(pauseKey(kv, key, pause, Date.now()));
   if (hint?.perSecond !== undefined && hint.perSecond !== known.perSecond) {
     ledger.keyWrites.push(rememberRate(kv, key, hint.perSecond));
@@ -302,8 +378,9 @@ function noteRateLimit(ledger: Ledger, key: string, known: KeyState, attempt: At
 }
 
 /**
- * An admitted attempt reported back: its outcome is noted for the closing, the breaker learns from it, and
- * a tenant's own key the provider refused is marked invalid.
+ * An admitted attempt reported back: its outcome is noted for the closing, the breaker learns from it, a
+ * tenant's own key the provider refused is marked invalid, a key refused for its quota is paused, and a
+ * request refused as malformed is logged as the defect it is.
  */
 function settleAttempt(
   ledger: Ledger,
@@ -335,6 +412,33 @@ function settleAttempt(
       ),
     );
   }
+  if (failure?.reason === "quota_exhausted") noteQuota(ledger, admitted.key, failure, Boolean(ownKey));
+  if (failure?.reason === "invalid_request") {
+    // Our request was malformed for this provider: a defect of its adapter, never the caller's or the
+    // provider's. The message is the provider's answer with every credential redacted (provider-client.ts).
+    log().error(
+      { provider: providerId, kind: call.kind, status: failure.status, error: failure.message },
+      "a provider refused our request as invalid: the adapter sends something it does not accept",
+    );
+  }
+}
+
+/**
+ * A quota refusal pauses the key for every instance until the reset the answer named (else a default), and
+ * a tenant's own key is marked so for the keys page and `key.quota`.
+ */
+function noteQuota(ledger: Ledger, key: string, failure: ProviderFailure, ownKey: boolean): void {
+  const { ctx } = ledger;
+  const now = Date.now();
+  const seconds = quotaPauseSeconds(failure.retryAfter);
+  ledger.keyWrites.push(pauseKeyForQuota(ctx.kv, key, seconds, now));
+  if (!ownKey) return;
+  const until = new Date(now + Math.ceil(seconds) * 1000);
+  ctx.pending.track(
+    markKeyQuota({ ctx, input: { provider: failure.provider, until } }).catch((error: unknown) =>
+      log().warn(error, "marking a key's quota used up failed"),
+    ),
+  );
 }
 
 /** Counts the attempt and tells the caller's live progress, whose failure is only logged. */

@@ -21,6 +21,8 @@
  *                  for corpora where each query has its own results (bench/scenarios/auto-fanout.ts).
  *   latencyMs      delay before the response starts (applies to every mode).
  *   status         answer with this non-2xx status and a JSON error body (401, 403, 429, 500, 502, 503, …).
+ *   errorBody      that error body instead of the generic one: a provider's documented error answer
+ *                  (tests/fakes/error-answers.ts, e.g. Tavily's 432 or Linkup's 403 IP_NOT_WHITELISTED).
  *   retryAfter     Retry-After header sent with status 429 (default "7"; null sends none).
  *   headers        extra response headers, on every answer and error (a provider's rate-limit headers).
  *   expectedApiKey when set, a request whose credential (header or query, as the provider expects it)
@@ -95,6 +97,8 @@ export interface FakeScenario {
   payload?: unknown;
   latencyMs?: number;
   status?: number;
+  /** The JSON body sent with `status`, as the provider documents its error answer. */
+  errorBody?: unknown;
   retryAfter?: string | null;
   /** Sent with every answer and error, over the wire's own (rate-limit headers, say). */
   headers?: Readonly<Record<string, string>>;
@@ -674,7 +678,10 @@ export async function startFakeProviders(
       };
       return send(
         res,
-        { status: scenario.status, ...json({ error: `fake ${id} status ${scenario.status}` }) },
+        {
+          status: scenario.status,
+          ...json(scenario.errorBody ?? { error: `fake ${id} status ${scenario.status}` }),
+        },
         headers,
       );
     }

@@ -861,7 +861,7 @@ export interface operations {
                              * @description low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets, or paced; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested; safesearch: it cannot apply the asked safesearch level; no_news_search: topic news, and it has no news search
                              * @enum {string}
                              */
-                            reason: "low_contribution" | "rate_limited" | "budget" | "breaker_open" | "safesearch" | "no_news_search";
+                            reason: "low_contribution" | "rate_limited" | "quota_exhausted" | "budget" | "breaker_open" | "safesearch" | "no_news_search";
                         }[];
                         cache_hit: boolean;
                         /** @description Trace of this call (dashboard, GET /api/v1/traces/<id>) */
@@ -1730,7 +1730,7 @@ export interface operations {
                              * @description low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets, or paced; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested; safesearch: it cannot apply the asked safesearch level; no_news_search: topic news, and it has no news search
                              * @enum {string}
                              */
-                            reason: "low_contribution" | "rate_limited" | "budget" | "breaker_open" | "safesearch" | "no_news_search";
+                            reason: "low_contribution" | "rate_limited" | "quota_exhausted" | "budget" | "breaker_open" | "safesearch" | "no_news_search";
                         }[];
                         cache_hit: boolean;
                         /** @description Trace of this call (dashboard, GET /api/v1/traces/<id>) */
@@ -1927,7 +1927,7 @@ export interface operations {
                              * @description low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets, or paced; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested; safesearch: it cannot apply the asked safesearch level; no_news_search: topic news, and it has no news search
                              * @enum {string}
                              */
-                            reason: "low_contribution" | "rate_limited" | "budget" | "breaker_open" | "safesearch" | "no_news_search";
+                            reason: "low_contribution" | "rate_limited" | "quota_exhausted" | "budget" | "breaker_open" | "safesearch" | "no_news_search";
                         }[];
                         cache_hit: boolean;
                         /** @description Trace of this call (dashboard, GET /api/v1/traces/<id>) */
@@ -2113,7 +2113,7 @@ export interface operations {
                              * @description low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets, or paced; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested; safesearch: it cannot apply the asked safesearch level; no_news_search: topic news, and it has no news search
                              * @enum {string}
                              */
-                            reason: "low_contribution" | "rate_limited" | "budget" | "breaker_open" | "safesearch" | "no_news_search";
+                            reason: "low_contribution" | "rate_limited" | "quota_exhausted" | "budget" | "breaker_open" | "safesearch" | "no_news_search";
                         }[];
                         cache_hit: boolean;
                         /** @description Trace of this call (dashboard, GET /api/v1/traces/<id>) */
@@ -2305,7 +2305,7 @@ export interface operations {
                              * @description low_contribution: auto mode left it out (its results rarely add to the fused top results); rate_limited: its key is paused until the provider's window resets, or paced; budget: a budget or operator quota is spent; breaker_open: it failed repeatedly and is rested; safesearch: it cannot apply the asked safesearch level; no_news_search: topic news, and it has no news search
                              * @enum {string}
                              */
-                            reason: "low_contribution" | "rate_limited" | "budget" | "breaker_open" | "safesearch" | "no_news_search";
+                            reason: "low_contribution" | "rate_limited" | "quota_exhausted" | "budget" | "breaker_open" | "safesearch" | "no_news_search";
                         }[];
                         cache_hit: boolean;
                         /** @description Trace of this call (dashboard, GET /api/v1/traces/<id>) */
@@ -3333,8 +3333,8 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed (https) */
                     url: string;
-                    /** @description Events to receive: research.succeeded, research.failed, crawl.completed, budget.soft_limit, key.invalid */
-                    events: ("research.succeeded" | "research.failed" | "crawl.completed" | "budget.soft_limit" | "key.invalid")[];
+                    /** @description Events to receive: research.succeeded, research.failed, crawl.completed, budget.soft_limit, key.invalid, key.quota */
+                    events: ("research.succeeded" | "research.failed" | "crawl.completed" | "budget.soft_limit" | "key.invalid" | "key.quota")[];
                 };
             };
         };
@@ -5263,6 +5263,8 @@ export interface operations {
                              */
                             status: "ok" | "invalid" | "unknown";
                             checkedAt: string | null;
+                            /** @description While the provider refuses the key for its quota, credit or payment limit: until when calls skip it (quota_exhausted) */
+                            quotaUntil: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 date-time (UTC)

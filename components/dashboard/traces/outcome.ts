@@ -9,6 +9,7 @@ const OUTCOME: Record<string, { bar: string; tone: BadgeTone; text: string }> = 
   skipped_budget: { bar: "bg-chart-3", tone: "warning", text: "skipped: budget" },
   skipped_breaker: { bar: "bg-chart-5", tone: "warning", text: "skipped: breaker" },
   skipped_rate_limit: { bar: "bg-chart-2", tone: "warning", text: "skipped: rate limit" },
+  skipped_quota: { bar: "bg-chart-2", tone: "warning", text: "skipped: quota" },
   cache_hit: { bar: "bg-chart-4", tone: "primary", text: "cache hit" },
 };
 

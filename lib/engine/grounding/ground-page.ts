@@ -105,9 +105,10 @@ async function groundThrough(
   );
   spans.push(...fetched.spans);
   if (!fetched.outcome.ok) {
-    const { problem } = fetched.outcome;
-    // A refused target (SSRF policy) is never tried elsewhere, as in the fetch engine.
-    return { problem, tryNext: problem.reason !== "blocked" };
+    const { problem, refused } = fetched.outcome;
+    // A refused target (SSRF policy) is never tried elsewhere, as in the fetch engine; a provider that
+    // refused the request (`blocked`) is another step's chance.
+    return { problem, tryNext: refused !== true };
   }
   const { page } = fetched.outcome;
   const written = await writeSnippet(

@@ -23,7 +23,10 @@ export interface StageFetch {
   timeoutMs: number;
 }
 
-export type StageFetchOutcome = { ok: true; page: FetchResult } | { ok: false; problem: PageProblem };
+export type StageFetchOutcome =
+  | { ok: true; page: FetchResult }
+  /** `refused`: the network policy refused the URL itself, so no other step may fetch it either. */
+  | { ok: false; problem: PageProblem; refused?: true };
 
 export const INVALID_URL: PageProblem = {
   reason: "invalid_url",
@@ -35,6 +38,7 @@ export const INVALID_URL: PageProblem = {
 const TRANSIENT: ReadonlySet<string> = new Set([
   "timeout",
   "rate_limited",
+  "quota_exhausted",
   "network_error",
   "budget_exhausted",
   "operator_quota_exhausted",
@@ -93,7 +97,11 @@ export async function fetchForStage(
     if (error instanceof ZodError) return { outcome: { ok: false, problem: INVALID_URL }, spans: [] };
     if (error instanceof SsrfBlocked) {
       return {
-        outcome: { ok: false, problem: { reason: "blocked", message: error.message, transient: false } },
+        outcome: {
+          ok: false,
+          problem: { reason: "blocked", message: error.message, transient: false },
+          refused: true,
+        },
         spans: [],
       };
     }

@@ -174,6 +174,7 @@ const REFUSAL_MESSAGE: Readonly<Record<RefusalReason, string>> = {
   operator_quota_exhausted: "operator quota exhausted",
   breaker_open: "circuit breaker open",
   rate_limited: "rate limited",
+  quota_exhausted: "the key's quota is used up",
 };
 
 /** A refused attempt's span: skipped for the refusal's reason (nothing was sent). */
@@ -182,6 +183,7 @@ const SKIPPED: Readonly<Record<RefusalReason, ProviderSpan["outcome"]>> = {
   operator_quota_exhausted: "skipped_budget",
   breaker_open: "skipped_breaker",
   rate_limited: "skipped_rate_limit",
+  quota_exhausted: "skipped_quota",
 };
 
 type Refusal = FailureDetails & { skipped?: ProviderSpan["outcome"] };
@@ -197,7 +199,7 @@ async function admitAttempt(
   if (admit === undefined) return {};
   try {
     const admission = await raceAbort(
-      new Promise<Admission>((resolve) => resolve(admit(providerId, reserveMicros))),
+      new Promise<Admission>((resolve) => resolve(admit(providerId, reserveMicros, deadline))),
       deadline,
     );
     if (admission.ok) return { settled: admission.settled };
@@ -207,6 +209,7 @@ async function admitAttempt(
         reason: admission.reason,
         message: admission.detail ? `${message}: ${admission.detail}` : message,
         skipped: SKIPPED[admission.reason],
+        ...(admission.retryAfter !== undefined && { retryAfter: admission.retryAfter }),
       },
     };
   } catch (error) {

@@ -43,6 +43,8 @@ export type SpanOutcome =
   | "skipped_breaker"
   /** The key was paused after a 429, or had no send slot left this second: nothing was sent or paid. */
   | "skipped_rate_limit"
+  /** The key was paused after the provider said its quota, credit or payment limit is used up. */
+  | "skipped_quota"
   /** The provider's answer came from an earlier call of the same request: nothing was sent or paid. */
   | "cache_hit";
 
@@ -82,16 +84,28 @@ export type Admission =
   | { ok: true; settled?: (report: AttemptReport) => void }
   | {
       ok: false;
-      reason: "budget_exhausted" | "operator_quota_exhausted" | "breaker_open" | "rate_limited";
+      reason:
+        | "budget_exhausted"
+        | "operator_quota_exhausted"
+        | "breaker_open"
+        | "rate_limited"
+        | "quota_exhausted";
       /** Why, in a few words, when the reason alone does not say it (the key's pause, until when). */
       detail?: string;
+      /** Seconds until the key may be tried again (its pause ends, or its next send slot), when known. */
+      retryAfter?: number;
     };
 /**
  * Called right before each provider call (atomic budget admission, circuit breaker); an admitted call
  * reports its outcome to `settled` (breaker, health, metrics, live progress). `reserveMicros` is the most
- * a call priced by use can cost (a model's tokens), reserved instead of the provider's cost per request.
+ * a call priced by use can cost (a model's tokens), reserved instead of the provider's cost per request;
+ * `deadline` is the call's, which a wait for a send slot stays within (lib/http/abort.ts `deadlineOf`).
  */
-export type AdmitHook = (providerId: ProviderId, reserveMicros?: number) => Promise<Admission>;
+export type AdmitHook = (
+  providerId: ProviderId,
+  reserveMicros?: number,
+  deadline?: AbortSignal,
+) => Promise<Admission>;
 
 type FreeTierPeriod = "day" | "month" | "lifetime";
 

@@ -1,6 +1,7 @@
 import type { ProviderFailure, ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
 import type { ExhaustedBudget } from "@/lib/pipeline/capabilities";
 import { ServiceError } from "@/lib/pipeline/errors";
+import { pauseSecondsAfter429, quotaPauseSeconds } from "@/lib/pipeline/rate-limit/provider-pause";
 
 /**
  * Refuses provider ids the tool does not know, naming the ones it does: a misspelt name is fixed at once.
@@ -65,7 +66,15 @@ function distinctBudgets(budgets: readonly ExhaustedBudget[]): ExhaustedBudget[]
 
 const REFUSED: ReadonlySet<string> = new Set(["budget_exhausted", "operator_quota_exhausted"]);
 
-type Failures = ReadonlyArray<Pick<ProviderFailure, "provider"> & { reason: string }>;
+type Failures = ReadonlyArray<Pick<ProviderFailure, "provider" | "retryAfter"> & { reason: string }>;
+
+/** Failures that pass with time: the key's rate limit or quota, each with when it may be tried again. */
+const WAITING: ReadonlySet<string> = new Set(["rate_limited", "quota_exhausted"]);
+
+/** Seconds until a waiting failure's key may be tried again: what it said, else the pause its key got. */
+const retryAfterOf = (failure: Failures[number]) =>
+  failure.retryAfter ??
+  (failure.reason === "quota_exhausted" ? quotaPauseSeconds(undefined) : pauseSecondsAfter429(undefined));
 
 const listReasons = (failures: Failures) => failures.map((f) => `${f.provider}: ${f.reason}`).join("; ");
 
@@ -73,7 +82,10 @@ const listReasons = (failures: Failures) => failures.map((f) => `${f.provider}: 
  * A call where no provider produced anything is an error. When budgets or operator quotas refused any of
  * its providers it is `budget_exhausted` (402), naming each exhausted budget once and when it resets, even
  * when the other providers failed for other reasons: asking again before the reset buys nothing from the
- * refused ones, and a 502 invites a retry. Otherwise every provider failed (502), with each one's reason.
+ * refused ones, and a 502 invites a retry. When every provider was rate limited or out of quota (skipped for
+ * its key's pause or send slot, or refused so by the provider) it is `rate_limited` (429) with the soonest
+ * time one may be asked again (Retry-After): nothing failed that waiting does not fix. Otherwise every
+ * provider failed (502), with each one's reason.
  */
 export function throwIfNothingSucceeded(
   result: { succeeded: number; providers_failed: Failures },
@@ -96,9 +108,22 @@ export function throwIfNothingSucceeded(
       },
     );
   }
+  const failures = result.providers_failed;
+  if (failures.length > 0 && failures.every((f) => WAITING.has(f.reason))) {
+    const retryAfter = Math.min(...failures.map(retryAfterOf));
+    throw new ServiceError(
+      "rate_limited",
+      `every provider is rate limited or out of quota for now (${listReasons(failures)}); try again in ${retryAfter} s`,
+      {
+        providers_failed: failures.map(({ provider, reason }) => ({ provider, reason })),
+        retry_after: retryAfter,
+      },
+      retryAfter,
+    );
+  }
   throw new ServiceError(
     "all_providers_failed",
-    `every provider failed (${listReasons(result.providers_failed)})`,
-    result.providers_failed,
+    `every provider failed (${listReasons(failures)})`,
+    failures,
   );
 }

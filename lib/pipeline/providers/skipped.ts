@@ -3,6 +3,8 @@
  * responses and traces. A skipped provider was sent nothing and charged nothing.
  * - `rate_limited`: its key is paused after a 429 (or headers saying the window is used up), or had no
  *   send slot left under its per-second limit (rate-limit/provider-pause.ts, rate-limit/pacing.ts);
+ * - `quota_exhausted`: its key is paused after the provider refused it for its quota, credit or payment
+ *   limit, until the reset (rate-limit/provider-pause.ts);
  * - `budget`: a budget or an operator quota refused it;
  * - `breaker_open`: its circuit breaker is open;
  * - `low_contribution`: auto mode left it out (contribution/);
@@ -15,6 +17,7 @@ import type { ProviderSpan, SpanOutcome } from "@/lib/engine/shared/types";
 export const SKIP_REASONS = [
   "low_contribution",
   "rate_limited",
+  "quota_exhausted",
   "budget",
   "breaker_open",
   "safesearch",
@@ -32,6 +35,7 @@ const SKIP_OF_OUTCOME: Partial<Record<SpanOutcome, SkipReason>> = {
   skipped_budget: "budget",
   skipped_breaker: "breaker_open",
   skipped_rate_limit: "rate_limited",
+  skipped_quota: "quota_exhausted",
 };
 
 /** The skip reason of each admission refusal (a failure reason meaning the provider was never called). */
@@ -40,6 +44,7 @@ const SKIP_OF_REFUSAL: Readonly<Record<string, SkipReason>> = {
   budget_exhausted: "budget",
   operator_quota_exhausted: "budget",
   rate_limited: "rate_limited",
+  quota_exhausted: "quota_exhausted",
 };
 
 /** Whether an attempt with this outcome was skipped (sent nothing, costs nothing). */

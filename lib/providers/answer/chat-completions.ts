@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, type ProviderJsonResponse, requestJson } from "@/lib/http/provider-client";
+import { CHAT_COMPLETIONS_ERRORS } from "@/lib/providers/error-rules";
 import type { SourceRef } from "./citations";
 
 const urlCitation = z.object({
@@ -65,6 +66,7 @@ export function postChatCompletion(request: ChatRequest): Promise<ProviderJsonRe
       ...request.extra,
     },
     signal: request.signal,
+    errorRules: CHAT_COMPLETIONS_ERRORS,
   });
 }
 

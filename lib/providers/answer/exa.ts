@@ -9,6 +9,7 @@
 import { z } from "zod";
 import type { AnswerProvider } from "@/lib/engine/answer/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { EXA_ERRORS } from "@/lib/providers/error-rules";
 import { listedPrice } from "@/lib/providers/prices";
 import { requireApiKey } from "@/lib/providers/search/adapter-kit";
 import { toProviderAnswer } from "./answer-kit";
@@ -36,6 +37,7 @@ export const exa: AnswerProvider = {
     const response = await requestJson(buildUrl(call.baseUrl, "/answer"), {
       method: "POST",
       headers: { "x-api-key": apiKey },
+      errorRules: EXA_ERRORS,
       json: { query: call.query, text: false },
       signal: call.signal,
     });

@@ -10,6 +10,7 @@
 import { z } from "zod";
 import type { AnswerProvider } from "@/lib/engine/answer/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { TAVILY_ERRORS } from "@/lib/providers/error-rules";
 import { listedPrice } from "@/lib/providers/prices";
 import { requireApiKey } from "@/lib/providers/search/adapter-kit";
 import { toProviderAnswer } from "./answer-kit";
@@ -39,6 +40,7 @@ export const tavily: AnswerProvider = {
     const response = await requestJson(buildUrl(call.baseUrl, "/search"), {
       method: "POST",
       headers: { authorization: `Bearer ${apiKey}` },
+      errorRules: TAVILY_ERRORS,
       json: {
         query: call.query,
         search_depth: "advanced",

@@ -95,10 +95,21 @@ export function markdownDocument(
   return document;
 }
 
+/** Statuses a site answers when it refuses the client rather than lacking the page. */
+const REFUSING_STATUSES: ReadonlySet<number> = new Set([401, 403, 451]);
+
+/**
+ * The failure of a target's error status: the site refused the fetcher (blocked_target: no other fetcher
+ * of the same kind is likely to fare better on a retry soon), or answered an error (http_error).
+ */
+export function targetStatusError(status: number, message: string): ProviderError {
+  return new ProviderError(REFUSING_STATUSES.has(status) ? "blocked_target" : "http_error", message, status);
+}
+
 /** A target status the provider reports (Firecrawl's metadata.statusCode, Zyte's statusCode, …). */
 export function assertTargetOk(status: number | null | undefined, name: string): void {
   if (status !== undefined && status !== null && status >= 400) {
-    throw new ProviderError("http_error", `${name}: the page answered HTTP ${status}`, status);
+    throw targetStatusError(status, `${name}: the page answered HTTP ${status}`);
   }
 }
 

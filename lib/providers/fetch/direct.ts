@@ -8,9 +8,9 @@
 import { checkContent, type Verdict } from "@/lib/engine/fetch/content-checks";
 import { documentFromBody } from "@/lib/engine/fetch/extract/document";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
-import { ProviderError } from "@/lib/engine/shared/errors";
 import { safeFetch } from "@/lib/http/safe-fetch";
 import { listedPrice } from "@/lib/providers/prices";
+import { targetStatusError } from "./adapter-kit";
 
 /** No provider API: the target is fetched itself. Non-empty so the shared configuration check passes. */
 export const DIRECT_BASE_URL = "direct:";
@@ -54,11 +54,7 @@ export const direct: FetchProvider = {
     document.bytes = response.body.length;
     document.metadata.status = response.status;
     if (response.status >= 400 && !CHECKED_DESPITE_STATUS.has(checkContent(document)?.reason)) {
-      throw new ProviderError(
-        "http_error",
-        `${call.url.host} answered HTTP ${response.status}`,
-        response.status,
-      );
+      throw targetStatusError(response.status, `${call.url.host} answered HTTP ${response.status}`);
     }
     return document;
   },

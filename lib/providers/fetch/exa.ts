@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { EXA_ERRORS } from "@/lib/providers/error-rules";
 import { listedPrice } from "@/lib/providers/prices";
 import { markdownDocument, requireApiKey, withFacts } from "./adapter-kit";
 
@@ -51,6 +52,7 @@ export const exa: FetchProvider = {
     const response = await requestJson(buildUrl(call.baseUrl, "/contents"), {
       method: "POST",
       headers: { "x-api-key": apiKey },
+      errorRules: EXA_ERRORS,
       json: { urls: [call.url.toString()], text: true },
       signal: call.signal,
     });

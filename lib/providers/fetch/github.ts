@@ -19,6 +19,7 @@ import {
   requestJson,
   userPathSegments,
 } from "@/lib/http/provider-client";
+import { GITHUB_ERRORS } from "@/lib/providers/error-rules";
 import { listedPrice } from "@/lib/providers/prices";
 import { domainRoute, markdownDocument, type Transport, withFacts } from "./adapter-kit";
 
@@ -72,7 +73,11 @@ export const github: FetchProvider = {
     if (found.kind === "thread") return thread(call, found);
     const response = await request(
       buildUrl(call.baseUrl, found.api, found.kind === "file" ? { ref: found.ref } : {}),
-      { headers: headers(call, "application/vnd.github.raw+json"), signal: call.signal },
+      {
+        headers: headers(call, "application/vnd.github.raw+json"),
+        signal: call.signal,
+        errorRules: GITHUB_ERRORS,
+      },
     );
     const markdown = found.kind === "file" ? asMarkdown(found.path, response.body) : response.body;
     const title = found.kind === "readme" ? `${found.repo} README` : `${found.repo}: ${found.path}`;
@@ -119,10 +124,12 @@ async function thread(
     requestJson(buildUrl(call.baseUrl, api), {
       headers: headers(call, "application/vnd.github+json"),
       signal: call.signal,
+      errorRules: GITHUB_ERRORS,
     }),
     requestJson(buildUrl(call.baseUrl, commentsApi, { per_page: 100 }), {
       headers: headers(call, "application/vnd.github+json"),
       signal: call.signal,
+      errorRules: GITHUB_ERRORS,
     }),
   ]);
   const item = parseResponse(threadSchema, main.json);

@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { SCRAPFLY_ERRORS } from "@/lib/providers/error-rules";
 import { listedPrice } from "@/lib/providers/prices";
 import { assertTargetOk, markdownDocument, requireApiKey, withFacts } from "./adapter-kit";
 
@@ -41,7 +42,7 @@ export const scrapfly: FetchProvider = {
     const apiKey = requireApiKey(call, scrapfly.displayName);
     const response = await requestJson(
       buildUrl(call.baseUrl, "/scrape", { key: apiKey, url: call.url.toString(), format: "markdown" }),
-      { signal: call.signal },
+      { signal: call.signal, errorRules: SCRAPFLY_ERRORS },
     );
     const { result } = parseResponse(responseSchema, response.json);
     assertTargetOk(result.status_code, scrapfly.displayName);

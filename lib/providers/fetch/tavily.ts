@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { TAVILY_ERRORS } from "@/lib/providers/error-rules";
 import { listedPrice } from "@/lib/providers/prices";
 import { markdownDocument, requireApiKey } from "./adapter-kit";
 
@@ -34,6 +35,7 @@ export const tavily: FetchProvider = {
     const response = await requestJson(buildUrl(call.baseUrl, "/extract"), {
       method: "POST",
       headers: { authorization: `Bearer ${apiKey}` },
+      errorRules: TAVILY_ERRORS,
       json: {
         urls: [call.url.toString()],
         extract_depth: "basic",

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { ProviderError } from "@/lib/engine/shared/errors";
+import { SERPAPI_ERRORS } from "@/lib/providers/error-rules";
 import { requireApiKey, sameAccount } from "@/lib/providers/search/adapter-kit";
 import { serpapi as serpapiSearch } from "@/lib/providers/search/serpapi";
 import { imageProvider } from "./image-kit";
@@ -37,6 +38,7 @@ export const serpapi = imageProvider({
   schema: responseSchema,
   request: (call) => ({
     path: "/search.json",
+    errorRules: SERPAPI_ERRORS,
     query: {
       engine: "google_images",
       q: call.query,

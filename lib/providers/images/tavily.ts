@@ -11,6 +11,7 @@
  * only. A basic search is 1 credit, as for web search.
  */
 import { z } from "zod";
+import { TAVILY_ERRORS } from "@/lib/providers/error-rules";
 import { notesOf, requireApiKey, sameAccount } from "@/lib/providers/search/adapter-kit";
 import { fitPlainQuery } from "@/lib/providers/search/query-text";
 import { TAVILY_QUERY_LIMIT, tavilyCountry, tavily as tavilySearch } from "@/lib/providers/search/tavily";
@@ -33,6 +34,7 @@ export const tavily = imageProvider({
     const query = fitPlainQuery(call.query, TAVILY_QUERY_LIMIT);
     return {
       path: "/search",
+      errorRules: TAVILY_ERRORS,
       method: "POST",
       headers: { authorization: `Bearer ${requireApiKey(call, tavilySearch.displayName)}` },
       json: {

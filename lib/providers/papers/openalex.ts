@@ -16,6 +16,7 @@
 import { z } from "zod";
 import type { PaperProvider, RawPaper } from "@/lib/engine/papers/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { OPENALEX_ERRORS } from "@/lib/providers/error-rules";
 import { listedPrice } from "@/lib/providers/prices";
 import { cleanPapers, yearRange } from "./paper-kit";
 
@@ -78,7 +79,7 @@ export const openalex: PaperProvider = {
         mailto: call.mailto,
         api_key: call.apiKey,
       }),
-      { signal: call.signal },
+      { signal: call.signal, errorRules: OPENALEX_ERRORS },
     );
     const papers = parseResponse(responseSchema, response.json).results.map((work): RawPaper => {
       const paper: RawPaper = {

@@ -12,6 +12,7 @@
 import { z } from "zod";
 import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
+import { EXA_ERRORS } from "@/lib/providers/error-rules";
 import { listedPrice } from "@/lib/providers/prices";
 import { notesOf, requestResults, requireApiKey, resultCount, supports } from "./adapter-kit";
 import { dateWindow } from "./dates";
@@ -74,6 +75,7 @@ async function exaSearch(call: ProviderCall) {
   return requestResults(call, buildUrl(call.baseUrl, "/search"), {
     method: "POST",
     headers: { "x-api-key": apiKey },
+    errorRules: EXA_ERRORS,
     json: body,
     adjustments: notesOf(count),
     schema: exaResponse,

@@ -10,6 +10,7 @@
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
+import { LINKUP_ERRORS } from "@/lib/providers/error-rules";
 import { listedPrice } from "@/lib/providers/prices";
 import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateWindow } from "./dates";
@@ -45,6 +46,7 @@ export const linkup: SearchProvider = {
     return requestResults(call, buildUrl(call.baseUrl, "/search"), {
       method: "POST",
       headers: { authorization: `Bearer ${apiKey}` },
+      errorRules: LINKUP_ERRORS,
       json: {
         q: buildQueryText(call, linkup.capabilities.queryOperators),
         depth: "standard",

@@ -19,6 +19,7 @@ import { z } from "zod";
 import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { SERPAPI_ERRORS } from "@/lib/providers/error-rules";
 import { listedPrice } from "@/lib/providers/prices";
 import { type Fitted, notesOf, requireApiKey, supports, toProviderResponse } from "./adapter-kit";
 import {
@@ -73,7 +74,7 @@ async function serpApiSearch(call: ProviderCall, tab: "web" | "news") {
     tbm: tab === "news" ? "nws" : undefined,
     api_key: apiKey,
   });
-  const response = await requestJson(url, { signal: call.signal });
+  const response = await requestJson(url, { signal: call.signal, errorRules: SERPAPI_ERRORS });
   const data = parseResponse(responseSchema, response.json);
   const found = tab === "news" ? data.news_results : data.organic_results;
   if (data.error && !found && !/hasn't returned any results/i.test(data.error)) {

@@ -14,6 +14,7 @@
 import { z } from "zod";
 import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
+import { TAVILY_ERRORS } from "@/lib/providers/error-rules";
 import { listedPrice } from "@/lib/providers/prices";
 import { notesOf, requestResults, requireApiKey, resultCount, supports } from "./adapter-kit";
 import { dateWindow, hasExplicitDates } from "./dates";
@@ -94,6 +95,7 @@ async function tavilySearch(call: ProviderCall) {
   return requestResults(call, buildUrl(call.baseUrl, "/search"), {
     method: "POST",
     headers: { authorization: `Bearer ${apiKey}` },
+    errorRules: TAVILY_ERRORS,
     json: body,
     adjustments: notesOf(query, count),
     schema: responseSchema,

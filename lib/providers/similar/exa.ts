@@ -11,6 +11,7 @@
  */
 import type { SimilarProvider } from "@/lib/engine/similar/types";
 import { buildUrl } from "@/lib/http/provider-client";
+import { EXA_ERRORS } from "@/lib/providers/error-rules";
 import { requestResults, requireApiKey, sameAccount } from "@/lib/providers/search/adapter-kit";
 import { exaResponse, exa as exaSearch, fromExaResults } from "@/lib/providers/search/exa";
 
@@ -30,6 +31,7 @@ export const exa: SimilarProvider = {
       {
         method: "POST",
         headers: { "x-api-key": requireApiKey(call, exaSearch.displayName) },
+        errorRules: EXA_ERRORS,
         json: {
           url: call.url,
           numResults: maxResults,

@@ -14,7 +14,10 @@ function endpointView(settings: unknown) {
   };
 }
 
-/** The tenant's stored keys, last 4 characters only, and for the workspace model its host, model and price. */
+/**
+ * The tenant's stored keys, last 4 characters only, and for the workspace model its host, model and price;
+ * `quotaUntil` while the provider's refusal for the key's quota, credit or payment limit pauses it.
+ */
 export async function listKeys({ ctx }: { ctx: TenantContext }) {
   assertScope(ctx, "admin");
   const rows = await ctx.db.withTenant(ctx.tenantId, (tx) =>
@@ -24,11 +27,18 @@ export async function listKeys({ ctx }: { ctx: TenantContext }) {
         last4: providerKeys.last4,
         status: providerKeys.status,
         checkedAt: providerKeys.checkedAt,
+        quotaUntil: providerKeys.quotaUntil,
         updatedAt: providerKeys.updatedAt,
         settings: providerKeys.settings,
       })
       .from(providerKeys)
       .orderBy(asc(providerKeys.provider)),
   );
-  return rows.map(({ settings, ...row }) => ({ ...row, endpoint: endpointView(settings) }));
+  const now = ctx.now();
+  return rows.map(({ settings, quotaUntil, ...row }) => ({
+    ...row,
+    // A pause that has ended says nothing any more: the key is asked again.
+    quotaUntil: quotaUntil && quotaUntil > now ? quotaUntil : null,
+    endpoint: endpointView(settings),
+  }));
 }

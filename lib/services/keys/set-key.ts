@@ -107,6 +107,8 @@ export async function setKey({ ctx, input }: { ctx: TenantContext; input: z.inpu
       settings,
       status: "unknown" as const,
       checkedAt: null,
+      // A new key has its own quota: the old one's state does not carry over.
+      quotaUntil: null,
       updatedAt: ctx.now(),
     };
     if (existing) await tx.update(providerKeys).set(values).where(eq(providerKeys.id, id));

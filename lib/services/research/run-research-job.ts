@@ -393,8 +393,10 @@ async function search(
     // Budgets refused some provider and nothing answered: more searching would only spend the rest.
     if (error.code === "budget_exhausted") {
       state.stop = { reason: "budget_exhausted", detail: error.message };
-    } else if (error.code !== "all_providers_failed") {
-      throw error; // nothing to search with (no provider, invalid providers): the job cannot go on
+    } else if (error.code !== "all_providers_failed" && error.code !== "rate_limited") {
+      // Every provider failed, or is rate limited or out of quota for now: that search found nothing, the
+      // job goes on. Anything else leaves nothing to search with (no provider, invalid providers).
+      throw error;
     }
     return { error: `${error.code}: ${error.message}` };
   }

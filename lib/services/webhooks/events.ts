@@ -7,6 +7,8 @@ export const WEBHOOK_EVENTS = [
   "crawl.completed",
   "budget.soft_limit",
   "key.invalid",
+  /** A stored key the provider refused for its quota, credit or payment limit: once per turn into that state. */
+  "key.quota",
 ] as const;
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

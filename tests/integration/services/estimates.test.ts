@@ -12,7 +12,7 @@ import { researchJobs, reservations, traces, usageCounters } from "@/lib/db/sche
 import { buildServer } from "@/lib/mcp/build-server";
 import { revision2025 } from "@/lib/mcp/revision-2025";
 import type { TenantContext } from "@/lib/pipeline/context";
-import { keyId, pauseKey } from "@/lib/pipeline/rate-limit/provider-pause";
+import { keyId, pauseKey, pauseKeyForQuota } from "@/lib/pipeline/rate-limit/provider-pause";
 import { setKey } from "@/lib/services/keys/set-key";
 import { tools } from "@/lib/tools/table";
 import { callTool, type Tool } from "@/lib/tools/tool";
@@ -80,7 +80,7 @@ describe("estimate: true", () => {
     expect(await ledger(s.a)).toEqual(before);
   });
 
-  it("web_search: leaves out a key paused for its rate limit, and adds what include_content could read", async () => {
+  it("web_search: leaves out a key paused for its rate limit or quota, and adds what include_content could read", async () => {
     await pauseKey(s.platform.kv, keyId("brave", "operator-brave"), 30, Date.now());
     try {
       expect(await estimate(tools.web_search, { query: "q", providers: ["brave", "duckduckgo"] })).toEqual({
@@ -88,6 +88,15 @@ describe("estimate: true", () => {
       });
     } finally {
       await s.platform.kv.del(`smx:pause:${keyId("brave", "operator-brave")}`);
+    }
+    // A key the provider refused for its quota is left out alike.
+    await pauseKeyForQuota(s.platform.kv, keyId("brave", "operator-brave"), 3600, Date.now());
+    try {
+      expect(await estimate(tools.web_search, { query: "q", providers: ["brave", "duckduckgo"] })).toEqual({
+        estimate: { providers: ["duckduckgo"], max_cost_usd: 0 },
+      });
+    } finally {
+      await s.platform.kv.del(`smx:quota:${keyId("brave", "operator-brave")}`);
     }
     // Three pages, each through every fetch step ($0.0018 together).
     expect(

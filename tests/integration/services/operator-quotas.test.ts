@@ -179,7 +179,11 @@ describe.each(databaseTargets())("operator quotas on $name", (target) => {
     fake.setScenario("brave", { status: 401 });
     await expect(search(ctx, ["brave"])).rejects.toMatchObject({ code: "all_providers_failed" });
     fake.setScenario("brave", { status: 429, retryAfter: "30" });
-    await expect(search(ctx, ["brave"])).rejects.toMatchObject({ code: "all_providers_failed" });
+    // Nothing failed that waiting does not fix: 429 with the provider's wait, not 502.
+    await expect(search(ctx, ["brave"])).rejects.toMatchObject({
+      code: "rate_limited",
+      retryAfterSeconds: 30,
+    });
     fake.resetScenarios();
     // The 429 paused the operator's key for 30 s: a call meanwhile skips it, uncharged too.
     await expect(search(ctx, ["brave"])).rejects.toThrow(/brave: rate_limited/);

@@ -3,13 +3,16 @@
  * and Redis connection, sharing one database and one real Redis): a 429 pauses the key on both until the
  * window the provider names ends, calls in the meantime skip it (`rate_limited`, in `providers_skipped`)
  * and are not charged; rate-limit headers saying a longer window is used up pause it too, within an hour; a
- * key limited per second is paced so calls on it go out a second apart, whichever instance makes them.
+ * key limited per second is paced so calls on it go out a second apart, whichever instance makes them; a
+ * call of paced providers only waits for its send slot within its deadline, or answers 429 with Retry-After.
  */
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { toErrorResponse } from "@/lib/api/errors";
 import { usageCounters } from "@/lib/db/schema";
 import type { Platform, TenantContext } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
 import { claimSendSlot } from "@/lib/pipeline/rate-limit/pacing";
 import { keyId } from "@/lib/pipeline/rate-limit/provider-pause";
 import { setKey } from "@/lib/services/keys/set-key";
@@ -210,6 +213,61 @@ describe.each(databaseTargets())("provider rate limits across two instances on $
     );
     expect(fake.requests("brave")).toHaveLength(1);
     expect(await braveUse(onA)).toBe(1); // the first call only: the skipped one's reservation was refunded
+  });
+
+  it("lets a call of paced providers only wait for its send slot: a Brave-only burst all answered, a second apart", async () => {
+    fake.setScenario("brave", { headers: FREE_PLAN });
+    const arrivals: number[] = [];
+    const onlyBrave = (ctx: TenantContext, query: string) =>
+      webSearch({
+        ctx,
+        input: { query, providers: ["brave"], no_cache: true, timeout_ms: 20_000 },
+        onProgress: (event) => {
+          if (event.provider === "brave" && event.outcome === "ok") arrivals.push(Date.now());
+        },
+      });
+    // Four at once from both instances: a fan-out would skip all but the first two (1.2 s of wait at most).
+    const burst = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => onlyBrave(i % 2 === 0 ? onA : onB, `paced ${i}`)),
+    );
+    for (const result of burst) {
+      expect(result.providers_succeeded.map((p) => p.provider)).toEqual(["brave"]);
+      expect(toSearchResponse(result).providers_skipped).toEqual([]);
+    }
+    expect(fake.requests("brave")).toHaveLength(4);
+    // Sent a slot apart: their answers cannot come closer together than the sends (a busy machine only
+    // spreads them further).
+    const times = arrivals.sort((x, y) => x - y);
+    expect((times[3] as number) - (times[0] as number)).toBeGreaterThanOrEqual(2_000);
+    await onB.usage.flush(); // half the calls were B's
+    expect(await braveUse(onA)).toBe(4);
+  });
+
+  it("answers a paced-only call whose slot is past its deadline 429 with Retry-After, never 502 or 402", async () => {
+    fake.setScenario("brave", { headers: FREE_PLAN });
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        webSearch({
+          ctx: i % 2 === 0 ? onA : onB,
+          input: { query: `deadline ${i}`, providers: ["brave"], no_cache: true, timeout_ms: 5_000 },
+        }).catch((error: unknown) => error),
+      ),
+    );
+    const refused = outcomes.filter((o): o is ServiceError => o instanceof ServiceError);
+    const answered = outcomes.length - refused.length;
+    // The deadline leaves room for a few slots (3 s of waiting), never for ten.
+    expect(answered).toBeGreaterThanOrEqual(1);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const error of refused) {
+      expect(error.code).toBe("rate_limited");
+      expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      const response = toErrorResponse(error, "request");
+      expect(response.status).toBe(429);
+      expect(response.headers.get("retry-after")).toBe(String(error.retryAfterSeconds));
+    }
+    expect(fake.requests("brave")).toHaveLength(answered);
+    await onB.usage.flush(); // half the calls were B's
+    expect(await braveUse(onA)).toBe(answered); // the refused were not charged
   });
 
   it("does not pace a key whose headers name a plan of 50 a second", async () => {

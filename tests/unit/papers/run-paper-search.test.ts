@@ -223,13 +223,26 @@ describe("runPaperSearch — faults", () => {
       ["arxiv", "invalid_response"],
       ["pubmed", "invalid_response"],
       ["semantic_scholar", "invalid_response"],
-      ["openalex", "rate_limited"],
+      // OpenAlex's 429 is its day's allowance used up (developers.openalex.org/api-reference/errors).
+      ["openalex", "quota_exhausted"],
     ]);
     expect(result.providers_failed.find((f) => f.provider === "arxiv")?.message).toContain("malformed XML");
     expect(result.providers_failed.find((f) => f.provider === "semantic_scholar")?.message).toContain(
       "malformed JSON",
     );
     expect(result.partial).toBe(true);
+  });
+
+  it("reads OpenAlex's 403 as its per-second limit, never as a refused key", async () => {
+    fake.setScenario(PAPER_PREFIX.openalex, { status: 403 });
+    const result = await runPaperSearch({
+      input: { query: "q" },
+      providers: [{ ...paperEntry(fake, "openalex"), apiKey: "openalex-key-123" }],
+    });
+    expect(result.providers_failed.map((f) => [f.provider, f.reason])).toEqual([
+      ["openalex", "rate_limited"],
+    ]);
+    expect(result.providers_failed[0]?.message).not.toMatch(/API key/);
   });
 
   it("keeps the healthy providers' papers when one fails", async () => {

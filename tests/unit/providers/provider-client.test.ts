@@ -102,15 +102,57 @@ describe("provider HTTP client", () => {
         signal: signal(),
       }),
     );
-    expect(error).toMatchObject({ reason: "http_error", status: 400 });
+    expect(error).toMatchObject({ reason: "invalid_request", status: 400 });
     expect(error.message).toContain("[redacted]");
     expect(error.message).not.toContain(key);
     expect(error.message).not.toContain("api_key=");
   });
 
-  it("treats 403 as bad_key", async () => {
-    const error = await failure(request(`${echoUrl}/?status=403`, { signal: signal() }));
-    expect(error).toMatchObject({ reason: "bad_key", status: 403 });
+  it("treats 401 and 403 as bad_key only when the request carried a key", async () => {
+    const keyed = { headers: { "x-api-key": "key-123456" }, signal: signal() };
+    for (const status of [401, 403]) {
+      const error = await failure(request(`${echoUrl}/?status=${status}`, keyed));
+      expect(error).toMatchObject({ reason: "bad_key", status });
+      expect(error.message).toContain("rejected the API key");
+    }
+    // A keyless provider (Reddit, DuckDuckGo) refusing the server has no key to reject.
+    const keyless = await failure(request(`${echoUrl}/?status=403`, { signal: signal() }));
+    expect(keyless).toMatchObject({ reason: "blocked", status: 403 });
+    expect(keyless.message).toContain("refused the request (HTTP 403)");
+    expect(keyless.message).not.toMatch(/API key/);
+  });
+
+  it("maps 402 to quota_exhausted and 400 and 422 to invalid_request", async () => {
+    const keyed = { headers: { "x-api-key": "key-123456" }, signal: signal() };
+    expect(await failure(request(`${echoUrl}/?status=402`, keyed))).toMatchObject({
+      reason: "quota_exhausted",
+      status: 402,
+    });
+    for (const status of [400, 422]) {
+      expect(await failure(request(`${echoUrl}/?status=${status}`, keyed))).toMatchObject({
+        reason: "invalid_request",
+        status,
+      });
+    }
+    expect(await failure(request(`${echoUrl}/?status=500`, keyed))).toMatchObject({
+      reason: "http_error",
+      message: expect.stringContaining("returned HTTP 500"),
+    });
+  });
+
+  it("lets a provider's own rules decide, by status and by a code in the body", async () => {
+    const rules = [
+      { status: 432, reason: "quota_exhausted" as const, says: "plan limit used up" },
+      { status: 403, body: /bad request for/, reason: "blocked" as const, says: "not the key" },
+    ];
+    const keyed = { headers: { "x-api-key": "key-123456" }, signal: signal(), errorRules: rules };
+    expect(await failure(request(`${echoUrl}/?status=432`, keyed))).toMatchObject({
+      reason: "quota_exhausted",
+      message: expect.stringContaining("plan limit used up (HTTP 432)"),
+    });
+    expect(await failure(request(`${echoUrl}/?status=403`, keyed))).toMatchObject({ reason: "blocked" });
+    // The body is matched once redacted: a rule can never see (or leak) the key.
+    expect((await failure(request(`${echoUrl}/?status=403`, keyed))).message).not.toContain("key-123456");
   });
 
   it("reads the rate-limit headers of an answer and of a 429, which waits for their reset without Retry-After", async () => {

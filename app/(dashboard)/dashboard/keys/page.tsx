@@ -8,7 +8,7 @@ import { cn } from "@/components/ui/cn";
 import { DataTable } from "@/components/ui/data-table";
 import { ExternalLink } from "@/components/ui/external-link";
 import { deleteKeyAction, setKeyAction, testKeyAction } from "@/lib/dashboard/actions/keys";
-import { formatRelative } from "@/lib/dashboard/format";
+import { formatCount, formatDateTime, formatRelative } from "@/lib/dashboard/format";
 import { freeTierSize, inTierUnit } from "@/lib/dashboard/free-tier";
 import {
   describeEndpoint,
@@ -95,6 +95,12 @@ function KeyStatus({ row, now }: { row: ProviderRow; now: Date }) {
             </span>
           ) : null}
           <Badge tone={VERDICT[row.key.status].tone}>{VERDICT[row.key.status].text}</Badge>
+          {row.key.quotaUntil ? (
+            <span className="text-xs text-warning" data-testid="key-quota">
+              quota used up: the provider refused the key for its plan or credit; calls skip it until{" "}
+              {formatDateTime(row.key.quotaUntil)}
+            </span>
+          ) : null}
           {row.key.checkedAt ? (
             <span className="text-xs text-muted-foreground">
               checked {formatRelative(row.key.checkedAt, now)}
