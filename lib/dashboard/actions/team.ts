@@ -89,14 +89,17 @@ export async function revokeInvitationAction(id: string): Promise<ActionState> {
 
 export async function acceptInvitationAction(
   secret: string,
-): Promise<ActionState<{ role: string; tenantId: string }>> {
+): Promise<ActionState<{ role: string; tenantId: string; alreadyMember: boolean }>> {
   const { session } = await dashboardSession();
   try {
     const joined = await acceptInvitation({
       ctx: await userSystemContext(),
       input: { secret, userId: session.user.id },
     });
-    return { status: "success", data: { role: joined.role, tenantId: joined.tenantId } };
+    return {
+      status: "success",
+      data: { role: joined.role, tenantId: joined.tenantId, alreadyMember: joined.alreadyMember },
+    };
   } catch (error) {
     if (error instanceof ServiceError && error.code === "not_found") {
       return {
