@@ -39,7 +39,7 @@ export async function inviteMemberAction(
     const base = await baseUrl();
     const sent = await emailInvitation({
       ctx,
-      input: { id: invitation.id, secret: invitation.secret, baseUrl: base },
+      input: { id: invitation.id, secret: invitation.secret },
     }).catch((error: unknown): InvitationEmailOutcome => {
       // The invitation exists whatever went wrong here: the admin gets its link, and the log the error.
       log().error({ err: error }, "invitation email not attempted");
