@@ -7,7 +7,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, webhookDeliveries, webhooks } from "@/lib/db/schema";
+import { auditLog, users, webhookDeliveries, webhooks } from "@/lib/db/schema";
 import type { Platform, TenantContext } from "@/lib/pipeline/context";
 import { markKeyInvalid } from "@/lib/pipeline/keys/mark-key-invalid";
 import { setKey } from "@/lib/services/keys/set-key";
@@ -24,6 +24,7 @@ import {
 import { testWebhook } from "@/lib/services/webhooks/test-webhook";
 import { PAUSE_AFTER_FAILURES } from "@/lib/services/webhooks/webhook-health";
 import { databaseTargets, type TestDatabase } from "@/tests/support/database";
+import { type MailServer, startMailServer } from "@/tests/support/mail-server";
 import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 
@@ -31,12 +32,13 @@ describe.each(databaseTargets())("webhook fairness on $name", (target) => {
   let t: TestDatabase;
   let platform: Platform;
   let receiver: WebhookReceiver;
+  let mail: MailServer;
 
-  const workspace = async (name: string) =>
-    tenantCtx(platform, (await createTenant({ ctx: systemCtx(platform), input: { name } })).id);
+  const workspace = async (name: string, ownerUserId?: string) =>
+    tenantCtx(platform, (await createTenant({ ctx: systemCtx(platform), input: { name, ownerUserId } })).id);
 
-  async function hooked(name: string, events = ["key.invalid"]) {
-    const ctx = await workspace(name);
+  async function hooked(name: string, events = ["key.invalid"], ownerUserId?: string) {
+    const ctx = await workspace(name, ownerUserId);
     const created = await createWebhook({ ctx, input: { url: receiver.url, events: events as never } });
     receiver.secret = created.secret;
     return { ctx, webhook: created };
@@ -88,9 +90,16 @@ describe.each(databaseTargets())("webhook fairness on $name", (target) => {
     t = await target.create();
     platform = testPlatform(t.db, { env: { SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1" } });
     receiver = await startWebhookReceiver();
+    mail = await startMailServer({
+      address: "127.0.0.1",
+      port: 0,
+      user: "mailer",
+      password: "mail-password-1",
+    });
   });
 
   afterAll(async () => {
+    await mail?.close();
     await receiver?.close();
     await t?.cleanup();
   });
@@ -192,12 +201,20 @@ describe.each(databaseTargets())("webhook fairness on $name", (target) => {
 
   it(`pauses a webhook after ${PAUSE_AFTER_FAILURES} failed attempts over an hour, tells its admins, and resumes on a test's success`, async () => {
     await clearOutbox();
-    const { ctx, webhook } = await hooked("failing");
+    const [owner] = await t.db.withSystem((tx) =>
+      tx.insert(users).values({ email: "owner@failing.test" }).returning({ id: users.id }),
+    );
+    const { ctx, webhook } = await hooked("failing", ["key.invalid"], owner?.id);
+    // The deployment sends mail: the owner is told of the pause.
+    const mailing = {
+      ...platform,
+      env: { ...platform.env, SMTP_URL: mail.url, EMAIL_FROM: "Searchmux <alerts@smx.test>" },
+    };
     await backlog(ctx, webhook.id, PAUSE_AFTER_FAILURES);
     receiver.answers.push(...Array.from({ length: PAUSE_AFTER_FAILURES }, () => 500));
     const run = { ...DEFAULT_DELIVERY_RUN, batch: PAUSE_AFTER_FAILURES, perWorkspace: PAUSE_AFTER_FAILURES };
     const half = PAUSE_AFTER_FAILURES / 2;
-    expect(await deliverWebhooks(platform, { ...run, batch: half, perWorkspace: half })).toBe(half);
+    expect(await deliverWebhooks(mailing, { ...run, batch: half, perWorkspace: half })).toBe(half);
     // The failures so far began over an hour ago: a receiver down that long.
     await t.db.withSystem((tx) =>
       tx
@@ -206,12 +223,17 @@ describe.each(databaseTargets())("webhook fairness on $name", (target) => {
         .where(eq(webhooks.id, webhook.id)),
     );
     expect(await viewOf(ctx, webhook.id)).toMatchObject({ paused_at: null, consecutive_failures: half });
-    expect(await deliverWebhooks(platform, run)).toBe(half);
+    expect(await deliverWebhooks(mailing, run)).toBe(half);
     expect(await viewOf(ctx, webhook.id)).toMatchObject({
       paused_at: expect.any(String),
       consecutive_failures: PAUSE_AFTER_FAILURES,
     });
     expect(await auditActions(ctx, "webhook.pause")).toHaveLength(1);
+    const told = await mail.messages();
+    expect(
+      told.map((message) => [message.to && "text" in message.to ? message.to.text : "", message.subject]),
+    ).toEqual([["owner@failing.test", "A Searchmux webhook was paused"]]);
+    expect(told[0]?.text).toContain(new URL(receiver.url).host);
 
     // Paused: a new event is not queued, and the retries due are not sent.
     await t.db.withSystem((tx) =>
