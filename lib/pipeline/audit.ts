@@ -9,7 +9,7 @@ export interface OAuthClientActor {
 }
 
 /** Searchmux itself, in a background job (a webhook paused after its receiver kept failing). */
-export interface SystemActor {
+interface SystemActor {
   kind: "system";
 }
 

@@ -13,7 +13,7 @@ import { webhooks } from "@/lib/db/schema";
 /** Failed attempts in a row that pause a webhook, when they also span PAUSE_AFTER_FAILING_MINUTES. */
 export const PAUSE_AFTER_FAILURES = 20;
 /** A receiver down for a few minutes (a deploy) is not paused, however many attempts failed meanwhile. */
-export const PAUSE_AFTER_FAILING_MINUTES = 60;
+const PAUSE_AFTER_FAILING_MINUTES = 60;
 
 export type HealthChange = "paused" | "resumed" | undefined;
 

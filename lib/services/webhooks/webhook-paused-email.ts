@@ -17,7 +17,7 @@ import { PAUSE_AFTER_FAILURES } from "./webhook-health";
 /** Recipients of one notice at most: the workspace's first owners and admins. */
 const MAX_RECIPIENTS = 20;
 
-export function webhookPausedEmail(to: string, webhookUrl: string): MailMessage {
+function webhookPausedEmail(to: string, webhookUrl: string): MailMessage {
   const host = new URL(webhookUrl).host.replace(/[&<>"']/g, "");
   const lines = [
     `A webhook of your Searchmux workspace, to ${host}, was paused: its last ${PAUSE_AFTER_FAILURES} deliveries failed over more than an hour.`,
