@@ -2,7 +2,8 @@
  * Next.js calls this once per server instance. With an OTLP endpoint configured, tool calls and
  * requests are exported through OpenTelemetry (@vercel/otel reads the standard OTEL_* variables), every
  * span redacted first (URLs can carry tokens); then the configuration is checked (a missing shared
- * secret stops the start) and the Node-only background work starts (lib/services/background.ts).
+ * secret or a price override that does not parse stops the start) and the Node-only background work
+ * starts (lib/services/background.ts).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -16,7 +17,8 @@ export async function register() {
     });
   }
   const { checkServerStart } = await import("./lib/server-start");
-  await checkServerStart();
+  const { priceOverridesProblem } = await import("./lib/pipeline/providers/prices");
+  await checkServerStart([priceOverridesProblem]);
   const { startBackgroundTasks } = await import("./lib/services/background");
   await startBackgroundTasks();
 }

@@ -155,16 +155,27 @@ function embeddedDatabaseProblem(
 }
 
 /**
- * `listening` is the server's listen address when known (listenAddress): a server for this machine alone
- * that listens beyond it is warned about.
+ * A check of a layer above the platform (the price overrides, lib/pipeline/providers/prices.ts), handed in by
+ * the entry point that starts (instrumentation.ts, scripts/preflight.ts): why the start is refused, if it is.
+ */
+export type StartCheck = (env: Readonly<Record<string, string | undefined>>) => string | undefined;
+
+/**
+ * `checks` are the layers above's own (StartCheck); `listening` is the server's listen address when known
+ * (listenAddress): a server for this machine alone that listens beyond it is warned about.
  */
 export function checkDeployment(
   env: Readonly<Record<string, string | undefined>>,
   runner: Runner,
   root: string = process.cwd(),
+  checks: readonly StartCheck[] = [],
   listening?: string,
 ): DeployCheck {
   const errors: string[] = [];
+  for (const check of checks) {
+    const problem = check(env);
+    if (problem) errors.push(problem);
+  }
   const warnings: string[] = [];
   const config: Config | undefined = attempt(() => loadConfig(env), errors);
   const kv = attempt(() => kvStore(env), errors);
@@ -196,9 +207,9 @@ export function checkDeployment(
 }
 
 /** Checks this process's environment: prints each error on stderr and exits 1, else returns the warnings. */
-export function enforceDeployment(runner: Runner): string[] {
+export function enforceDeployment(runner: Runner, checks: readonly StartCheck[] = []): string[] {
   const listening = runner === "server" ? listenAddress(process.argv, process.env) : undefined;
-  const { errors, warnings } = checkDeployment(process.env, runner, process.cwd(), listening);
+  const { errors, warnings } = checkDeployment(process.env, runner, process.cwd(), checks, listening);
   if (errors.length === 0) return warnings;
   for (const error of errors) process.stderr.write(`searchmux: ${error}\n`);
   process.exit(1);

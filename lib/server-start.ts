@@ -6,11 +6,12 @@
  */
 import { describeDatabase, getDatabase } from "@/lib/db";
 import { DatabaseNotMigratedError } from "@/lib/db/migrations";
-import { enforceDeployment } from "@/lib/deploy-check";
+import { enforceDeployment, type StartCheck } from "@/lib/deploy-check";
 import { log } from "@/lib/observability/logger";
 
-export async function checkServerStart(): Promise<void> {
-  const warnings = enforceDeployment("server");
+/** `checks`: what the layers above the platform refuse to start with (the price overrides). */
+export async function checkServerStart(checks: readonly StartCheck[] = []): Promise<void> {
+  const warnings = enforceDeployment("server", checks);
   const logger = log();
   logger.info(`database: ${describeDatabase()}`);
   for (const warning of warnings) logger.warn(warning);

@@ -47,8 +47,14 @@ async function main(argv: string[]): Promise<number> {
   const flags = Object.fromEntries(
     Object.entries(values).map(([key, value]) => [key, value === true ? "" : value]),
   );
-  console.log(await command.run(flags as Record<string, string | undefined>, positionals));
-  return 0;
+  const output = await command.run(flags as Record<string, string | undefined>, positionals);
+  if (typeof output === "string") {
+    console.log(output);
+    return 0;
+  }
+  if (output.stdout) console.log(output.stdout);
+  if (output.stderr) console.error(output.stderr);
+  return output.exitCode;
 }
 
 main(process.argv.slice(2))

@@ -62,7 +62,7 @@ export async function autoFanout(db: Database, corpus: Corpus): Promise<Scenario
   const instance = (seed: number) =>
     testPlatform(db, { kv, env, learner: kvLearner({ random: draws(seed) }) });
   const instances = [instance(1), instance(2)] as const;
-  const paid = searchProviders.filter((p) => providers.includes(p.id) && p.costPerRequestUsd > 0);
+  const paid = searchProviders.filter((p) => providers.includes(p.id) && p.price.usd_per_request > 0);
   const paidCalls = () => paid.reduce((sum, p) => sum + fake.requests(p.id).length, 0);
   const paidIds = new Set(paid.map((p) => p.id));
   const tenants: string[] = [];

@@ -31,9 +31,7 @@ export async function failingProvider(target: BenchTarget, repeats: number): Pro
   const instances = [testPlatform(target.db, { kv, env }), testPlatform(target.db, { kv, env })] as const;
   const providers = [...target.providers, FAILING];
   const paid = new Set(
-    searchProviders
-      .filter((p) => providers.includes(p.id) && (p.costPerRequestUsd ?? 0) > 0)
-      .map((p) => p.id),
+    searchProviders.filter((p) => providers.includes(p.id) && p.price.usd_per_request > 0).map((p) => p.id),
   );
   const paidCalls = () => [...paid].reduce((sum, id) => sum + fake.requests(id).length, 0);
   fake.setScenario(FAILING, { status: 500 });

@@ -541,11 +541,19 @@ class BudgetStatusResponseProvidersItemUsd(TypedDict):
     month: float
 
 
-class BudgetStatusResponseProvidersItemFreeTier(TypedDict):
-    requests: float
+class _BudgetStatusResponseProvidersItemFreeTierRequired(TypedDict):
     period: Literal["day", "month", "lifetime"]
+    #: Used this period, in the tier's unit (requests, or USD)
     used: float
+    #: Left this period, in the tier's unit (requests, or USD)
     remaining: float
+
+
+class BudgetStatusResponseProvidersItemFreeTier(_BudgetStatusResponseProvidersItemFreeTierRequired, total=False):
+    #: Free requests per period (a tier counted in requests)
+    requests: float
+    #: Free credit in USD per period (a tier counted in dollars)
+    usd: float
 
 
 class BudgetStatusResponseProvidersItem(TypedDict):

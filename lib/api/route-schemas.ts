@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { SCOPES } from "@/lib/pipeline/context";
 import { connectionProfileInput } from "@/lib/services/tokens/connection-profile";
-import { budgetStatusResponse } from "@/lib/tools/responses";
+import { budgetStatusResponse, freeTierStatus } from "@/lib/tools/responses";
 
 const instant = z.iso.datetime().describe("ISO 8601 date-time (UTC)");
 const metric = z.enum(["requests", "usd"]);
@@ -216,9 +216,7 @@ export const providerStatusResponse = z.object({
         })
         .nullable()
         .describe("The last day's calls; null without any"),
-      free_tier: z
-        .object({ requests: z.number(), period, used: z.number(), remaining: z.number() })
-        .nullable(),
+      free_tier: freeTierStatus,
       budgets: providerBudgets,
     }),
   ),

@@ -6,8 +6,9 @@
  * counted as asked and billed (a fan-out mode that stops early, a fetch waterfall's first step that
  * succeeds, a cached result, or a budget that refuses all cost less).
  */
+import { priceOf, requestCostMicros } from "@/lib/engine/shared/price";
 import type { ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
-import { microsToUsd, usdToMicros } from "./budgets/units";
+import { microsToUsd } from "./budgets/units";
 import type { TenantContext } from "./context";
 import { breakerKey } from "./health/circuit-breaker";
 import { keyId, readKeyStates } from "./rate-limit/provider-pause";
@@ -26,14 +27,17 @@ export const publicEstimate = ({ providers, maxCostMicros }: CallEstimate) => ({
 
 export const NO_CALLS: CallEstimate = { providers: [], maxCostMicros: 0 };
 
-/** Each of `entries` asked `times` times (a page fetched per URL, a search per sub-query). */
+/**
+ * Each of `entries` asked `times` times (a page fetched per URL, a search per sub-query), for `results`
+ * results where a provider prices by the count: what the call's admission reserves (lib/engine/shared/price.ts).
+ */
 export function estimateOf(
   entries: readonly ResolvedProvider<ProviderRegistration>[],
-  times = 1,
+  { times = 1, results }: { times?: number; results?: number } = {},
 ): CallEstimate {
   return {
     providers: entries.map((e) => e.provider.id),
-    maxCostMicros: times * entries.reduce((sum, e) => sum + usdToMicros(e.provider.costPerRequestUsd), 0),
+    maxCostMicros: times * entries.reduce((sum, e) => sum + requestCostMicros(priceOf(e), results), 0),
   };
 }
 

@@ -5,6 +5,7 @@
  * metrics, marking a refused tenant key invalid, and the caller's live progress.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { priceOf, requestCostMicros } from "@/lib/engine/shared/price";
 import type {
   Admission,
   AdmitHook,
@@ -20,7 +21,6 @@ import { log } from "@/lib/observability/logger";
 import { metrics } from "@/lib/observability/metrics";
 import type { AdmissionRequest, AdmissionResult } from "@/lib/pipeline/capabilities";
 import { drawsOnOperator, refusalReason } from "./budgets/operator-quota";
-import { usdToMicros } from "./budgets/units";
 import type { ExhaustedBudget } from "./capabilities";
 import type { TenantContext } from "./context";
 import { breakerKey, verdictOf } from "./health/circuit-breaker";
@@ -226,7 +226,7 @@ async function admitAttempt(ledger: Ledger, providerId: string, reserveMicros?: 
     const until = new Date(state.pausedUntil).toISOString();
     return skipRateLimited(call, providerId, `the key is paused until ${until} (the provider's rate limit)`);
   }
-  const costMicros = reserveMicros ?? usdToMicros(entry?.provider.costPerRequestUsd ?? 0);
+  const costMicros = reserveMicros ?? (entry ? requestCostMicros(priceOf(entry)) : 0);
   const admission = await ledger.admissions
     .admit({
       provider: providerId,

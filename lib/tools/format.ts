@@ -234,7 +234,11 @@ export function formatBudgetStatus(status: BudgetStatusResponse): string {
     return `- ${b.name}${anchor}: ${amount(b.metric, b.remaining)} left of ${amount(b.metric, b.limit)}${soft}; ${reset}${id}`;
   });
   const usage = status.providers.map((p) => {
-    const free = p.free_tier ? `; free tier ${p.free_tier.remaining} of ${p.free_tier.requests} left` : "";
+    const tier = p.free_tier;
+    // A tier of dollars of credit (Brave's $5 a month) reads in dollars, one of requests in requests.
+    const inTierUnit = (value: number) => (tier?.usd !== undefined ? `$${value.toFixed(2)}` : `${value}`);
+    const size = tier?.usd ?? tier?.requests ?? 0;
+    const free = tier ? `; free tier ${inTierUnit(tier.remaining)} of ${inTierUnit(size)} left` : "";
     return `- ${p.provider}: ${plural(p.requests.today, "request")} today, ${p.requests.month} this month ($${p.usd.month.toFixed(2)})${free}`;
   });
   const quotas = (status.operator_quotas ?? []).map(

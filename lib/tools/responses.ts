@@ -223,6 +223,17 @@ export const lensListResponse = z.object({ lenses: z.array(lensResponse) });
 
 const period = z.enum(["day", "month", "lifetime"]);
 
+/** A provider's free tier with what this workspace used of it, in its own unit: requests, or dollars of credit. */
+export const freeTierStatus = z
+  .object({
+    requests: z.number().optional().describe("Free requests per period (a tier counted in requests)"),
+    usd: z.number().optional().describe("Free credit in USD per period (a tier counted in dollars)"),
+    period,
+    used: z.number().describe("Used this period, in the tier's unit (requests, or USD)"),
+    remaining: z.number().describe("Left this period, in the tier's unit (requests, or USD)"),
+  })
+  .nullable();
+
 export const budgetStatusResponse = z.object({
   budgets: z.array(
     z.object({
@@ -264,9 +275,7 @@ export const budgetStatusResponse = z.object({
       provider: z.string(),
       requests: z.object({ today: z.number(), month: z.number(), lifetime: z.number() }),
       usd: z.object({ today: z.number(), month: z.number() }),
-      free_tier: z
-        .object({ requests: z.number(), period, used: z.number(), remaining: z.number() })
-        .nullable(),
+      free_tier: freeTierStatus,
     }),
   ),
   search_contributions: z

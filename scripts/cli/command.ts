@@ -6,6 +6,13 @@ import { tenantContext } from "@/lib/pipeline/platform";
 
 export type Flags = Record<string, string | undefined>;
 
+/** What a command that can fail without throwing prints, and its exit code (a plain string: stdout, exit 0). */
+interface CommandOutput {
+  stdout: string;
+  stderr?: string;
+  exitCode: number;
+}
+
 export interface CliCommand {
   usage: string;
   flags: string[];
@@ -13,7 +20,7 @@ export interface CliCommand {
   booleans?: string[];
   /** Positional arguments after the command words, e.g. the query of `search`. */
   positionals?: boolean;
-  run(flags: Flags, positionals: string[]): Promise<string>;
+  run(flags: Flags, positionals: string[]): Promise<string | CommandOutput>;
 }
 
 /** Who every command acts as. */

@@ -2,12 +2,16 @@
 
 import { sweepExpiredReservations } from "@/lib/pipeline/budgets/admission";
 import type { Scope } from "@/lib/pipeline/context";
+import { ServiceError } from "@/lib/pipeline/errors";
+import { operatorContext } from "@/lib/pipeline/operator-context";
 import { platform, systemContext } from "@/lib/pipeline/platform";
 import { listBudgets } from "@/lib/services/budgets/list-budgets";
 import { setBudget } from "@/lib/services/budgets/set-budget";
 import { rotateKeys } from "@/lib/services/keys/rotate-keys";
 import { setKey } from "@/lib/services/keys/set-key";
 import { paperFullText } from "@/lib/services/papers/paper-full-text";
+import { listPrices } from "@/lib/services/providers/list-prices";
+import { verifyProviders } from "@/lib/services/providers/verify-providers";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
 import { createToken } from "@/lib/services/tokens/create-token";
 import { revokeToken } from "@/lib/services/tokens/revoke-token";
@@ -16,7 +20,9 @@ import { formatFetch } from "@/lib/tools/format";
 import { toFetchResponse } from "@/lib/tools/responses";
 import { tools } from "@/lib/tools/table";
 import { asOperatorOf, type CliCommand, callerOf, list, number, operator, required } from "./command";
+import { formatPrices } from "./format-prices";
 import { formatUsage } from "./format-usage";
+import { formatVerification } from "./format-verification";
 import { printed, shortToolCommand, TOOL_COMMANDS } from "./tool-commands";
 
 export const commands: Record<string, CliCommand> = {
@@ -100,6 +106,40 @@ export const commands: Record<string, CliCommand> = {
     async run(flags) {
       const status = await listBudgets({ ctx: await asOperatorOf(flags) });
       return flags.json === undefined ? formatUsage(status) : JSON.stringify(status, null, 2);
+    },
+  },
+  "providers verify": {
+    usage:
+      "providers verify [--provider P] [--json]     one cheapest real call per configured provider, on the operator's keys",
+    flags: ["provider", "json"],
+    booleans: ["json"],
+    async run(flags) {
+      let verification: Awaited<ReturnType<typeof verifyProviders>>;
+      try {
+        verification = await verifyProviders({
+          ctx: operatorContext(process.env, "cli"),
+          input: { provider: flags.provider },
+        });
+      } catch (error) {
+        // A provider that is unknown, or not configured here, is a usage error: nothing was called.
+        if (error instanceof ServiceError && ["not_found", "no_provider_configured"].includes(error.code))
+          return { stdout: "", stderr: `error: ${error.message}`, exitCode: 2 };
+        throw error;
+      }
+      const stdout =
+        flags.json === undefined ? formatVerification(verification) : JSON.stringify(verification, null, 2);
+      if (verification.failed.length === 0) return stdout;
+      return { stdout, stderr: `failing: ${verification.failed.join(", ")}`, exitCode: 1 };
+    },
+  },
+  prices: {
+    usage:
+      "prices [--json]                              the price table calls are charged at, overrides marked",
+    flags: ["json"],
+    booleans: ["json"],
+    async run(flags) {
+      const prices = listPrices({ ctx: operatorContext(process.env, "cli") });
+      return flags.json === undefined ? formatPrices(prices) : JSON.stringify(prices, null, 2);
     },
   },
   "traces prune": {

@@ -19,8 +19,11 @@ export function formatUsage(status: Status): string {
   lines.push("providers:");
   if (status.providers.length === 0) lines.push("  no calls yet");
   for (const p of status.providers) {
-    const free = p.free_tier
-      ? `, free tier ${p.free_tier.used}/${p.free_tier.requests} per ${p.free_tier.period}`
+    const tier = p.free_tier;
+    // A tier of dollars of credit (Brave's $5 a month) reads in dollars.
+    const unit = tier?.usd !== undefined ? "usd" : "requests";
+    const free = tier
+      ? `, free tier ${amount(unit, tier.used)}/${amount(unit, tier.usd ?? tier.requests ?? 0)} per ${tier.period}`
       : "";
     lines.push(
       `  ${p.provider}: ${p.requests.today} today, ${p.requests.month} this month, ${p.requests.lifetime} overall; $${p.usd.month.toFixed(4)} this month${free}`,

@@ -105,10 +105,12 @@ test("a budget is set and listed with what is left; a soft limit above the limit
   page,
 }) => {
   await page.getByRole("link", { name: "Budgets" }).click();
-  // The first key for a provider sets its free tier as a budget.
-  await expect(
-    page.getByTestId("budget-row").filter({ hasText: "tavily · requests per month" }),
-  ).toContainText("of 1,000");
+  // The first key for a provider sets its free tier as a budget: Tavily's 1,000 credits a month, in dollars.
+  await expect(page.getByTestId("budget-row").filter({ hasText: "tavily · USD per month" })).toContainText(
+    "of $8.00",
+  );
+  // The price table, with each price's source.
+  await expect(page.getByTestId("price-exa")).toContainText("$0.001 each beyond 10");
 
   await choose(page, "Provider", "Serper");
   await expect(page.getByLabel("Hard limit")).toHaveValue("2500");

@@ -149,8 +149,8 @@ test("an answer's citation markers, Kagi's 【n】 included, are superscript lin
   // Kagi serves FastGPT beside its search (one base URL): the search wire's scenario carries the answer.
   await setFakeScenario("kagi", {
     payload: {
-      // The fake writes these [n] as Kagi does: 【n】.
-      answer: "Lighthouses began as hilltop fires [1]. Their lenses bend light into a beam [2].",
+      // Written as live Kagi answers have them, 【n】 (the fake serves the text verbatim).
+      answer: "Lighthouses began as hilltop fires 【1】. Their lenses bend light into a beam 【2】.",
       sources: [history, lenses],
     },
   });

@@ -2,7 +2,7 @@
  * Fake answer APIs for startFakeProviders(ANSWER_WIRES). Each wire renders `scenario.payload` (a
  * FakeAnswer; DEFAULT_ANSWER when absent) in its provider's documented shape (see the adapters' headers):
  * the answer text's [n] markers point at `sources[n - 1]`, and each wire re-expresses them the way its
- * provider does (Brave: <citation> tags inside a server-sent event stream; Kagi: 【n】). Prefixes differ from the
+ * provider does (Brave: <citation> tags inside a server-sent event stream). Prefixes differ from the
  * search wires' so both can run in one server: fake.baseUrlFor(ANSWER_PREFIX.perplexity). Kagi's FastGPT is
  * also a variant of its search wire (`kagi/fastgpt`), as Kagi serves both under one base URL: a server whose
  * KAGI_BASE_URL points at the search wire (the e2e server) answers with the `kagi` scenario's payload.
@@ -21,6 +21,8 @@ export interface FakeAnswer {
   answer: string;
   sources?: ReadonlyArray<{ title: string; url: string }>;
   model?: string;
+  /** Perplexity: the message content as a list of text chunks, the other form its API reference allows. */
+  contentAsChunks?: boolean;
 }
 
 export const DEFAULT_ANSWER: FakeAnswer = {
@@ -41,14 +43,21 @@ export const ANSWER_PREFIX = {
   llm: "llm",
 } as const;
 
-export const GEMINI_MODEL = "gemini-2.5-flash";
+/** The adapter's default model: the fake serves only its path, as a retired model's is a 404 at Google. */
+export const GEMINI_MODEL = "gemini-3.8-flash";
 
 function payloadOf(scenario: FakeScenario): Required<FakeAnswer> {
   const payload = (scenario.payload as FakeAnswer | undefined) ?? DEFAULT_ANSWER;
-  return { model: "fake-model", sources: [], ...payload };
+  return { model: "fake-model", sources: [], contentAsChunks: false, ...payload };
 }
 
-function chatCompletion(model: string, content: string, extra: Record<string, unknown> = {}): FakeResponse {
+type ChatContent = string | ReadonlyArray<{ type: "text"; text: string }>;
+
+function chatCompletion(
+  model: string,
+  content: ChatContent,
+  extra: Record<string, unknown> = {},
+): FakeResponse {
   return json({
     id: "chatcmpl-fake",
     object: "chat.completion",
@@ -82,7 +91,10 @@ function braveStream(payload: Required<FakeAnswer>): FakeResponse {
   return { contentType: "text/event-stream", body: `${events.join("")}data: [DONE]\n\n` };
 }
 
-/** Kagi FastGPT: the answer's [n] markers written as Kagi does, 【n】, over its references. */
+/**
+ * Kagi FastGPT as its documented example answers (kagisearch/kagi-docs docs/kagi/api/fastgpt.md): `[n]` markers
+ * over `references`, verbatim; a payload written with 【n】 (what live answers have been seen to use) stays so.
+ */
 const kagiFastGpt: FakeWire = {
   method: "POST",
   path: "/fastgpt",
@@ -92,7 +104,7 @@ const kagiFastGpt: FakeWire = {
     return json({
       meta: { id: "fake", node: "local", ms: 1200 },
       data: {
-        output: payload.answer.replace(/\[(\d+)\]/g, "【$1】"),
+        output: payload.answer,
         tokens: 757,
         references: payload.sources.map((s) => ({ title: s.title, snippet: "…", url: s.url })),
       },
@@ -107,7 +119,11 @@ export const ANSWER_WIRES: Readonly<Record<string, FakeWire>> = {
     credential: bearer,
     render: (scenario) => {
       const payload = payloadOf(scenario);
-      return chatCompletion(payload.model, payload.answer, {
+      // perplexityai/perplexity-node src/generated/api.ts ChatMessageOutput: content is a string or text chunks.
+      const content = payload.contentAsChunks
+        ? (payload.answer.match(/[\s\S]{1,24}/g) ?? []).map((text) => ({ type: "text" as const, text }))
+        : payload.answer;
+      return chatCompletion(payload.model, content, {
         citations: payload.sources.map((s) => s.url),
         search_results: payload.sources.map((s) => ({ title: s.title, url: s.url, date: null })),
       });

@@ -40,20 +40,56 @@ const htmlBody = (payload: unknown): FakeResponse => ({
   body: page(payload).html,
 });
 const query = (name: string) => (request: RecordedRequest) => request.query[name];
+/** The `user:password` of an HTTP Basic authorization header. */
+const basicCredentials = (request: RecordedRequest) =>
+  Buffer.from(request.headers.authorization?.replace(/^Basic\s+/i, "") ?? "", "base64").toString();
+
+/**
+ * The fake Reddit's access token names the app it was issued to, so the thread wire can check the app
+ * (`expectedApiKey` is the key, "<client id>:<client secret>") behind the bearer token it is shown.
+ */
+const redditToken = (credentials: string) =>
+  `fake-reddit-token.${Buffer.from(credentials).toString("base64url")}`;
+const redditAppBehindToken = (request: RecordedRequest) => {
+  const token = request.headers.authorization?.replace(/^bearer\s+/i, "") ?? "";
+  return token.startsWith("fake-reddit-token.")
+    ? Buffer.from(token.slice("fake-reddit-token.".length), "base64url").toString()
+    : undefined;
+};
 
 export const fetchWireId = (providerId: string) => `fetch-${providerId}`;
+
+const GITHUB_WIRE: FakeWire = {
+  method: "GET",
+  path: "/repos/octo/hello/readme",
+  credential: bearer,
+  render: ({ payload }) => ({
+    contentType: "application/vnd.github.raw+json",
+    body: page(payload).markdown,
+  }),
+};
+
+const REDDIT_WIRE: FakeWire = {
+  method: "GET",
+  path: "/r/rust/comments/abc123",
+  credential: redditAppBehindToken,
+  render: ({ payload }) => json(redditThread(page(payload))),
+};
 
 export const FETCH_WIRES: Readonly<Record<string, FakeWire>> = {
   "fetch-jina": {
     method: "POST",
     path: "/",
     credential: bearer,
-    render: ({ payload }) => {
+    // Reader's JSON answer (jina-ai/reader src/services/snapshot-formatter.ts): `content` for Markdown,
+    // `html` (the whole document) for X-Return-Format: html.
+    render: ({ payload }, request) => {
       const p = page(payload);
+      const body = request.headers["x-return-format"] === "html" ? { html: p.html } : { content: p.markdown };
       return json({
         code: 200,
         status: 20000,
-        data: { title: p.title, url: p.url, description: "", content: p.markdown, usage: { tokens: 120 } },
+        data: { title: p.title, url: p.url, description: "", ...body, usage: { tokens: 120 } },
       });
     },
   },
@@ -118,10 +154,7 @@ export const FETCH_WIRES: Readonly<Record<string, FakeWire>> = {
   "fetch-zyte": {
     method: "POST",
     path: "/v1/extract",
-    credential: (request) =>
-      Buffer.from(request.headers.authorization?.replace(/^Basic\s+/i, "") ?? "", "base64")
-        .toString()
-        .replace(/:$/, ""),
+    credential: (request) => basicCredentials(request).replace(/:$/, ""),
     render: ({ payload }) => {
       const p = page(payload);
       return json({
@@ -169,25 +202,27 @@ export const FETCH_WIRES: Readonly<Record<string, FakeWire>> = {
           status_code: 200,
           url: p.url,
           content_type: "text/html",
+          // python-scrapfly reads `format`: "text" for text content (markdown included), "clob"/"blob" stored apart.
+          format: "text",
           success: true,
         },
       });
     },
   },
-  "fetch-github": {
-    method: "GET",
-    path: "/repos/octo/hello/readme",
-    credential: bearer,
-    render: ({ payload }) => ({
-      contentType: "application/vnd.github.raw+json",
-      body: page(payload).markdown,
-    }),
-  },
-  "fetch-reddit": {
-    method: "GET",
-    path: "/r/rust/comments/abc123.json",
-    credential: keyless,
-    render: ({ payload }) => json(redditThread(page(payload))),
+  "fetch-github": GITHUB_WIRE,
+  "fetch-reddit": REDDIT_WIRE,
+  // Application-only OAuth (github.com/reddit-archive/reddit/wiki/OAuth2): the token answer as documented.
+  "fetch-reddit/token": {
+    method: "POST",
+    path: "/api/v1/access_token",
+    credential: basicCredentials,
+    render: (_scenario, request) =>
+      json({
+        access_token: redditToken(basicCredentials(request)),
+        token_type: "bearer",
+        expires_in: 3600,
+        scope: "*",
+      }),
   },
   "fetch-arxiv": {
     method: "GET",
@@ -268,3 +303,12 @@ function arxivFeed(p: Required<FakePage>): string {
   </entry>
 </feed>`;
 }
+
+/**
+ * The domain routes' wires again at the paths of the pages a provider check fetches (their probeUrl: GitHub's
+ * sample repository, an archived Reddit thread), for the key test and `providers verify`.
+ */
+export const PROBE_PAGE_WIRES: Readonly<Record<string, FakeWire>> = {
+  "fetch-github/probe": { ...GITHUB_WIRE, path: "/repos/octocat/Hello-World/readme" },
+  "fetch-reddit/probe": { ...REDDIT_WIRE, path: "/r/announcements/comments/eorhm" },
+};

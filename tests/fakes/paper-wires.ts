@@ -51,6 +51,7 @@ export const PAPER_PREFIX = {
   semantic_scholar: "semantic-scholar",
   openalex: "openalex",
 } as const;
+const OPENALEX_MAX_PER_PAGE = 100;
 export const PUBMED_WIRE = { esearch: "esearch.fcgi", esummary: "esummary.fcgi" } as const;
 
 export function setPubmedScenario(fake: FakeProviders, scenario: FakeScenario): void {
@@ -137,7 +138,7 @@ function invertedIndex(text: string): Record<string, number[]> {
 export const PAPER_WIRES: Readonly<Record<string, FakeWire>> = {
   [PAPER_PREFIX.arxiv]: {
     method: "GET",
-    path: "/query",
+    path: "/api/query",
     credential: keyless,
     render: (scenario) => ({
       contentType: "application/atom+xml; charset=utf-8",
@@ -197,10 +198,16 @@ export const PAPER_WIRES: Readonly<Record<string, FakeWire>> = {
     method: "GET",
     path: "/works",
     credential: (request) => request.query.api_key,
-    render: (scenario) => {
+    render: (scenario, request) => {
+      // developers.openalex.org/guides/page-through-results: per_page is 1-100; errors are {error, message}.
+      const perPage = Number(request.query.per_page ?? 25);
+      if (!(perPage >= 1 && perPage <= OPENALEX_MAX_PER_PAGE)) {
+        const message = `per_page is ${request.query.per_page}; it must be between 1 and ${OPENALEX_MAX_PER_PAGE}`;
+        return { ...json({ error: "Invalid query parameters error.", message }), status: 400 };
+      }
       const papers = papersOf(scenario);
       return json({
-        meta: { count: papers.length, db_response_time_ms: 12, page: 1, per_page: 25 },
+        meta: { count: papers.length, db_response_time_ms: 12, page: 1, per_page: perPage },
         results: papers.map((p, i) => {
           const doi = p.doi ?? (p.arxivId ? `10.48550/arXiv.${p.arxivId}` : undefined);
           return {

@@ -25,6 +25,7 @@
  *   headers        extra response headers, on every answer and error (a provider's rate-limit headers).
  *   expectedApiKey when set, a request whose credential (header or query, as the provider expects it)
  *                  differs gets 401, like the real API.
+ *   body           200 with this JSON instead of the wire's own answer (a provider whose answer changed shape).
  *   fault          "hang"       accept the request and never answer;
  *                  "garbage"    200 with malformed JSON;
  *                  "html"       200 text/html page where JSON is expected;
@@ -98,6 +99,8 @@ export interface FakeScenario {
   /** Sent with every answer and error, over the wire's own (rate-limit headers, say). */
   headers?: Readonly<Record<string, string>>;
   expectedApiKey?: string;
+  /** Answer 200 with this JSON instead of the wire's own body: a provider that changed its answer's shape. */
+  body?: unknown;
   fault?: FakeFault;
   hugeBytes?: number;
   /**
@@ -618,7 +621,8 @@ export async function startFakeProviders(
     const searched = scenario.resultsFor && {
       results: scenario.resultsFor(wire.searchedFor?.(request) ?? ""),
     };
-    const rendered = wire.render({ ...scenario, ...searched }, request);
+    const rendered =
+      scenario.body === undefined ? wire.render({ ...scenario, ...searched }, request) : json(scenario.body);
     switch (scenario.fault) {
       case "hang":
         return;

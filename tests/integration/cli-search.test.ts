@@ -161,8 +161,14 @@ describe("npm run smx -- search", () => {
         // The new workspace's spend cap, charged Tavily's $0.008.
         expect.objectContaining({ provider: "*", metric: "usd", period: "month", limit: 10, used: 0.008 }),
         expect.objectContaining({ provider: "tavily", period: "day", used: 1, remaining: 0 }),
-        // The free tier (Tavily: 1,000 a month) was pre-filled as a budget with the key.
-        expect.objectContaining({ provider: "tavily", period: "month", limit: 1000, used: 1 }),
+        // The free tier (Tavily: 1,000 credits a month, $8) was pre-filled as a budget with the key.
+        expect.objectContaining({
+          provider: "tavily",
+          metric: "usd",
+          period: "month",
+          limit: 8,
+          used: 0.008,
+        }),
       ]);
       expect(
         usage.providers.find((p: { provider: string }) => p.provider === "wikipedia").requests.today,

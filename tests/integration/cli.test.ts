@@ -77,4 +77,25 @@ describe("operator CLI on the embedded database, while another process uses it",
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("tenant create --name N");
   });
+
+  it("prints the price table calls are charged at, the operator's overrides marked", async () => {
+    const prices = await cli.run(["prices"], {
+      ...env,
+      SEARCHMUX_PRICES: '{"kagi": {"usd_per_request": 0.02}}',
+    });
+    expect(prices.code).toBe(0);
+    expect(prices.stdout).toContain(
+      "exa: $0.007, $0.001 each beyond 10; free $10.00 per month (https://exa.ai/docs/reference/pricing, ",
+    );
+    expect(prices.stdout).toContain("kagi: $0.02 [operator override: usd_per_request]");
+  });
+
+  it("refuses to start with a price override that does not parse, naming its entry and field", async () => {
+    const refused = await cli.run(["tenant", "create", "--name", "priced"], {
+      ...env,
+      SEARCHMUX_PRICES: '{"exa": {"usd_per_extra_result": "one"}}',
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^searchmux: SEARCHMUX_PRICES: exa\.usd_per_extra_result: /);
+  });
 });

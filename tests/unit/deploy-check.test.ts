@@ -22,7 +22,7 @@ describe("checkDeployment", () => {
   it("warns when a server for this machine alone (loopback names, no trusted proxy) listens beyond it", () => {
     const local = { SEARCHMUX_DATA_DIR: dataDir };
     const warned = (env: Record<string, string>, listening: string) =>
-      checkDeployment(env, "server", process.cwd(), listening).warnings.includes(
+      checkDeployment(env, "server", process.cwd(), [], listening).warnings.includes(
         LOCAL_SERVER_EXPOSED_WARNING,
       );
     expect(warned(local, "0.0.0.0")).toBe(true);

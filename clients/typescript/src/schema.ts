@@ -2687,10 +2687,15 @@ export interface operations {
                                 month: number;
                             };
                             free_tier: {
-                                requests: number;
+                                /** @description Free requests per period (a tier counted in requests) */
+                                requests?: number;
+                                /** @description Free credit in USD per period (a tier counted in dollars) */
+                                usd?: number;
                                 /** @enum {string} */
                                 period: "day" | "month" | "lifetime";
+                                /** @description Used this period, in the tier's unit (requests, or USD) */
                                 used: number;
+                                /** @description Left this period, in the tier's unit (requests, or USD) */
                                 remaining: number;
                             } | null;
                         }[];
@@ -4408,10 +4413,15 @@ export interface operations {
                                 status: string;
                             } | null;
                             free_tier: {
-                                requests: number;
+                                /** @description Free requests per period (a tier counted in requests) */
+                                requests?: number;
+                                /** @description Free credit in USD per period (a tier counted in dollars) */
+                                usd?: number;
                                 /** @enum {string} */
                                 period: "day" | "month" | "lifetime";
+                                /** @description Used this period, in the tier's unit (requests, or USD) */
                                 used: number;
+                                /** @description Left this period, in the tier's unit (requests, or USD) */
                                 remaining: number;
                             } | null;
                             budgets: {

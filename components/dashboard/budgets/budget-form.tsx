@@ -8,11 +8,12 @@ import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { useFormAction } from "@/components/ui/use-form-action";
 import { setBudgetAction } from "@/lib/dashboard/actions/budgets";
+import { freeTierDraft, type Tier } from "@/lib/dashboard/free-tier";
 
 export interface BudgetProviderOption {
   value: string;
   label: string;
-  freeTier: { requests: number; period: "day" | "month" | "lifetime" } | null;
+  freeTier: Tier | null;
 }
 
 export interface BudgetDraft {
@@ -38,7 +39,7 @@ const AmountField = (props: ComponentProps<typeof TextField>) => <TextField inpu
 
 /**
  * Creates or replaces the budget for a provider, metric and period. Choosing a provider with a free tier
- * fills in that free tier as a request budget, the usual first limit.
+ * fills in that free tier as a budget (of requests, or of dollars for a tier of credit), the usual first limit.
  */
 export function BudgetForm({
   providers,
@@ -65,17 +66,7 @@ export function BudgetForm({
 
   function chooseProvider(provider: string) {
     const tier = providers.find((p) => p.value === provider)?.freeTier;
-    change(
-      tier
-        ? {
-            provider,
-            metric: "requests",
-            period: tier.period,
-            limit: String(tier.requests),
-            soft: String(Math.floor(tier.requests * 0.8)),
-          }
-        : { provider },
-    );
+    change(tier ? freeTierDraft(provider, tier) : { provider });
   }
 
   return (

@@ -89,6 +89,8 @@ export interface FetchProvider extends ProviderRegistration {
    * a `.` or `..` segment, encoded or not), so the fetch input is invalid whichever steps would run.
    */
   refuses?(url: URL): string | undefined;
+  /** Domain routes only: a small, stable page of the route's site, which a check of the provider fetches. */
+  probeUrl?: string;
   /** Env variables for provider-specific settings, by setting name (e.g. { zone: "BRIGHTDATA_ZONE" }). */
   settingsEnv?: Readonly<Record<string, string>>;
   fetch(call: FetchCall): Promise<FetchedDocument>;

@@ -4,6 +4,7 @@
  */
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { callIsolated, type IsolatedOutcome } from "@/lib/engine/shared/isolated-call";
+import { priceOf, resultCountPricing } from "@/lib/engine/shared/price";
 import type { AdmitHook, ResolvedProvider } from "@/lib/engine/shared/types";
 import type { ParsedQuery, ProviderResponse, SearchProvider, SearchRequestOptions } from "./types";
 
@@ -27,6 +28,7 @@ export interface CallContext {
 export function callProvider(entry: ProviderEntry, context: CallContext): Promise<CallOutcome> {
   const { query, options, deadline, admit, origin } = context;
   const { provider } = entry;
+  const pricing = resultCountPricing<ProviderResponse>(priceOf(entry), options.maxResults);
   return callIsolated(
     {
       entry,
@@ -39,6 +41,7 @@ export function callProvider(entry: ProviderEntry, context: CallContext): Promis
       },
       isResponse: isProviderResponse,
       count: (response) => response.results.length,
+      ...(pricing && { pricing }),
     },
     { kind: "search", deadline, admit, origin },
   );

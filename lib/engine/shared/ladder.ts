@@ -1,4 +1,5 @@
 /** The cost ladder shared by engines that call providers one after another (search budget mode, fetch). */
+import { priceOf } from "./price";
 import type { ProviderRegistration, ResolvedProvider } from "./types";
 
 /**
@@ -8,10 +9,14 @@ import type { ProviderRegistration, ResolvedProvider } from "./types";
  * provider is skipped, costing nothing.
  */
 export function ladderOrder<E extends ResolvedProvider<ProviderRegistration>>(entries: readonly E[]): E[] {
-  const group = ({ provider }: E) =>
-    provider.keyEnv.length === 0 || provider.keyOptional === true ? 0 : provider.freeTier !== null ? 1 : 2;
+  const group = (entry: E) =>
+    entry.provider.keyEnv.length === 0 || entry.provider.keyOptional === true
+      ? 0
+      : priceOf(entry).free_tier !== null
+        ? 1
+        : 2;
   // Array.prototype.sort is stable: equal entries keep the caller's order.
   return [...entries].sort(
-    (a, b) => group(a) - group(b) || a.provider.costPerRequestUsd - b.provider.costPerRequestUsd,
+    (a, b) => group(a) - group(b) || priceOf(a).usd_per_request - priceOf(b).usd_per_request,
   );
 }

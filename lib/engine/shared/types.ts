@@ -87,9 +87,38 @@ export type Admission =
  */
 export type AdmitHook = (providerId: ProviderId, reserveMicros?: number) => Promise<Admission>;
 
-export interface FreeTier {
-  requests: number;
-  period: "day" | "month" | "lifetime";
+type FreeTierPeriod = "day" | "month" | "lifetime";
+
+/** A provider's free allowance each period: so many requests, or so many dollars of credit (Brave: $5 a month). */
+export type FreeTier =
+  | { requests: number; usd?: undefined; period: FreeTierPeriod }
+  | { usd: number; requests?: undefined; period: FreeTierPeriod };
+
+/**
+ * What one call of a provider's tool costs, in USD (lib/providers/prices.ts, overridden by SEARCHMUX_PRICES):
+ * `usd_per_request` covers up to `results_included` results; each result beyond costs `usd_per_extra_result`,
+ * billed in started blocks of `results_per_block` results where the provider bills so (Firecrawl: 10).
+ * `usd_per_million_tokens` is what a provider that also bills tokens charges per million [input, output].
+ */
+export interface Price {
+  usd_per_request: number;
+  usd_per_extra_result?: number;
+  results_included?: number;
+  results_per_block?: number;
+  usd_per_million_tokens?: readonly [number, number];
+  /** The account's free allowance (one per provider, whatever its tools). */
+  free_tier: FreeTier | null;
+}
+
+/** A price table entry: the price, the key it is listed under, and where it was read. */
+export interface ListedPrice extends Price {
+  /** `<provider>` for the provider's main tool, `<provider>/<tool kind>` for a tool billed differently. */
+  key: string;
+  /** The provider's pricing page (or SDK file) the price was read from, with a note where needed. */
+  source: string;
+  /** When it was read, YYYY-MM-DD. */
+  as_of: string;
+  note?: string;
 }
 
 /** What every adapter's registration declares, whatever its tool; each tool's provider type extends it. */
@@ -111,8 +140,8 @@ export interface ProviderRegistration {
   defaultBaseUrl: string | null;
   docsUrl: string;
   apiVersion: string;
-  costPerRequestUsd: number;
-  freeTier: FreeTier | null;
+  /** Its price as the table lists it (lib/providers/prices.ts); the operator's override comes with the call. */
+  price: ListedPrice;
   defaultTimeoutMs: number;
   /**
    * The per-second limit of the plan a new key starts on, where the provider publishes one (Brave's free
@@ -141,6 +170,8 @@ export interface ResolvedProvider<P extends ProviderRegistration> {
   baseUrl: string;
   /** Overrides provider.defaultTimeoutMs. */
   timeoutMs?: number;
+  /** The price the call is charged at, with the operator's override (SEARCHMUX_PRICES); else provider.price. */
+  effectivePrice?: Price;
   /** For a provider the workspace configures itself: the rest of what it stored with the key. */
   endpoint?: WorkspaceEndpoint;
 }

@@ -6,15 +6,19 @@
 import { isProviderResponse } from "@/lib/engine/search/attempt";
 import { fuseResults } from "@/lib/engine/search/fusion";
 import { rankProviderResults } from "@/lib/engine/search/ranked-results";
-import type { FusedResult } from "@/lib/engine/search/types";
+import type { FusedResult, ProviderResponse } from "@/lib/engine/search/types";
 import { linkedAbort } from "@/lib/engine/shared/abort";
 import { callIsolated } from "@/lib/engine/shared/isolated-call";
+import { priceOf, resultCountPricing } from "@/lib/engine/shared/price";
 import type { AdmitHook, ProviderFailure, ProviderSpan, ProviderSuccess } from "@/lib/engine/shared/types";
 import { withoutPage } from "./exclude";
 import type { SimilarEntry } from "./types";
 
 /** A few more than asked, so that leaving the page itself out still fills the list. */
 const OVERFETCH = 2;
+
+/** The results asked of the provider for `maxResults` similar pages (what its price by result count counts). */
+export const similarResultsAsked = (maxResults: number) => maxResults + OVERFETCH;
 
 export interface RunSimilarArgs {
   url: string;
@@ -43,13 +47,15 @@ export async function runSimilar(args: RunSimilarArgs): Promise<SimilarResult> {
     args.timeoutMs,
     `no answer before the ${args.timeoutMs} ms deadline`,
   );
+  const asked = similarResultsAsked(args.maxResults);
+  const pricing = resultCountPricing<ProviderResponse>(priceOf(entry), asked);
   const outcome = await callIsolated(
     {
       entry,
       invoke: (signal) =>
         entry.provider.findSimilar({
           url,
-          maxResults: args.maxResults + OVERFETCH,
+          maxResults: asked,
           excludeDomains,
           apiKey: entry.apiKey,
           baseUrl: entry.baseUrl,
@@ -57,6 +63,7 @@ export async function runSimilar(args: RunSimilarArgs): Promise<SimilarResult> {
         }),
       isResponse: isProviderResponse,
       count: (response) => response.results.length,
+      ...(pricing && { pricing }),
     },
     { kind: "search", deadline: deadline.signal, admit: args.admit, origin },
   ).finally(() => deadline.dispose());

@@ -14,6 +14,7 @@
  * fresh and let a left-out provider come back) and while any paid provider has been observed in fewer than
  * MIN_OBSERVATIONS full fan-outs (one not measured yet is never left out).
  */
+import { priceOf } from "@/lib/engine/shared/price";
 import type { ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
 import { rankWeight, recencyWeighted, rrfVote, TOP_RESULTS } from "./contribution";
 import type { FanoutObservation } from "./observation";
@@ -67,7 +68,7 @@ export function planAutoFanout<E extends ResolvedProvider<ProviderRegistration>>
   args: PlanArgs<E>,
 ): AutoPlan<E> {
   const { entries, observations, free } = args;
-  const isPaid = (e: E) => e.provider.costPerRequestUsd > 0 && !free.has(e.provider.id);
+  const isPaid = (e: E) => priceOf(e).usd_per_request > 0 && !free.has(e.provider.id);
   const paid = entries.filter(isPaid);
   const everyone: AutoPlan<E> = { call: [...entries], skipped: [], basis: "planned" };
   if (paid.length === 0) return everyone;
@@ -78,7 +79,7 @@ export function planAutoFanout<E extends ResolvedProvider<ProviderRegistration>>
   if (paid.some((e) => (observed.get(e.provider.id) ?? 0) < MIN_OBSERVATIONS))
     return { ...everyone, basis: "measuring" };
 
-  const costOf = new Map(paid.map((e) => [e.provider.id, e.provider.costPerRequestUsd]));
+  const costOf = new Map(paid.map((e) => [e.provider.id, priceOf(e).usd_per_request]));
   const freeIds = entries.filter((e) => !isPaid(e)).map((e) => e.provider.id);
   const cases = casesOf(observations, new Set(entries.map((e) => e.provider.id)));
   const chosen = chooseProviders(cases, costOf, freeIds);

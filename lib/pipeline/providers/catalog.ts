@@ -1,4 +1,4 @@
-import type { FreeTier, ProviderRegistration } from "@/lib/engine/shared/types";
+import type { ListedPrice, ProviderRegistration } from "@/lib/engine/shared/types";
 import { answerProviders } from "@/lib/providers/answer";
 import { extractProviders } from "@/lib/providers/extract";
 import { fetchProviders } from "@/lib/providers/fetch";
@@ -18,10 +18,11 @@ export interface CatalogEntry {
   /** Configured by each workspace alone: its key with a base URL and settings (the workspace model). */
   configuredByWorkspace: boolean;
   kinds: readonly ProviderKind[];
-  /** The free tier as the provider's first registration declares it. */
-  freeTier: FreeTier | null;
-  /** The cost of one call of its first registration (search, then fetch, answer, papers, extract): what a key test costs. */
-  costPerRequestUsd: number;
+  /**
+   * The listed price of its first registration (search, then fetch, answer, papers, extract): what a key test
+   * costs, with the account's free tier (priceWithOverrides in ./prices.ts applies the operator's override).
+   */
+  price: ListedPrice;
 }
 
 /** Every provider registration, by the kind of tool it serves. */
@@ -53,8 +54,7 @@ export function providerCatalog(): ReadonlyMap<string, CatalogEntry> {
         keyOptional: (known?.keyOptional ?? true) && provider.keyOptional === true,
         configuredByWorkspace: known?.configuredByWorkspace ?? provider.configuredByWorkspace === true,
         kinds: [...(known?.kinds ?? []), kind],
-        freeTier: known?.freeTier ?? provider.freeTier,
-        costPerRequestUsd: known?.costPerRequestUsd ?? provider.costPerRequestUsd,
+        price: known?.price ?? provider.price,
       });
     }
   }

@@ -13,6 +13,7 @@ import type { Env } from "@/lib/pipeline/capabilities";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { OPERATOR_LLM_MODEL_ENV } from "@/lib/providers/answer/openai-compatible";
 import { needsKey, PROVIDER_REGISTRIES, type ProviderKind } from "./catalog";
+import { priceWithOverrides } from "./prices";
 
 /** Contact address for OpenAlex's polite pool. */
 const MAILTO_ENV = "OPENALEX_MAILTO";
@@ -42,7 +43,7 @@ export function operatorProviderEntries<P extends ProviderRegistration>(
     const baseUrl = providerBaseUrl(provider, env);
     const apiKey = operatorKey(provider.keyEnv, env);
     if (!baseUrl || (needsKey(provider) && !apiKey)) return [];
-    return [{ provider, baseUrl, apiKey }];
+    return [{ provider, baseUrl, apiKey, effectivePrice: priceWithOverrides(provider.price, env) }];
   });
 }
 

@@ -2,6 +2,7 @@ import type { ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared
 import type { TenantContext } from "@/lib/pipeline/context";
 import { needsKey } from "./catalog";
 import { providerBaseUrl } from "./operator-providers";
+import { priceWithOverrides } from "./prices";
 import { resolveProviderKeys } from "./resolve-keys";
 import { selectProviders } from "./selection";
 
@@ -33,7 +34,8 @@ export async function tenantProviders<P extends ProviderRegistration>(
     else if (needsKey(provider) && !apiKey) unavailable.set(provider.id, "no_key");
     else {
       const endpoint = key?.endpoint && { model: key.endpoint.model, price: key.endpoint.price };
-      available.push({ provider, baseUrl, apiKey, ...(endpoint && { endpoint }) });
+      const effectivePrice = priceWithOverrides(provider.price, ctx.env);
+      available.push({ provider, baseUrl, apiKey, effectivePrice, ...(endpoint && { endpoint }) });
     }
   }
   return { available, unavailable };

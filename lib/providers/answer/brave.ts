@@ -8,12 +8,13 @@
  *   `<citation>{"start_index", "end_index", "number", "url", "snippet"?}</citation>`
  * right after the text they support, and `<usage>{…}</usage>` may close the stream; both are tags to
  * strip, citations become [number] markers.
- * Pricing (brave.com/search/api): $4 per 1,000 requests plus $5 per million tokens; $5 free credit/month.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { AnswerProvider } from "@/lib/engine/answer/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, request } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requireApiKey } from "@/lib/providers/search/adapter-kit";
 import { toProviderAnswer } from "./answer-kit";
 import type { SourceRef } from "./citations";
@@ -42,9 +43,10 @@ export const brave: AnswerProvider = {
   defaultBaseUrl: "https://api.search.brave.com/res/v1",
   docsUrl: "https://api-dashboard.search.brave.com/app/documentation/ai-grounding/get-started",
   apiVersion: "res/v1",
-  costPerRequestUsd: 0.005,
-  freeTier: null,
+  price: listedPrice("brave_answer"),
   defaultTimeoutMs: 90_000,
+  // The Answers plan's capacity (api-dashboard.search.brave.com/app/plans): a key is paced to it.
+  requestsPerSecond: 2,
   defaultModel: "brave",
   grounded: false,
 

@@ -13,13 +13,26 @@ const urlCitation = z.object({
   url_citation: z.object({ url: z.string(), title: z.string().nullish() }).nullish(),
 });
 
+/**
+ * A message's content: OpenAI sends a string; Perplexity documents a string or a list of chunks
+ * (perplexityai/perplexity-node src/generated/api.ts, ChatMessageOutput), of which the text chunks are the answer.
+ */
+const messageContent = z
+  .union([z.string(), z.array(z.object({ type: z.string(), text: z.string().nullish() }))])
+  .nullish()
+  .transform((content) =>
+    Array.isArray(content)
+      ? content.map((chunk) => (chunk.type === "text" ? (chunk.text ?? "") : "")).join("")
+      : content,
+  );
+
 export const chatCompletionSchema = z.object({
   model: z.string().nullish(),
   choices: z
     .array(
       z.object({
         message: z.object({
-          content: z.string().nullish(),
+          content: messageContent,
           /** OpenAI's web-search models attach url_citation annotations. */
           annotations: z.array(urlCitation).nullish(),
         }),

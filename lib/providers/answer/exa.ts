@@ -4,11 +4,12 @@
  * Wire: POST {base}/answer, `x-api-key: <key>`, JSON body {query, text: false}
  *   -> {answer: string, citations: [{id, url, title, author?, publishedDate?}], costDollars?}.
  * The answer carries no inline markers; the citations are the pages it was generated from.
- * Pricing (exa.ai/docs/reference/pricing): $5 per 1,000 answers; new accounts get free credits.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { AnswerProvider } from "@/lib/engine/answer/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requireApiKey } from "@/lib/providers/search/adapter-kit";
 import { toProviderAnswer } from "./answer-kit";
 
@@ -25,8 +26,7 @@ export const exa: AnswerProvider = {
   defaultBaseUrl: "https://api.exa.ai",
   docsUrl: "https://exa.ai/docs/reference/answer",
   apiVersion: "2025 REST (unversioned)",
-  costPerRequestUsd: 0.005,
-  freeTier: null,
+  price: listedPrice("exa/answer"),
   defaultTimeoutMs: 60_000,
   defaultModel: "exa",
   grounded: false,

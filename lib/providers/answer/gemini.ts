@@ -7,13 +7,16 @@
  *       urlContextMetadata?: {urlMetadata: [{retrievedUrl, urlRetrievalStatus}]}}], promptFeedback?: {blockReason}, modelVersion}.
  * The prompt lists the top web results as numbered sources (≤ 20 URLs for url_context, we send ≤ 10) and
  * asks for [n] citations; url_context lets the model read those pages.
- * Pricing (ai.google.dev/pricing): gemini-2.5-flash about $0.30 / $2.50 per million input / output tokens;
- * a free tier with per-minute and per-day limits.
+ * Default model: gemini-3.8-flash, Google's newest stable Flash (released 2026-09-02, no shutdown date announced,
+ * ai.google.dev/gemini-api/docs/deprecations); gemini-2.5-flash answers 404 "no longer available to new users".
+ * Conformance record: docs/providers/answer/gemini.md.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { AnswerProvider } from "@/lib/engine/answer/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requireApiKey } from "@/lib/providers/search/adapter-kit";
 import { citeGrounded, groundedPrompt } from "./grounded-prompt";
 
@@ -44,10 +47,9 @@ export const gemini: AnswerProvider = {
   defaultBaseUrl: "https://generativelanguage.googleapis.com",
   docsUrl: "https://ai.google.dev/api/generate-content",
   apiVersion: "v1beta",
-  costPerRequestUsd: 0.003,
-  freeTier: { requests: 250, period: "day" },
+  price: listedPrice("gemini"),
   defaultTimeoutMs: 90_000,
-  defaultModel: "gemini-2.5-flash",
+  defaultModel: "gemini-3.8-flash",
   grounded: true,
 
   async answer(call) {

@@ -6,12 +6,13 @@
  * The output cites references (in order) with 【n】 markers, lenticular brackets (the documentation's
  * example shows [n]); both become the [n] every answer's text uses. `web_search` is out of service and
  * must not be sent with any value other than true, so it is left out.
- * Pricing (same page): 1.5¢ per query; cached responses are free.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { AnswerProvider } from "@/lib/engine/answer/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requireApiKey } from "@/lib/providers/search/adapter-kit";
 import { toProviderAnswer } from "./answer-kit";
 
@@ -36,8 +37,7 @@ export const kagi: AnswerProvider = {
   defaultBaseUrl: "https://kagi.com/api/v0",
   docsUrl: "https://help.kagi.com/kagi/api/fastgpt.html",
   apiVersion: "v0",
-  costPerRequestUsd: 0.015,
-  freeTier: null,
+  price: listedPrice("kagi/answer"),
   defaultTimeoutMs: 60_000,
   defaultModel: "fastgpt",
   grounded: false,

@@ -9,7 +9,9 @@
  */
 import type { AnswerProvider } from "@/lib/engine/answer/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
+import type { ListedPrice } from "@/lib/engine/shared/types";
 import { parseResponse } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { chatCompletionSchema, firstChoice, postChatCompletion } from "./chat-completions";
 import { citeGrounded, groundedPrompt } from "./grounded-prompt";
 
@@ -24,7 +26,8 @@ export interface OpenAiCompatibleOptions {
   /** Env variable of the base URL; tenant endpoints have their base URL in the entry instead. */
   baseUrlEnv?: string;
   defaultModel?: string;
-  costPerRequestUsd?: number;
+  /** Its price table entry; by default the operator model's (free a call, priced by tokens where a price is named). */
+  price?: ListedPrice;
 }
 
 export function openAiCompatibleProvider(options: OpenAiCompatibleOptions): AnswerProvider {
@@ -38,8 +41,7 @@ export function openAiCompatibleProvider(options: OpenAiCompatibleOptions): Answ
     defaultBaseUrl: null,
     docsUrl: "https://platform.openai.com/docs/api-reference/chat/create",
     apiVersion: "v1 Chat Completions",
-    costPerRequestUsd: options.costPerRequestUsd ?? 0,
-    freeTier: null,
+    price: options.price ?? listedPrice("llm"),
     defaultTimeoutMs: 120_000,
     defaultModel: options.defaultModel ?? "",
     grounded: true,

@@ -3,14 +3,15 @@
  * Docs: https://docs.perplexity.ai/api-reference/chat-completions-post (REST, unversioned; OpenAI-compatible)
  * Wire: POST {base}/chat/completions, `Authorization: Bearer <key>`, JSON body
  *   {model: "sonar", messages: [{role, content}], web_search_options: {search_context_size}}
- *   -> {model, choices: [{message: {content}}], citations?: [url], search_results?: [{title, url, date?, snippet?}]}.
+ *   -> {model, choices: [{message: {content: string | [{type: "text", text}]}}], citations?: [url],
+ *       search_results?: [{title, url, date?, snippet?}]} (perplexityai/perplexity-node src/generated/api.ts).
  * The answer cites with [n] markers into search_results (titled; newer) or citations (bare URLs; older).
- * Pricing (docs.perplexity.ai/getting-started/pricing): sonar $5 per 1,000 requests (low context) plus
- * $1 per million tokens either way; no free tier.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { AnswerProvider } from "@/lib/engine/answer/types";
 import { parseResponse } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requireApiKey } from "@/lib/providers/search/adapter-kit";
 import { toProviderAnswer } from "./answer-kit";
 import { chatCompletionSchema, firstChoice, postChatCompletion } from "./chat-completions";
@@ -30,8 +31,7 @@ export const perplexity: AnswerProvider = {
   defaultBaseUrl: "https://api.perplexity.ai",
   docsUrl: "https://docs.perplexity.ai/api-reference/chat-completions-post",
   apiVersion: "2025 REST (unversioned)",
-  costPerRequestUsd: 0.006,
-  freeTier: null,
+  price: listedPrice("perplexity/answer"),
   defaultTimeoutMs: 90_000,
   defaultModel: "sonar",
   grounded: false,

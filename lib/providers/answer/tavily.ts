@@ -5,12 +5,12 @@
  *   {query, search_depth: "advanced", include_answer: "advanced", max_results}
  *   -> {query, answer: string, results: [{title, url, content, score}], response_time}.
  * The answer carries no inline markers; the results are the pages it was written from.
- * Pricing (docs.tavily.com credits & pricing): advanced search = 2 credits; 1,000 free credits/month;
- * pay-as-you-go $0.008/credit.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { AnswerProvider } from "@/lib/engine/answer/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requireApiKey } from "@/lib/providers/search/adapter-kit";
 import { toProviderAnswer } from "./answer-kit";
 
@@ -29,8 +29,7 @@ export const tavily: AnswerProvider = {
   defaultBaseUrl: "https://api.tavily.com",
   docsUrl: "https://docs.tavily.com/documentation/api-reference/endpoint/search",
   apiVersion: "2025 REST (unversioned)",
-  costPerRequestUsd: 0.016,
-  freeTier: { requests: 500, period: "month" },
+  price: listedPrice("tavily/answer"),
   defaultTimeoutMs: 60_000,
   defaultModel: "tavily-advanced",
   grounded: false,

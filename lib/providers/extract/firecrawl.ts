@@ -4,14 +4,14 @@
  * Wire: POST {base}/v2/scrape, `Authorization: Bearer <key>`, JSON {url, formats: [{type: "json", schema,
  *   prompt?}], onlyMainContent: true} -> {success, data: {json: {...}, metadata: {statusCode, ...}}}
  *   (v1's jsonOptions is gone in v2).
- * Pricing (docs.firecrawl.dev/billing): 1 credit a page + 4 for the JSON format = 5 credits ≈ $0.0265 at
- * Hobby's $16 / 3,000 credits.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { ReadingExtractor } from "@/lib/engine/extract/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
 import { assertTargetOk, requireApiKey } from "@/lib/providers/fetch/adapter-kit";
+import { listedPrice } from "@/lib/providers/prices";
 
 const responseSchema = z.object({
   success: z.boolean(),
@@ -32,8 +32,7 @@ export const firecrawlExtractor: ReadingExtractor = {
   defaultBaseUrl: "https://api.firecrawl.dev",
   docsUrl: "https://docs.firecrawl.dev/features/llm-extract",
   apiVersion: "v2",
-  costPerRequestUsd: 0.0265,
-  freeTier: null,
+  price: listedPrice("firecrawl/extract"),
   defaultTimeoutMs: 60_000,
   reads: "url",
 

@@ -20,6 +20,7 @@ import type { ModelExtractor } from "@/lib/engine/extract/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { type EndpointGuard, endpointJson, STRICT_GUARD } from "@/lib/http/endpoint-request";
 import { buildUrl, type ProviderJsonResponse, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 
 /** The response_format's name: letters, digits, `_` and `-`, at most 64. */
 const FORMAT_NAME = "extraction";
@@ -121,7 +122,6 @@ function chatModelExtractor(registration: Registration, transport: Transport): M
 const shared = {
   docsUrl: "https://platform.openai.com/docs/guides/structured-outputs",
   apiVersion: "v1 Chat Completions",
-  freeTier: null,
   defaultTimeoutMs: TIMEOUT_MS,
 } as const;
 
@@ -135,7 +135,7 @@ export const operatorModelExtractor = chatModelExtractor(
     baseUrlEnv: "SEARCHMUX_LLM_BASE_URL",
     defaultBaseUrl: null,
     // Priced by tokens when the operator names a price (SEARCHMUX_LLM_PRICE_PER_MTOK), else free.
-    costPerRequestUsd: 0,
+    price: listedPrice("llm"),
     defaultModel: "",
   },
   pooled,
@@ -152,7 +152,7 @@ export const workspaceModelExtractor = chatModelExtractor(
     baseUrlEnv: "",
     defaultBaseUrl: null,
     // Priced by tokens at the price the workspace stored with its key.
-    costPerRequestUsd: 0,
+    price: listedPrice("workspace_llm"),
   },
   guarded,
 );

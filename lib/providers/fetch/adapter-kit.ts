@@ -14,12 +14,14 @@ export function requireApiKey(call: Pick<FetchCall, "apiKey">, displayName: stri
 /**
  * A domain route's `handles` and `refuses` from its URL parser: `parse` returns the route's target for
  * a URL it takes, undefined for one it does not, and throws InvalidPath (lib/http/provider-client) for a
- * URL on its site whose path must never reach the provider.
+ * URL on its site whose path must never reach the provider. `probeUrl` is a small, stable page it takes:
+ * what a check of the provider fetches (a page elsewhere would never reach it).
  */
 export function domainRoute(
   displayName: string,
   parse: (url: URL) => unknown,
-): Required<Pick<FetchProvider, "handles" | "refuses">> {
+  probeUrl: string,
+): Required<Pick<FetchProvider, "handles" | "refuses" | "probeUrl">> {
   const attempt = (url: URL): { target: unknown } | { refusal: string } => {
     try {
       return { target: parse(url) };
@@ -29,6 +31,7 @@ export function domainRoute(
     }
   };
   return {
+    probeUrl,
     handles: (url) => {
       const outcome = attempt(url);
       return "target" in outcome && outcome.target !== undefined;

@@ -4,13 +4,16 @@
  * Docs: https://info.arxiv.org/help/api/user-manual.html (query interface, Atom 1.0 response)
  * Wire: GET {base}/api/query?id_list=<id> -> Atom feed; entry: id, title, summary, published, updated,
  *   author[].name, link[@title="pdf"]/@href, arxiv:primary_category/@term, category[]/@term, arxiv:doi.
- *   Etiquette: at most one request every 3 seconds.
+ *   Etiquette: at most one request every 3 seconds. Errors (a malformed or unknown id) come as a feed whose
+ *   one entry has the id http://arxiv.org/api/errors#<reason>, the title "Error" and the message as its
+ *   summary (user manual §3.4 "Errors").
  */
 import { XMLParser } from "fast-xml-parser";
 import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, request, userPathSegments } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { domainRoute, markdownDocument, withFacts } from "./adapter-kit";
 
 const ABSTRACT = /^\/abs\/([\w.\-/]+?)\/?$/;
@@ -35,6 +38,8 @@ const entrySchema = z.object({
   "arxiv:doi": text.optional(),
 });
 const feedSchema = z.object({ feed: z.object({ entry: z.unknown().optional() }) });
+/** The id of the entry arXiv answers an error with, instead of a paper. */
+const ERROR_ENTRY_ID = /^https?:\/\/arxiv\.org\/api\/errors/;
 
 export const arxiv: FetchProvider = {
   id: "arxiv",
@@ -44,11 +49,11 @@ export const arxiv: FetchProvider = {
   defaultBaseUrl: "https://export.arxiv.org",
   docsUrl: "https://info.arxiv.org/help/api/user-manual.html",
   apiVersion: "query API 1.0 (Atom)",
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("arxiv"),
   defaultTimeoutMs: 15_000,
 
-  ...domainRoute("arXiv", paperId),
+  // "Attention Is All You Need": a stable, much-read abstract.
+  ...domainRoute("arXiv", paperId, "https://arxiv.org/abs/1706.03762"),
 
   async fetch(call) {
     const id = paperId(call.url);
@@ -61,6 +66,9 @@ export const arxiv: FetchProvider = {
     const raw = Array.isArray(feed.entry) ? feed.entry[0] : feed.entry;
     if (raw === undefined) throw new ProviderError("http_error", `arXiv has no paper ${id}`, 404);
     const entry = parseResponse(entrySchema, raw);
+    if (ERROR_ENTRY_ID.test(entry.id)) {
+      throw new ProviderError("http_error", `arXiv refused ${id}: ${entry.summary}`);
+    }
     const pdf = entry.link.find((link) => link["@_title"] === "pdf")?.["@_href"];
     const authors = entry.author.map((author) => author.name);
     const facts = [

@@ -4,10 +4,11 @@
  * Wire: POST {base}/request, `Authorization: Bearer <key>`, JSON {zone, url, format: "raw"} -> the page's
  *   HTML as the body. The zone is account-specific: BRIGHTDATA_ZONE (default "web_unlocker1", the name
  *   the dashboard gives the first Unlocker zone).
- * Pricing (brightdata.com/pricing/web-unlocker): $1.50 per 1,000 successful requests; no free tier.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { buildUrl, request } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { htmlDocument, requireApiKey } from "./adapter-kit";
 
 const DEFAULT_ZONE = "web_unlocker1";
@@ -20,8 +21,7 @@ export const brightdata: FetchProvider = {
   defaultBaseUrl: "https://api.brightdata.com",
   docsUrl: "https://docs.brightdata.com/api-reference/rest-api/unlocker/unlock-website",
   apiVersion: "2025 REST (unversioned)",
-  costPerRequestUsd: 0.0015,
-  freeTier: null,
+  price: listedPrice("brightdata"),
   defaultTimeoutMs: 60_000,
   settingsEnv: { zone: "BRIGHTDATA_ZONE" },
 

@@ -4,13 +4,13 @@
  * Wire: GET {base}/v3/article?token=<key>&url=<encoded> -> {request, objects: [{type: "article", title,
  *   text, html, author, date, estimatedDate?, pageUrl, resolvedPageUrl?, humanLanguage, siteName}]};
  *   errors as {errorCode, error} (some with HTTP 200).
- * Pricing (diffbot.com/pricing): 1 credit an article; 10,000 free credits a month; Startup
- * $299/250,000 ≈ $0.0012.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { markdownDocument, requireApiKey, withFacts } from "./adapter-kit";
 
 const responseSchema = z.object({
@@ -41,8 +41,7 @@ export const diffbot: FetchProvider = {
   defaultBaseUrl: "https://api.diffbot.com",
   docsUrl: "https://docs.diffbot.com/reference/article",
   apiVersion: "v3",
-  costPerRequestUsd: 0.0012,
-  freeTier: { requests: 10_000, period: "month" },
+  price: listedPrice("diffbot"),
   defaultTimeoutMs: 30_000,
 
   async fetch(call) {

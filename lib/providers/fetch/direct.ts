@@ -10,6 +10,7 @@ import { documentFromBody } from "@/lib/engine/fetch/extract/document";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { safeFetch } from "@/lib/http/safe-fetch";
+import { listedPrice } from "@/lib/providers/prices";
 
 /** No provider API: the target is fetched itself. Non-empty so the shared configuration check passes. */
 export const DIRECT_BASE_URL = "direct:";
@@ -28,8 +29,7 @@ export const direct: FetchProvider = {
   defaultBaseUrl: DIRECT_BASE_URL,
   docsUrl: "https://github.com/mozilla/readability",
   apiVersion: "built-in",
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("direct"),
   defaultTimeoutMs: 15_000,
   fetchesOrigin: true,
 

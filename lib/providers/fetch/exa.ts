@@ -4,12 +4,13 @@
  * Wire: POST {base}/contents, `x-api-key: <key>`, JSON {urls: [url], text: true} -> {results: [{id, url,
  *   title, author, publishedDate, text}], statuses: [{id, status: "success"|"error", error: {tag,
  *   httpStatusCode}}]}; URL-level failures come as 200 with an error status.
- * Pricing (exa.ai/pricing): contents $1 per 1,000 pages ($0.001); $10 of free credit once.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { markdownDocument, requireApiKey, withFacts } from "./adapter-kit";
 
 const responseSchema = z.object({
@@ -42,8 +43,7 @@ export const exa: FetchProvider = {
   defaultBaseUrl: "https://api.exa.ai",
   docsUrl: "https://exa.ai/docs/reference/get-contents",
   apiVersion: "2025 REST (unversioned)",
-  costPerRequestUsd: 0.001,
-  freeTier: { requests: 1000, period: "lifetime" },
+  price: listedPrice("exa/fetch"),
   defaultTimeoutMs: 30_000,
 
   async fetch(call) {

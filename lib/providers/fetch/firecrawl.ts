@@ -2,15 +2,25 @@
  * Firecrawl scrape (v2).
  * Docs: https://docs.firecrawl.dev/api-reference/endpoint/scrape (v2)
  * Wire: POST {base}/v2/scrape, `Authorization: Bearer <key>`, JSON {url, formats: ["markdown"] (+ "html"),
+ *   onlyMainContent: true} -> {success, data: {markdown, html?, metadata: {title, description, language
+ *   (each a string or an array of strings), sourceURL, url?, statusCode, error?, publishedTime?}}}.
+ *   OpenAPI: firecrawl/firecrawl-docs api-reference/v2-openapi.json (ScrapeResponse).
  *   onlyMainContent: true} -> {success, data: {markdown, html?, metadata: {title, description, language,
  *   sourceURL, url?, statusCode, error?, publishedTime?}}}.
- * Pricing (firecrawl.dev/pricing): 1 credit a page; 500 free credits once; Hobby $16/3,000 ≈ $0.0053.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { assertTargetOk, markdownDocument, requireApiKey, withFacts } from "./adapter-kit";
+
+/** Firecrawl's page facts come as a string or, for a page that states them twice, a list of strings. */
+const fact = z
+  .union([z.string(), z.array(z.string())])
+  .nullish()
+  .transform((value) => (Array.isArray(value) ? value.find((item) => item.trim() !== "") : value));
 
 const responseSchema = z.object({
   success: z.boolean(),
@@ -21,9 +31,9 @@ const responseSchema = z.object({
       html: z.string().nullish(),
       metadata: z
         .object({
-          title: z.string().nullish(),
-          description: z.string().nullish(),
-          language: z.string().nullish(),
+          title: fact,
+          description: fact,
+          language: fact,
           sourceURL: z.string().nullish(),
           url: z.string().nullish(),
           statusCode: z.number().nullish(),
@@ -42,8 +52,7 @@ export const firecrawl: FetchProvider = {
   defaultBaseUrl: "https://api.firecrawl.dev",
   docsUrl: "https://docs.firecrawl.dev/api-reference/endpoint/scrape",
   apiVersion: "v2",
-  costPerRequestUsd: 0.0053,
-  freeTier: { requests: 500, period: "lifetime" },
+  price: listedPrice("firecrawl/fetch"),
   defaultTimeoutMs: 30_000,
 
   async fetch(call) {

@@ -19,6 +19,7 @@ import {
   requestJson,
   userPathSegments,
 } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { domainRoute, markdownDocument, type Transport, withFacts } from "./adapter-kit";
 
 const API_VERSION = "2022-11-28";
@@ -58,11 +59,11 @@ export const github: FetchProvider = {
   defaultBaseUrl: "https://api.github.com",
   docsUrl: "https://docs.github.com/en/rest",
   apiVersion: API_VERSION,
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("github"),
   defaultTimeoutMs: 15_000,
 
-  ...domainRoute("GitHub", target),
+  // GitHub's own sample repository: a one-line README.
+  ...domainRoute("GitHub", target, "https://github.com/octocat/Hello-World"),
 
   async fetch(call) {
     const found = target(call.url);

@@ -2,15 +2,18 @@
  * Jina Reader (r.jina.ai): works without a key (about 20 requests/minute per IP) and with one (higher
  * limits, token-metered).
  * Docs: https://jina.ai/reader/ (API form, "Reader" section); README https://github.com/jina-ai/reader
- * Wire: POST {base}/ with JSON {url}, `Accept: application/json`, `X-Return-Format: markdown|html|text`,
- *   optional `Authorization: Bearer <key>` -> {code, status, data: {title, description, url, content,
- *   publishedTime?, usage: {tokens}}}.
- * Pricing (jina.ai/reader): keyless free; keyed ≈ $0.02 per 1M tokens, ~10k tokens a page ≈ $0.0002.
+ * Wire: POST {base}/ with JSON {url}, `Accept: application/json`, `X-Return-Format: markdown|html`,
+ *   optional `Authorization: Bearer <key>` -> {code, status, data: {title, description, url, content
+ *   (markdown) | html (X-Return-Format: html, the page's whole document), publishedTime?, warning?, usage:
+ *   {tokens}}}; a target that answered an error status still comes back 200, with `warning: "Target URL
+ *   returned error 404: Not Found"` (jina-ai/reader src/services/snapshot-formatter.ts).
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
-import { markdownDocument, withFacts } from "./adapter-kit";
+import { listedPrice } from "@/lib/providers/prices";
+import { assertTargetOk, htmlDocument, markdownDocument, withFacts } from "./adapter-kit";
 
 const responseSchema = z.object({
   data: z.object({
@@ -18,9 +21,13 @@ const responseSchema = z.object({
     description: z.string().nullish(),
     url: z.string().nullish(),
     content: z.string().nullish(),
+    html: z.string().nullish(),
     publishedTime: z.string().nullish(),
+    warning: z.string().nullish(),
   }),
 });
+/** How Reader reports the target's own error status: it answers 200 either way. */
+const TARGET_ERROR = /Target URL returned error (\d{3})/;
 
 export const jina: FetchProvider = {
   id: "jina",
@@ -31,8 +38,7 @@ export const jina: FetchProvider = {
   defaultBaseUrl: "https://r.jina.ai",
   docsUrl: "https://jina.ai/reader/",
   apiVersion: "2025 REST (unversioned)",
-  costPerRequestUsd: 0.0002,
-  freeTier: null,
+  price: listedPrice("jina/fetch"),
   defaultTimeoutMs: 30_000,
 
   async fetch(call) {
@@ -48,11 +54,14 @@ export const jina: FetchProvider = {
       signal: call.signal,
     });
     const { data } = parseResponse(responseSchema, response.json);
-    const content = data.content ?? "";
+    const targetStatus = TARGET_ERROR.exec(data.warning ?? "")?.[1];
+    assertTargetOk(targetStatus === undefined ? undefined : Number(targetStatus), jina.displayName);
+    const pageUrl = data.url || call.url.toString();
+    // The HTML answer is the whole document: our own extraction finds its main content.
+    if (call.format === "html") return htmlDocument(data.html ?? "", pageUrl, response);
     return markdownDocument(
       {
-        markdown: call.format === "html" ? undefined : content,
-        html: call.format === "html" ? content : undefined,
+        markdown: data.content,
         title: data.title,
         finalUrl: data.url,
         metadata: withFacts({ description: data.description, published: data.publishedTime }),

@@ -1,14 +1,20 @@
 /**
- * Reddit domain route: a post with its comment tree from Reddit's JSON view of the thread (append
- * `.json` to the permalink), keyless.
- * Docs: https://www.reddit.com/dev/api/#GET_comments_{article} (the .json suffix serves the same listing)
- * Wire: GET {base}/r/{sub}/comments/{id}.json?raw_json=1&limit=200 -> [postListing, commentListing]; each
- *   listing {kind: "Listing", data: {children: [{kind: "t3"|"t1"|"more", data}]}}; t3: {title, selftext,
- *   author, subreddit, score, created_utc, url, permalink, num_comments}; t1: {author, body, score,
- *   created_utc, replies: "" | listing}.
+ * Reddit domain route: a post with its comment tree through Reddit's Data API, signed in as the operator's
+ * (or the workspace's) registered app with application-only OAuth (reddit-token.ts). Reddit closed the
+ * keyless `.json` view of threads in May 2026 (r/modnews, "Protecting communities from scrapers and
+ * platform abuse": "shutting down unauthenticated .json endpoints … authenticated access won't be
+ * impacted"), so without a key the route is not configured and the waterfall fetches the page instead.
+ * Key: REDDIT_CLIENT_CREDENTIALS, "<client id>:<client secret>" of an app from reddit.com/prefs/apps.
+ * Docs: https://www.reddit.com/dev/api/#GET_comments_{article} ; rules (OAuth only, a descriptive
+ *   User-Agent, X-Ratelimit-* headers): https://github.com/reddit-archive/reddit/wiki/API
+ * Wire: GET {base}/r/{sub}/comments/{id}?raw_json=1&limit=200&depth=5, `Authorization: bearer <token>`,
+ *   `User-Agent: <platform>:<app ID>:<version>` -> [postListing, commentListing]; each listing {kind:
+ *   "Listing", data: {children: [{kind: "t3"|"t1"|"more", data}]}}; t3: {title, selftext, author,
+ *   subreddit, score, created_utc, url, permalink, num_comments}; t1: {author, body, score, replies: "" |
+ *   listing}. The API is on oauth.reddit.com, tokens come from www.reddit.com.
  */
 import { z } from "zod";
-import type { FetchProvider } from "@/lib/engine/fetch/types";
+import type { FetchCall, FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import {
   buildUrl,
@@ -17,8 +23,15 @@ import {
   requestJson,
   userPathSegments,
 } from "@/lib/http/provider-client";
-import { domainRoute, markdownDocument, withFacts } from "./adapter-kit";
+import { listedPrice } from "@/lib/providers/prices";
+import { domainRoute, markdownDocument, requireApiKey, withFacts } from "./adapter-kit";
+import { appOnlyToken, forgetToken } from "./reddit-token";
 
+const DEFAULT_BASE_URL = "https://oauth.reddit.com";
+/** Reddit's token host for its own API host; a proxy or test base URL serves both. */
+const TOKEN_BASE_FOR_DEFAULT = "https://www.reddit.com";
+/** Reddit's format, `<platform>:<app ID>:<version string>`: default user agents are "drastically limited". */
+const USER_AGENT = "server:searchmux:0.1 (+https://github.com/searchmux/searchmux)";
 const THREAD = /^\/r\/([A-Za-z0-9_]+)\/comments\/([a-z0-9]+)/i;
 const MAX_DEPTH = 4;
 const MAX_COMMENTS = 200;
@@ -46,27 +59,25 @@ const comment = z.object({
 export const reddit: FetchProvider = {
   id: "reddit",
   displayName: "Reddit",
-  keyEnv: [],
+  keyEnv: ["REDDIT_CLIENT_CREDENTIALS"],
   baseUrlEnv: "REDDIT_BASE_URL",
-  defaultBaseUrl: "https://www.reddit.com",
+  defaultBaseUrl: DEFAULT_BASE_URL,
   docsUrl: "https://www.reddit.com/dev/api/",
-  apiVersion: "JSON view (unversioned)",
-  costPerRequestUsd: 0,
-  freeTier: null,
+  apiVersion: "Data API, application-only OAuth",
+  price: listedPrice("reddit"),
   defaultTimeoutMs: 15_000,
 
-  ...domainRoute("Reddit", thread),
+  // An archived announcement from 2011: no new comments change it.
+  ...domainRoute(
+    "Reddit",
+    thread,
+    "https://www.reddit.com/r/announcements/comments/eorhm/reddit_30_less_typing/",
+  ),
 
   async fetch(call) {
     const found = thread(call.url);
     if (!found) throw new Error("not a Reddit thread URL");
-    const response = await requestJson(
-      buildUrl(call.baseUrl, encodePath(["r", found.sub, "comments", `${found.id}.json`]), {
-        raw_json: 1,
-        limit: MAX_COMMENTS,
-      }),
-      { signal: call.signal },
-    );
+    const response = await threadListings(call, found);
     const [postListing, commentListing] = parseResponse(z.tuple([listing, listing]), response.json);
     const first = postListing.data.children[0];
     if (first === undefined) throw new ProviderError("invalid_response", "Reddit returned no post");
@@ -100,6 +111,35 @@ export const reddit: FetchProvider = {
     );
   },
 };
+
+/** The thread's two listings; a token Reddit refuses (revoked, expired early) is replaced once. */
+async function threadListings(call: FetchCall, found: { sub: string; id: string }) {
+  const credentials = requireApiKey(call, reddit.displayName);
+  const token = {
+    tokenBase: call.baseUrl.replace(/\/+$/, "") === DEFAULT_BASE_URL ? TOKEN_BASE_FOR_DEFAULT : call.baseUrl,
+    credentials,
+    userAgent: USER_AGENT,
+    signal: call.signal,
+  };
+  const url = buildUrl(call.baseUrl, encodePath(["r", found.sub, "comments", found.id]), {
+    raw_json: 1,
+    limit: MAX_COMMENTS,
+    depth: MAX_DEPTH + 1,
+  });
+  const read = (accessToken: string) =>
+    requestJson(url, {
+      headers: { authorization: `bearer ${accessToken}`, "user-agent": USER_AGENT },
+      signal: call.signal,
+    });
+  const held = await appOnlyToken(token);
+  try {
+    return await read(held);
+  } catch (error) {
+    if (!(error instanceof ProviderError && error.status === 401)) throw error;
+    forgetToken(token);
+    return read(await appOnlyToken(token));
+  }
+}
 
 /** The subreddit and post id of a thread URL; InvalidPath for a reddit.com path with a bad segment. */
 function thread(url: URL): { sub: string; id: string } | undefined {

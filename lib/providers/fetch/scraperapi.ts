@@ -1,13 +1,14 @@
 /**
  * ScraperAPI. The key travels in the query string and is redacted from every message (tested).
  * Docs: https://docs.scraperapi.com/making-requests/api-endpoint-method
- * Wire: GET {base}/?api_key=<key>&url=<encoded> -> the page's HTML as the body (non-2xx on failure;
- *   failed requests are not charged).
- * Pricing (scraperapi.com/pricing): 1 credit a plain request; Hobby $49/100,000 ≈ $0.00049;
- * 1,000 free credits a month.
+ * Wire: GET {base}/?api_key=<key>&url=<encoded> -> the page's HTML as the body. ScraperAPI retries a
+ *   failing target for up to 70 seconds before it answers 500 (not charged; 200 and 404 are), and asks
+ *   clients to wait that long: https://docs.scraperapi.com/responses-and-formats/api-status-codes
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { buildUrl, request } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { htmlDocument, requireApiKey } from "./adapter-kit";
 
 export const scraperapi: FetchProvider = {
@@ -18,9 +19,9 @@ export const scraperapi: FetchProvider = {
   defaultBaseUrl: "https://api.scraperapi.com",
   docsUrl: "https://docs.scraperapi.com/making-requests/api-endpoint-method",
   apiVersion: "2025 REST (unversioned)",
-  costPerRequestUsd: 0.00049,
-  freeTier: { requests: 1000, period: "month" },
-  defaultTimeoutMs: 60_000,
+  price: listedPrice("scraperapi"),
+  /** ScraperAPI's retry window (70 s) plus a margin for the answer to arrive. */
+  defaultTimeoutMs: 75_000,
 
   async fetch(call) {
     const apiKey = requireApiKey(call, scraperapi.displayName);

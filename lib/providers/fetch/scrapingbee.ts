@@ -4,11 +4,11 @@
  * Docs: https://www.scrapingbee.com/documentation/
  * Wire: GET {base}/api/v1/?api_key=<key>&url=<encoded>&render_js=false -> the page's HTML as the body;
  *   `Spb-Resolved-Url` header (final URL) is not read: provider-client returns the body only.
- * Pricing (scrapingbee.com/pricing): render_js=false costs 1 credit; Freelance $49/150,000 ≈ $0.00033;
- * 1,000 free calls once.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { buildUrl, request } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { htmlDocument, requireApiKey } from "./adapter-kit";
 
 export const scrapingbee: FetchProvider = {
@@ -19,8 +19,7 @@ export const scrapingbee: FetchProvider = {
   defaultBaseUrl: "https://app.scrapingbee.com",
   docsUrl: "https://www.scrapingbee.com/documentation/",
   apiVersion: "v1",
-  costPerRequestUsd: 0.00033,
-  freeTier: { requests: 1000, period: "lifetime" },
+  price: listedPrice("scrapingbee"),
   defaultTimeoutMs: 30_000,
 
   async fetch(call) {

@@ -3,12 +3,13 @@
  * Docs: https://spider.cloud/docs/api (scrape) ; https://spider.cloud/docs/core/scraping-crawling
  * Wire: POST {base}/scrape, `Authorization: Bearer <key>`, JSON {url, return_format: "markdown"|"raw",
  *   request: "http"} -> a JSON array [{url, content, status, error, costs}].
- * Pricing (spider.cloud/credits): pay as you go, ≈ $0.0003 for a plain HTTP page; no free tier.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { assertTargetOk, markdownDocument, requireApiKey, withFacts } from "./adapter-kit";
 
 const responseSchema = z.array(
@@ -28,8 +29,7 @@ export const spider: FetchProvider = {
   defaultBaseUrl: "https://api.spider.cloud",
   docsUrl: "https://spider.cloud/docs/api",
   apiVersion: "v1 (unversioned path)",
-  costPerRequestUsd: 0.0003,
-  freeTier: null,
+  price: listedPrice("spider"),
   defaultTimeoutMs: 30_000,
 
   async fetch(call) {

@@ -4,13 +4,13 @@
  * Wire: POST {base}/extract, `Authorization: Bearer <key>`, JSON {urls: [url], extract_depth: "basic",
  *   format: "markdown"|"text"} -> {results: [{url, raw_content, images}], failed_results: [{url, error}],
  *   response_time}.
- * Pricing (tavily.com/pricing): basic extract 1 credit per 5 URLs; 1,000 free credits a month;
- * pay-as-you-go $0.008/credit ≈ $0.0016 a page.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { markdownDocument, requireApiKey } from "./adapter-kit";
 
 const responseSchema = z.object({
@@ -26,8 +26,7 @@ export const tavily: FetchProvider = {
   defaultBaseUrl: "https://api.tavily.com",
   docsUrl: "https://docs.tavily.com/documentation/api-reference/endpoint/extract",
   apiVersion: "2025 REST (unversioned)",
-  costPerRequestUsd: 0.0016,
-  freeTier: { requests: 1000, period: "month" },
+  price: listedPrice("tavily/fetch"),
   defaultTimeoutMs: 30_000,
 
   async fetch(call) {

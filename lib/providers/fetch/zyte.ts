@@ -4,13 +4,13 @@
  * Wire: POST {base}/v1/extract, HTTP Basic with the key as user name and an empty password, JSON {url,
  *   httpResponseBody: true, httpResponseHeaders: true} -> {url, statusCode, httpResponseBody (Base64),
  *   httpResponseHeaders: [{name, value}]}; the body goes through our own extraction (HTML, PDF, text).
- * Pricing (zyte.com/pricing): HTTP responses from ≈ $0.0001 to $0.0013 by site tier; ≈ $0.0005 typical;
- * $5 trial credit.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import { documentFromBody } from "@/lib/engine/fetch/extract/document";
 import type { FetchProvider } from "@/lib/engine/fetch/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { assertTargetOk, requireApiKey } from "./adapter-kit";
 
 const responseSchema = z.object({
@@ -28,8 +28,7 @@ export const zyte: FetchProvider = {
   defaultBaseUrl: "https://api.zyte.com",
   docsUrl: "https://docs.zyte.com/zyte-api/usage/reference.html",
   apiVersion: "v1",
-  costPerRequestUsd: 0.0005,
-  freeTier: null,
+  price: listedPrice("zyte"),
   defaultTimeoutMs: 60_000,
 
   async fetch(call) {

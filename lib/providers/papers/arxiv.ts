@@ -1,7 +1,7 @@
 /**
  * arXiv API (Atom feed).
  * Docs: https://info.arxiv.org/help/api/user-manual.html (API v1, Atom 1.0)
- * Wire: GET {base}/query?search_query=&start=0&max_results=&sortBy=relevance|submittedDate&sortOrder=descending
+ * Wire: GET {base}/api/query?search_query=&start=0&max_results=&sortBy=relevance|submittedDate&sortOrder=descending
  *   -> Atom <feed> with <entry>: <id>http://arxiv.org/abs/ID vN</id>, <title>, <summary>, <published>,
  *      <author><name>, <link title="pdf" href>, <arxiv:doi>, <arxiv:journal_ref>; errors come back as an
  *      entry whose <id> is http://arxiv.org/api/errors#….
@@ -14,6 +14,7 @@ import { normalizeArxivId } from "@/lib/engine/papers/identifiers";
 import type { PaperProvider, PaperSearchOptions, RawPaper } from "@/lib/engine/papers/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, request } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { cleanPapers, yearOf } from "./paper-kit";
 
 const text = z
@@ -52,15 +53,15 @@ export const arxiv: PaperProvider = {
   displayName: "arXiv",
   keyEnv: [],
   baseUrlEnv: "ARXIV_BASE_URL",
-  defaultBaseUrl: "https://export.arxiv.org/api",
+  // The same base URL as arXiv fetch (one ARXIV_BASE_URL serves both).
+  defaultBaseUrl: "https://export.arxiv.org",
   docsUrl: "https://info.arxiv.org/help/api/user-manual.html",
   apiVersion: "v1 (Atom 1.0)",
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("arxiv"),
   defaultTimeoutMs: 15_000,
 
   async search(call) {
-    const url = buildUrl(call.baseUrl, "/query", {
+    const url = buildUrl(call.baseUrl, "/api/query", {
       search_query: searchQuery(call.query, call.options),
       start: 0,
       max_results: call.options.maxResults,

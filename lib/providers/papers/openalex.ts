@@ -7,15 +7,20 @@
  *       authorships: [{author: {display_name}}], primary_location: {source: {display_name}, landing_page_url,
  *       pdf_url}, best_oa_location, open_access: {is_oa, oa_url}, cited_by_count,
  *       abstract_inverted_index: {word: [positions]}, ids: {pmid: "https://pubmed.ncbi.nlm.nih.gov/…"}}]}.
- * `mailto` (OPENALEX_MAILTO) joins the polite pool; OPENALEX_API_KEY, when set, is sent as api_key.
+ * Since 2026-02-13 OpenAlex wants a (free) key, sent as `api_key`: with one a day holds $1 of usage (1,000
+ * searches); without one, $0.01-0.10 (about ten searches), so the key stays optional (OPENALEX_API_KEY) and a
+ * keyless operator still gets a few calls a day. `mailto` (OPENALEX_MAILTO) is the older polite-pool address.
+ * Conformance record: docs/providers/papers/openalex.md.
  * arXiv preprints carry arXiv's DataCite DOI (10.48550/arXiv.…), which dedup reads as an arXiv id.
  */
 import { z } from "zod";
 import type { PaperProvider, RawPaper } from "@/lib/engine/papers/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { cleanPapers, yearRange } from "./paper-kit";
 
-const MAX_PER_PAGE = 200;
+/** developers.openalex.org/guides/page-through-results: per_page is 1-100 (a larger one is a 400). */
+const MAX_PER_PAGE = 100;
 
 const location = z
   .object({
@@ -54,8 +59,7 @@ export const openalex: PaperProvider = {
   defaultBaseUrl: "https://api.openalex.org",
   docsUrl: "https://docs.openalex.org/api-entities/works/search-works",
   apiVersion: "2025 REST (unversioned)",
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("openalex"),
   defaultTimeoutMs: 15_000,
 
   async search(call) {

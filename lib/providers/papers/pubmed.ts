@@ -14,6 +14,7 @@ import { z } from "zod";
 import type { PaperProvider, RawPaper } from "@/lib/engine/papers/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { cleanPapers, yearOf } from "./paper-kit";
 
 const TOOL = "searchmux";
@@ -46,8 +47,7 @@ export const pubmed: PaperProvider = {
   defaultBaseUrl: "https://eutils.ncbi.nlm.nih.gov/entrez/eutils",
   docsUrl: "https://www.ncbi.nlm.nih.gov/books/NBK25499/",
   apiVersion: "E-utilities (eutils 2.0)",
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("pubmed"),
   defaultTimeoutMs: 15_000,
 
   async search(call) {

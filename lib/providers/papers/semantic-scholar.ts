@@ -11,6 +11,7 @@
 import { z } from "zod";
 import type { PaperProvider, RawPaper } from "@/lib/engine/papers/types";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { cleanPapers, yearRange } from "./paper-kit";
 
 const FIELDS =
@@ -48,8 +49,7 @@ export const semanticScholar: PaperProvider = {
   defaultBaseUrl: "https://api.semanticscholar.org",
   docsUrl: "https://api.semanticscholar.org/api-docs/graph",
   apiVersion: "graph v1",
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("semantic_scholar"),
   defaultTimeoutMs: 15_000,
 
   async search(call) {

@@ -31,7 +31,7 @@ export function requireApiKey(call: Pick<ProviderCall, "apiKey">, displayName: s
  */
 export function sameAccount(provider: ProviderRegistration): ProviderRegistration {
   const { id, displayName, keyEnv, keyOptional, baseUrlEnv, defaultBaseUrl, docsUrl, apiVersion } = provider;
-  const { costPerRequestUsd, freeTier, defaultTimeoutMs, requestsPerSecond } = provider;
+  const { price, defaultTimeoutMs, requestsPerSecond } = provider;
   return {
     id,
     displayName,
@@ -41,8 +41,7 @@ export function sameAccount(provider: ProviderRegistration): ProviderRegistratio
     defaultBaseUrl,
     docsUrl,
     apiVersion,
-    costPerRequestUsd,
-    freeTier,
+    price,
     defaultTimeoutMs,
     ...(requestsPerSecond !== undefined && { requestsPerSecond }),
   };

@@ -8,7 +8,7 @@
  *   safesearch off|moderate|strict, freshness pd|pw|pm|py or YYYY-MM-DDtoYYYY-MM-DD, text_decorations=false
  *   -> web: {web: {results: [{title, url, description, page_age?}]}} (`web` is absent when nothing matched);
  *      news: {type: "news", results: [{title, url, description?, age?, page_age?, meta_url?: {hostname}}]}.
- * Pricing (brave.com/search/api): free plan 2,000 queries/month; "Base" $3–5 per 1,000 queries.
+ * Its price and free tier: lib/providers/prices.ts.
  * Rate limits (api-dashboard.search.brave.com/documentation/guides/rate-limiting): per plan, over a sliding
  * second (the free plan: 1 request a second) and a month, told in X-RateLimit-Limit / -Policy / -Remaining /
  * -Reset on every answer.
@@ -16,6 +16,7 @@
 import { z } from "zod";
 import type { ProviderCall, SearchProvider, TimeRange } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { type RawResult, requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateRangeParam, dateWindow, hasExplicitDates } from "./dates";
 import { buildQueryText } from "./query-text";
@@ -49,8 +50,7 @@ export const brave: SearchProvider = {
     filters: ["timeRange", "region", "safesearch"],
     queryOperators: ["site", "-site", "filetype", "intitle", "phrase"],
   }),
-  costPerRequestUsd: 0.005,
-  freeTier: { requests: 2000, period: "month" },
+  price: listedPrice("brave"),
   defaultTimeoutMs: 10_000,
   requestsPerSecond: 1,
 

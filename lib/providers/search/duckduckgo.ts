@@ -15,6 +15,7 @@ import { parse } from "node-html-parser";
 import type { SearchProvider, TimeRange } from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, request } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { type RawResult, supports, toProviderResponse } from "./adapter-kit";
 import { primaryLanguage } from "./locale";
 import { buildQueryText } from "./query-text";
@@ -62,8 +63,7 @@ export const duckduckgo: SearchProvider = {
     filters: ["timeRange", "region"],
     queryOperators: ["site", "-site", "filetype", "intitle", "phrase"],
   }),
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("duckduckgo"),
   defaultTimeoutMs: 10_000,
 
   async search(call) {

@@ -7,12 +7,12 @@
  *    contents: {text: {maxCharacters}}}
  *   -> {requestId, results: [{title, url, publishedDate?, text?, highlights?, summary?}]}.
  * No language parameter: `language` is not sent.
- * Pricing (exa.ai/pricing): $5 per 1,000 searches with 1–25 results, so numResults is capped at 25;
- * new accounts get free credits (≈2,000 searches, lifetime).
+ * Priced by the results it returns (the price table's `exa`: 10 included, each one beyond billed).
  */
 import { z } from "zod";
 import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateWindow } from "./dates";
 import { buildQueryText } from "./query-text";
@@ -45,8 +45,7 @@ export const exa: SearchProvider = {
   capabilities: supports({
     filters: ["timeRange", "region", "safesearch", "includeDomains", "excludeDomains"],
   }),
-  costPerRequestUsd: 0.005,
-  freeTier: { requests: 2000, period: "lifetime" },
+  price: listedPrice("exa"),
   defaultTimeoutMs: 15_000,
 
   // One endpoint: the call's topic picks web or news.

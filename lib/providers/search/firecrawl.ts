@@ -7,13 +7,13 @@
  *   -> {success, data: {web: [{url, title, description, position}]}} or, for news,
  *   {success, data: {news: [{url, title, snippet, date, position, imageUrl?}]}}; without scrapeOptions no
  *   pages are scraped, so a search costs 2 credits per 10 results. No language parameter: not sent.
- * Pricing (firecrawl.dev/pricing): 500 free credits once (≈250 searches, lifetime); Hobby $16 per 3,000
- * credits, ≈$0.01 per search.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
 import { googleTbs } from "./google-params";
 import { buildQueryText } from "./query-text";
@@ -54,8 +54,7 @@ export const firecrawl: SearchProvider = {
     filters: ["timeRange", "region"],
     queryOperators: ["site", "-site", "intitle", "phrase"],
   }),
-  costPerRequestUsd: 0.01,
-  freeTier: { requests: 250, period: "lifetime" },
+  price: listedPrice("firecrawl"),
   defaultTimeoutMs: 20_000,
 
   // One endpoint: the call's topic picks web or news.

@@ -5,12 +5,12 @@
  *   `X-Respond-With: no-content` (SERP only, no page crawl), optional `X-Site: https://<domain>` (one domain),
  *   JSON body {q, num, gl, hl (language)} -> {code, status, data: [{title, url, description, date?}]}.
  *   No news search: skipped for topic news.
- * Pricing (jina.ai/reader): token-metered; a search costs ≥ 10,000 tokens; new keys get 10M free tokens
- * (≈1,000 searches, lifetime); ≈$0.0005 per search at paid token rates.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { buildQueryText } from "./query-text";
 
@@ -39,8 +39,7 @@ export const jina: SearchProvider = {
   apiVersion: "2025 REST (unversioned)",
   // X-Site takes a single domain, so several include_domains are left to the engine's post-filter.
   capabilities: supports({ filters: ["region"] }),
-  costPerRequestUsd: 0.0005,
-  freeTier: { requests: 1000, period: "lifetime" },
+  price: listedPrice("jina"),
   defaultTimeoutMs: 15_000,
 
   async search(call) {

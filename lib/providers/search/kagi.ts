@@ -7,11 +7,12 @@
  * parameters, so operators (site/-site/filetype/intitle/"phrase") go into `q`.
  * No news search (the v0 search API has none; its Enrichment API's news index is another product, priced
  * apart) and no language parameter.
- * Pricing (help.kagi.com): $0.025 per search ($25 per 1,000), no free tier.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { buildQueryText } from "./query-text";
 
@@ -40,8 +41,7 @@ export const kagi: SearchProvider = {
   docsUrl: "https://help.kagi.com/kagi/api/search.html",
   apiVersion: "v0",
   capabilities: supports({ queryOperators: ["site", "-site", "filetype", "intitle", "phrase"] }),
-  costPerRequestUsd: 0.025,
-  freeTier: null,
+  price: listedPrice("kagi"),
   defaultTimeoutMs: 15_000,
 
   async search(call) {

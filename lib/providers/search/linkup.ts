@@ -5,12 +5,12 @@
  *   {q, depth: "standard", outputType: "searchResults", maxResults, includeDomains, excludeDomains,
  *    fromDate, toDate (YYYY-MM-DD)} -> {results: [{type: "text"|"image", name, url, content}]}.
  * Only `type: "text"` entries are web results. No news search, no language parameter.
- * Pricing (linkup.so/pricing): standard search €5 per 1,000 (≈$0.0055); €5 of free credit monthly
- * (≈1,000 standard searches).
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateWindow } from "./dates";
 import { buildQueryText } from "./query-text";
@@ -35,8 +35,7 @@ export const linkup: SearchProvider = {
   docsUrl: "https://docs.linkup.so/api-reference/search/search",
   apiVersion: "v1",
   capabilities: supports({ filters: ["timeRange", "includeDomains", "excludeDomains"] }),
-  costPerRequestUsd: 0.0055,
-  freeTier: { requests: 1000, period: "month" },
+  price: listedPrice("linkup"),
   defaultTimeoutMs: 20_000,
 
   async search(call) {

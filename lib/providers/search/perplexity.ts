@@ -8,11 +8,12 @@
  *    docs.perplexity.ai/docs/search/filters/language-filter: only results in those languages)}
  *   -> {results: [{title, url, snippet, date?, last_updated?}]}.
  * No news search: skipped for topic news.
- * Pricing (docs.perplexity.ai/getting-started/pricing): $5 per 1,000 Search API requests, no free tier.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateWindow, hasExplicitDates, usDate } from "./dates";
 import { buildQueryText } from "./query-text";
@@ -42,8 +43,7 @@ export const perplexity: SearchProvider = {
   // Exclusions are sent only when there is no allowlist (the API takes one mode), so the engine keeps
   // post-filtering them.
   capabilities: supports({ filters: ["timeRange", "region", "includeDomains"] }),
-  costPerRequestUsd: 0.005,
-  freeTier: null,
+  price: listedPrice("perplexity"),
   defaultTimeoutMs: 15_000,
 
   async search(call) {

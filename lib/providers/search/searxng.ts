@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { ProviderCall, SafeSearch, SearchProvider } from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requestResults, supports } from "./adapter-kit";
 import { primaryLanguage } from "./locale";
 import { buildQueryText } from "./query-text";
@@ -52,8 +53,7 @@ export const searxng: SearchProvider = {
     filters: ["timeRange", "region", "safesearch"],
     queryOperators: ["site", "phrase"],
   }),
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("searxng"),
   defaultTimeoutMs: 10_000,
 
   // One endpoint: the call's topic picks web or news.

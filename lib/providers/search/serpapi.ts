@@ -9,12 +9,13 @@
  * The key travels in the query string (SerpApi has no header auth); the HTTP client never puts URLs
  * in error messages, so it does not leak into traces.
  * A successful search with nothing found answers 200 with `error: "Google hasn't returned any results…"`.
- * Pricing (serpapi.com/pricing): free plan 250 searches/month; Developer $75 per 5,000 ($0.015).
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { buildUrl, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requireApiKey, supports, toProviderResponse } from "./adapter-kit";
 import {
   fromGoogleNews,
@@ -46,8 +47,7 @@ export const serpapi: SearchProvider = {
     filters: ["timeRange", "region", "safesearch"],
     queryOperators: ["site", "-site", "filetype", "intitle", "phrase", "before", "after"],
   }),
-  costPerRequestUsd: 0.015,
-  freeTier: { requests: 250, period: "month" },
+  price: listedPrice("serpapi"),
   defaultTimeoutMs: 15_000,
 
   search: (call) => serpApiSearch(call, "web"),

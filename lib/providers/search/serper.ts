@@ -5,11 +5,12 @@
  *   gl, hl (language), tbs} where tbs is qdr:d|w|m|y
  *   -> web: {searchParameters, organic: [{title, link, snippet?, date?, position}]};
  *      news: {searchParameters, news: [{title, link, snippet?, date? ("3 hours ago"), source?, imageUrl?, position}]}.
- * Pricing (serper.dev): 2,500 free queries (lifetime); $50 per 50,000 queries ($0.001), news alike.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { type RawResult, requestResults, requireApiKey, supports } from "./adapter-kit";
 import {
   fromGoogleNews,
@@ -37,8 +38,7 @@ export const serper: SearchProvider = {
     filters: ["timeRange", "region"],
     queryOperators: ["site", "-site", "filetype", "intitle", "phrase", "before", "after"],
   }),
-  costPerRequestUsd: 0.001,
-  freeTier: { requests: 2500, period: "lifetime" },
+  price: listedPrice("serper"),
   defaultTimeoutMs: 10_000,
 
   search: (call) => serperRequest(call, "/search", webSchema, (data) => fromGoogleOrganic(data.organic)),

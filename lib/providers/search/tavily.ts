@@ -8,12 +8,12 @@
  * time_range and start/end dates are alternatives: dates are sent only when after:/before: are given.
  * News is the same call with topic "news" (`days` is not sent: time_range bounds news too). No language
  * parameter: `language` is not sent.
- * Pricing (docs.tavily.com credits & pricing): basic search = 1 credit; 1,000 free credits/month;
- * pay-as-you-go $0.008/credit.
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateWindow, hasExplicitDates } from "./dates";
 import { buildQueryText } from "./query-text";
@@ -60,8 +60,7 @@ export const tavily: SearchProvider = {
   docsUrl: "https://docs.tavily.com/documentation/api-reference/endpoint/search",
   apiVersion: "2025 REST (unversioned)",
   capabilities: supports({ filters: ["timeRange", "region", "includeDomains", "excludeDomains"] }),
-  costPerRequestUsd: 0.008,
-  freeTier: { requests: 1000, period: "month" },
+  price: listedPrice("tavily"),
   defaultTimeoutMs: 15_000,
 
   // One endpoint: the call's topic picks web or news.

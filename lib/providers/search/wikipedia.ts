@@ -10,6 +10,7 @@
 import { z } from "zod";
 import type { SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requestResults, supports } from "./adapter-kit";
 import { primaryLanguage } from "./locale";
 import { buildQueryText } from "./query-text";
@@ -51,8 +52,7 @@ export const wikipedia: SearchProvider = {
   docsUrl: "https://www.mediawiki.org/wiki/API:Search",
   apiVersion: "MediaWiki Action API",
   capabilities: supports({ filters: ["region"], queryOperators: ["phrase", "intitle"] }),
-  costPerRequestUsd: 0,
-  freeTier: null,
+  price: listedPrice("wikipedia"),
   defaultTimeoutMs: 8_000,
 
   async search(call) {

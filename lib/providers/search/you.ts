@@ -9,12 +9,12 @@
  *                 news: [{url, title, description, page_age?, thumbnail_url?}]}, metadata}.
  * One endpoint answers both sections (news when You.com judges the query newsworthy): a web search reads
  * `results.web`, a news search `results.news` (news items carry no snippets and would skew web fusion).
- * Pricing (you.com/platform): ≈$5 per 1,000 searches; new accounts get free credits
- * (16,000 searches lifetime per mcp-omnisearch's budget table; not confirmed on you.com).
+ * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { ProviderCall, SearchProvider } from "@/lib/engine/search/types";
 import { buildUrl } from "@/lib/http/provider-client";
+import { listedPrice } from "@/lib/providers/prices";
 import { requestResults, requireApiKey, supports } from "./adapter-kit";
 import { dateRangeParam, dateWindow, hasExplicitDates } from "./dates";
 import { buildQueryText } from "./query-text";
@@ -47,8 +47,7 @@ export const you: SearchProvider = {
     filters: ["timeRange", "region", "includeDomains", "excludeDomains"],
     queryOperators: ["filetype"],
   }),
-  costPerRequestUsd: 0.005,
-  freeTier: { requests: 16000, period: "lifetime" },
+  price: listedPrice("you"),
   defaultTimeoutMs: 15_000,
 
   // One endpoint: the call's topic picks web or news.

@@ -4,7 +4,7 @@
  * Wire: POST {base}/findSimilar, `x-api-key: <key>`, JSON body
  *   {url, numResults, excludeSourceDomain, excludeDomains, contents: {text: {maxCharacters}}}
  *   -> {requestId, results: [{title, url, id, publishedDate?, author?, score?, text?}], costDollars?}.
- * Priced like a search with contents ($5 per 1,000 requests with up to 25 results), on the same key.
+ * Priced as a search (the price table's `exa`, by the results it returns), on the same key.
  */
 import type { SimilarProvider } from "@/lib/engine/similar/types";
 import { buildUrl } from "@/lib/http/provider-client";

@@ -5,6 +5,8 @@ import { periodKey, periodResetsAt } from "@/lib/pipeline/budgets/periods";
 import { displayAmount, microsToUsd } from "@/lib/pipeline/budgets/units";
 import type { TenantContext } from "@/lib/pipeline/context";
 import { providerCatalog } from "@/lib/pipeline/providers/catalog";
+import { priceWithOverrides } from "@/lib/pipeline/providers/prices";
+import { freeTierMetric, freeTierUsage } from "./free-tier";
 
 interface BudgetScope {
   provider: string;
@@ -70,8 +72,8 @@ export async function budgetReport(ctx: TenantContext) {
   active.delete("*");
   active.delete(OPERATOR_SCOPE);
   const providers = [...active].sort().map((id) => {
-    const freeTier = catalog.get(id)?.freeTier ?? null;
-    const freeUsed = freeTier ? used(id, "requests", periodKey(freeTier.period, at)) : 0;
+    const listed = catalog.get(id)?.price;
+    const freeTier = listed ? priceWithOverrides(listed, ctx.env).free_tier : null;
     return {
       provider: id,
       requests: {
@@ -80,11 +82,9 @@ export async function budgetReport(ctx: TenantContext) {
         lifetime: used(id, "requests", "lifetime"),
       },
       usd: { today: microsToUsd(used(id, "usd", today)), month: microsToUsd(used(id, "usd", month)) },
-      free_tier: freeTier && {
-        ...freeTier,
-        used: freeUsed,
-        remaining: Math.max(freeTier.requests - freeUsed, 0),
-      },
+      free_tier:
+        freeTier &&
+        freeTierUsage(freeTier, used(id, freeTierMetric(freeTier), periodKey(freeTier.period, at))),
     };
   });
 

@@ -8,6 +8,7 @@
 import type { TenantContext } from "@/lib/pipeline/context";
 import { MIN_OBSERVATIONS } from "@/lib/pipeline/contribution/auto-plan";
 import { providerContributions } from "@/lib/pipeline/contribution/contribution";
+import { priceWithOverrides } from "@/lib/pipeline/providers/prices";
 import { getSearchProvider } from "@/lib/providers/search";
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
@@ -17,7 +18,8 @@ export async function searchContributions({ ctx }: { ctx: TenantContext }) {
   return {
     observations: observations.length,
     providers: providerContributions(observations).map((c) => {
-      const cost = getSearchProvider(c.provider)?.costPerRequestUsd ?? 0;
+      const listed = getSearchProvider(c.provider)?.price;
+      const cost = listed ? priceWithOverrides(listed, ctx.env).usd_per_request : 0;
       return {
         provider: c.provider,
         searches: c.asked,

@@ -3,10 +3,12 @@
  * handle it, then the direct fetcher and the keyed providers cheapest first, as `planSteps` orders them),
  * every one counted as tried and billed; nothing is fetched.
  */
+
 import type { FetchInput } from "@/lib/engine/fetch/input";
 import { planSteps } from "@/lib/engine/fetch/run-fetch";
 import type { FetchProviderEntry } from "@/lib/engine/fetch/types";
 import { ladderOrder } from "@/lib/engine/shared/ladder";
+import { priceOf } from "@/lib/engine/shared/price";
 import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
 import { addEstimates, askable, type CallEstimate, estimateOf } from "@/lib/pipeline/estimate";
 import { selectedProviders } from "@/lib/pipeline/providers/tenant-providers";
@@ -34,8 +36,8 @@ export function pageEstimate(
   if (url !== undefined) return estimateOf(planSteps(entries, new URL(url), steps));
   const waterfall = ladderOrder(entries.filter((e) => e.provider.handles === undefined));
   const paidRoutes = entries
-    .filter((e) => e.provider.handles !== undefined && e.provider.costPerRequestUsd > 0)
-    .sort((a, b) => b.provider.costPerRequestUsd - a.provider.costPerRequestUsd);
+    .filter((e) => e.provider.handles !== undefined && priceOf(e).usd_per_request > 0)
+    .sort((a, b) => priceOf(b).usd_per_request - priceOf(a).usd_per_request);
   return estimateOf([...paidRoutes.slice(0, 1), ...waterfall]);
 }
 

@@ -11,6 +11,7 @@ import { ServiceError } from "@/lib/pipeline/errors";
 import { seal } from "@/lib/pipeline/keys/key-encryption";
 import { keyFingerprint } from "@/lib/pipeline/keys/key-fingerprint";
 import { keyedProvider, providerCatalog } from "@/lib/pipeline/providers/catalog";
+import { priceWithOverrides } from "@/lib/pipeline/providers/prices";
 import { forgetTenantKeys } from "@/lib/pipeline/providers/resolve-keys";
 import {
   endpointGuard,
@@ -19,6 +20,7 @@ import {
 } from "@/lib/pipeline/providers/workspace-model";
 import { parseInput } from "@/lib/pipeline/validate";
 import { insertDefaultBudget } from "@/lib/services/budgets/default-budget";
+import { freeTierMetric, freeTierSize } from "@/lib/services/budgets/free-tier";
 
 const { base_url, model, price_per_mtok } = workspaceModelSettings.shape;
 const SETTINGS_FIELDS = ["base_url", "model", "price_per_mtok"] as const;
@@ -129,12 +131,14 @@ export async function setKey({ ctx, input }: { ctx: TenantContext; input: z.inpu
     });
     // With a first key, a hard budget of the provider's free tier (unless one exists): a new key never spends
     // beyond the free tier until an admin raises it.
-    if (!existing && entry.freeTier) {
+    const freeTier = priceWithOverrides(entry.price, ctx.env).free_tier;
+    if (!existing && freeTier) {
       await insertDefaultBudget(tx, ctx, {
         provider,
-        metric: "requests",
-        period: entry.freeTier.period,
-        limit: entry.freeTier.requests,
+        // A tier of dollars of credit (Brave's $5 a month) is a budget in dollars.
+        metric: freeTierMetric(freeTier),
+        period: freeTier.period,
+        limit: freeTierSize(freeTier),
         reason: "free tier",
       });
     }

@@ -1,16 +1,18 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { providerKeys } from "@/lib/db/schema";
+import { requestCostMicros } from "@/lib/engine/shared/price";
 import type { AttemptReport } from "@/lib/engine/shared/types";
 import { writeAudit } from "@/lib/pipeline/audit";
 import { admit, closeReservations } from "@/lib/pipeline/budgets/admission";
 import { isOperatorModel } from "@/lib/pipeline/budgets/operator-quota";
-import { microsToUsd, usdToMicros } from "@/lib/pipeline/budgets/units";
+import { microsToUsd } from "@/lib/pipeline/budgets/units";
 import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { open, storedKeyBinding } from "@/lib/pipeline/keys/key-encryption";
 import { isBilledFailure } from "@/lib/pipeline/provider-attempts";
 import { providerCatalog } from "@/lib/pipeline/providers/catalog";
+import { priceWithOverrides } from "@/lib/pipeline/providers/prices";
 import { storedEndpoint } from "@/lib/pipeline/providers/workspace-model";
 import { parseInput } from "@/lib/pipeline/validate";
 import { probeProvider } from "./probe-provider";
@@ -40,7 +42,8 @@ export async function testKey({ ctx, input }: { ctx: TenantContext; input: z.inp
   );
   if (!row) throw new ServiceError("not_found", `no key stored for '${id}'`);
   const apiKey = open(ctx.keyring, row, storedKeyBinding(row));
-  const costMicros = usdToMicros(providerCatalog().get(id)?.costPerRequestUsd ?? 0);
+  const listed = providerCatalog().get(id)?.price;
+  const costMicros = listed ? requestCostMicros(priceWithOverrides(listed, ctx.env)) : 0;
 
   let reservation: string | undefined;
   let attempt: AttemptReport | undefined;

@@ -18,8 +18,10 @@ import {
   takesKey,
 } from "@/lib/pipeline/providers/catalog";
 import { operatorKey } from "@/lib/pipeline/providers/operator-providers";
+import { priceWithOverrides } from "@/lib/pipeline/providers/prices";
 import { tenantProviders } from "@/lib/pipeline/providers/tenant-providers";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
+import { freeTierUsage } from "@/lib/services/budgets/free-tier";
 import { providerState } from "@/lib/services/health/health-status";
 import { providerHealth } from "@/lib/services/health/provider-health";
 
@@ -90,6 +92,7 @@ export async function providerStatus({ ctx }: { ctx: TenantContext }) {
     const usage = status.providers.find((p) => p.provider === catalog.id);
     const breaker = ctx.breakers.state(breakerKey(catalog.id, found.apiKey), ctx.tenantId);
     const measured = health.get(catalog.id) ?? null;
+    const freeTier = priceWithOverrides(catalog.price, ctx.env).free_tier;
     return {
       provider: catalog.id,
       name: catalog.displayName,
@@ -102,9 +105,7 @@ export async function providerStatus({ ctx }: { ctx: TenantContext }) {
       breaker,
       status: providerState(breaker, measured?.status ?? "no_data"),
       health: measured,
-      free_tier:
-        usage?.free_tier ??
-        (catalog.freeTier && { ...catalog.freeTier, used: 0, remaining: catalog.freeTier.requests }),
+      free_tier: usage?.free_tier ?? (freeTier && freeTierUsage(freeTier, 0)),
       budgets: budgetsOf(catalog.id),
     };
   });

@@ -31,5 +31,6 @@ export async function estimateWebSearch({
   });
   const { able } = byTopic(selected, options.topic);
   const asked = await askable(ctx, options.mode === "budget" ? ladderOrder(able) : able);
-  return addEstimates(estimateOf(asked, queries?.length ?? 1), stages.estimate());
+  const perQuery = { times: queries?.length ?? 1, results: options.max_results };
+  return addEstimates(estimateOf(asked, perQuery), stages.estimate());
 }

@@ -3,6 +3,8 @@
  * what the fallback would ask, the page's fetch and a web search, every provider counted as asked and
  * billed. Nothing is called or charged.
  */
+
+import { similarResultsAsked } from "@/lib/engine/similar/run-similar";
 import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
 import { addEstimates, askable, type CallEstimate, estimateOf } from "@/lib/pipeline/estimate";
 import { tenantProviders } from "@/lib/pipeline/providers/tenant-providers";
@@ -20,7 +22,8 @@ export async function estimateSimilar({
   const { url, max_results } = parseInput(similarInput, input);
   refuseBlockedUrl(url, ctx.env);
   const { available } = await tenantProviders(ctx, similarProviders);
-  if (available.length > 0) return estimateOf(await askable(ctx, available));
+  if (available.length > 0)
+    return estimateOf(await askable(ctx, available), { results: similarResultsAsked(max_results) });
   // The query is built from the page; any query asks the same search providers.
   return addEstimates(
     await estimateFetch({ ctx, input: { url } }),

@@ -215,7 +215,8 @@ describe.each(databaseTargets())("budgets on $name", (target) => {
         provider: "brave",
         requests: { today: 3, month: 3, lifetime: 3 },
         usd: { today: 0.015, month: 0.015 },
-        free_tier: { requests: 2000, period: "month", used: 3, remaining: 1997 },
+        // Brave's free plan is a $5 credit a month: what is left of it reads in dollars.
+        free_tier: { usd: 5, period: "month", used: 0.015, remaining: 4.985 },
       }),
     ]);
   });

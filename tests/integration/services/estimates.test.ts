@@ -26,7 +26,7 @@ describe("estimate: true", () => {
   if (!pglite) throw new Error("no database target");
   // Search: Brave ($0.005) and Perplexity ($0.005) with the operator's keys, Tavily ($0.008) with tenant A's,
   // DuckDuckGo and Wikipedia free. Fetch: the direct fetcher (free), Jina's reader ($0.0002) and, with tenant
-  // A's key, Tavily's extract ($0.0016). Perplexity answers ($0.006); the operator's model (free) plans and
+  // A's key, Tavily's extract ($0.0016). Perplexity answers ($0.005); the operator's model (free) plans and
   // grounds.
   const s = serviceSuite(pglite, {
     wires: ANSWER_WIRES,
@@ -112,13 +112,13 @@ describe("estimate: true", () => {
 
   it("answer: each answer provider, and the search that grounds the operator's model", async () => {
     expect(await estimate(tools.answer, { query: "q", providers: ["perplexity"] })).toEqual({
-      estimate: { providers: ["perplexity"], max_cost_usd: 0.006 },
+      estimate: { providers: ["perplexity"], max_cost_usd: 0.005 },
     });
     const grounded = await estimate(tools.answer, { query: "q", providers: ["perplexity", "llm"] });
     expect(grounded).toEqual({
       estimate: {
         providers: expect.arrayContaining(["perplexity", "llm", "brave", "tavily", "duckduckgo"]),
-        max_cost_usd: 0.024,
+        max_cost_usd: 0.023,
       },
     });
     expect(s.fake.requests(ANSWER_PREFIX.perplexity)).toHaveLength(0);

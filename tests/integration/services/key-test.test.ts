@@ -10,6 +10,7 @@ import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { setKey } from "@/lib/services/keys/set-key";
 import { testKey } from "@/lib/services/keys/test-key";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
+import { FETCH_WIRES, PROBE_PAGE_WIRES } from "@/tests/fakes/fetch-wires";
 import { type FakeProviders, startFakeProviders } from "@/tests/fakes/provider-server";
 import { databaseTargets, type TestDatabase } from "@/tests/support/database";
 import { systemCtx, tenantCtx, testPlatform } from "@/tests/support/platform";
@@ -50,8 +51,13 @@ describe.each(databaseTargets())("testing a stored key on $name", (target) => {
 
   beforeAll(async () => {
     t = await target.create();
-    fake = await startFakeProviders();
-    platform = testPlatform(t.db, { env: { TAVILY_BASE_URL: fake.baseUrlFor("tavily") } });
+    fake = await startFakeProviders({ ...FETCH_WIRES, ...PROBE_PAGE_WIRES });
+    platform = testPlatform(t.db, {
+      env: {
+        TAVILY_BASE_URL: fake.baseUrlFor("tavily"),
+        GITHUB_API_BASE_URL: fake.baseUrlFor("fetch-github"),
+      },
+    });
   });
   afterAll(async () => {
     await fake?.close();
@@ -92,5 +98,19 @@ describe.each(databaseTargets())("testing a stored key on $name", (target) => {
     // The request reached the provider: its charge is kept, not left reserved for the sweep.
     expect(await reservationStates(ctx)).toEqual(["settled"]);
     expect(await tavilyRequests(ctx)).toBe(1);
+  });
+
+  it("tests a domain route's key on a page of its own site", async () => {
+    const ctx = tenantCtx(
+      platform,
+      (await createTenant({ ctx: systemCtx(platform), input: { name: "domain route" } })).id,
+    );
+    await setKey({ ctx, input: { provider: "github", key: "ghp_own0123456789" } });
+    fake.setScenario("fetch-github", { expectedApiKey: "ghp_own0123456789" });
+    expect(await testKey({ ctx, input: { provider: "github" } })).toMatchObject({ status: "ok" });
+    // Not "ok" for a call never made: example.com is no GitHub page, its probe page is.
+    expect(fake.requests("fetch-github").map((r) => r.path)).toEqual(["/repos/octocat/Hello-World/readme"]);
+    fake.setScenario("fetch-github", { expectedApiKey: "another-token" });
+    expect(await testKey({ ctx, input: { provider: "github" } })).toMatchObject({ status: "invalid" });
   });
 });

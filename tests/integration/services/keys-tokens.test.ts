@@ -70,15 +70,16 @@ describe.each(databaseTargets())("provider keys and tokens on $name", (target) =
     const status = await budgetStatus({ ctx: a });
     expect(status.budgets.map((x) => [x.provider, x.metric, x.period, x.limit])).toEqual([
       ["*", "usd", "month", 10], // the new workspace's spend cap
-      ["brave", "requests", "month", 2000],
-      ["tavily", "requests", "month", 1000],
+      // Free tiers of credit are budgets in dollars: Brave's $5 a month, Tavily's 1,000 credits at $0.008.
+      ["brave", "usd", "month", 5],
+      ["tavily", "usd", "month", 8],
     ]);
     await setBudget({
       ctx: a,
-      input: { provider: "tavily", metric: "requests", period: "month", limit: 5000 },
+      input: { provider: "tavily", metric: "usd", period: "month", limit: 20 },
     });
     await setKey({ ctx: a, input: { provider: "tavily", key: secrets.tavily } }); // replacing the key keeps it
-    expect((await budgetStatus({ ctx: a })).budgets.find((x) => x.provider === "tavily")?.limit).toBe(5000);
+    expect((await budgetStatus({ ctx: a })).budgets.find((x) => x.provider === "tavily")?.limit).toBe(20);
   });
 
   it("resolves the tenant's key first, then the operator's, and nothing for others", async () => {

@@ -82,14 +82,31 @@ describe("numbered-source providers", () => {
     expect(answer.httpStatus).toBe(200);
   });
 
-  it("kagi: Bot key, FastGPT query, its 【n】 markers over references as [n]", async () => {
-    // The fake writes the payload's [n] as Kagi does: "Work stealing 【2】."
+  it("perplexity: message content as a list of text chunks reads as one answer", async () => {
+    fake.setScenario(ANSWER_PREFIX.perplexity, {
+      payload: {
+        answer: "Tokio schedules tasks by work stealing [2].",
+        sources: TOKIO,
+        contentAsChunks: true,
+      },
+    });
+    const answer = await ask("perplexity");
+    expect(answer.answer).toBe("Tokio schedules tasks by work stealing [1].");
+    expect(answer.citations).toEqual([TOKIO[1]]);
+  });
+
+  it("kagi: Bot key, FastGPT query, its documented [n] markers over references", async () => {
     fake.setScenario(ANSWER_PREFIX.kagi, { payload: { answer: "Work stealing [2].", sources: TOKIO } });
     const answer = await ask("kagi");
     const request = onlyRequest("kagi");
     expect(request.headers.authorization).toBe(`Bot ${TEST_API_KEY}`);
     expect(request.body).toEqual({ query: "which async runtime does rust use", cache: true });
     expect(answer).toMatchObject({ model: "fastgpt", answer: "Work stealing [1].", citations: [TOKIO[1]] });
+  });
+
+  it("kagi: the 【n】 markers live answers use read as [n] too", async () => {
+    fake.setScenario(ANSWER_PREFIX.kagi, { payload: { answer: "Work stealing 【2】.", sources: TOKIO } });
+    expect(await ask("kagi")).toMatchObject({ answer: "Work stealing [1].", citations: [TOKIO[1]] });
   });
 
   it("exa: x-api-key, /answer, the citation list as given", async () => {
@@ -137,6 +154,10 @@ describe("brave_answer", () => {
     ]);
   });
 
+  it("declares the Answers plan's 2 requests a second, so its keys are paced to it", () => {
+    expect(answerEntry(fake, "brave_answer").provider.requestsPerSecond).toBe(2);
+  });
+
   it("reports a stream without events as a malformed response", async () => {
     fake.setScenario(ANSWER_PREFIX.brave_answer, { fault: "garbage" });
     const error = await ask("brave_answer").catch((e: unknown) => e);
@@ -166,6 +187,17 @@ describe("grounded providers", () => {
         { title: "Async Book", url: "https://rust-lang.github.io/async-book/" },
       ],
     });
+  });
+
+  it("gemini without a configured model asks Google's current stable Flash, not the closed gemini-2.5-flash", async () => {
+    fake.setScenario(ANSWER_PREFIX.gemini, { payload: { answer: "Use Tokio [2].", sources: [] } });
+    const entry = answerEntry(fake, "gemini", { model: undefined });
+    const answer = await entry.provider.answer({
+      ...callFor("gemini", GROUNDING),
+      model: entry.provider.defaultModel,
+    });
+    expect(onlyRequest("gemini").path).toBe("/v1beta/models/gemini-3.8-flash:generateContent");
+    expect(answer.answer).toBe("Use Tokio [1].");
   });
 
   it("llm: Bearer key when set, the configured model, grounded markers plus Markdown links", async () => {

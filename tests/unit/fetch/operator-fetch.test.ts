@@ -38,7 +38,7 @@ afterAll(async () => {
 describe("operatorFetchEntries", () => {
   it("offers the keyless steps with no configuration", async () => {
     const ids = (await operatorFetchEntries({})).map((e) => e.provider.id);
-    expect(ids).toEqual(["direct", "github", "reddit", "arxiv", "jina"]);
+    expect(ids).toEqual(["direct", "github", "arxiv", "jina"]);
   });
 
   it("adds keyed providers whose key is set, with base URL overrides and settings", async () => {
@@ -48,11 +48,13 @@ describe("operatorFetchEntries", () => {
       BRIGHTDATA_ZONE: "my_zone",
       FIRECRAWL_BASE_URL: "http://proxy.example/fc",
       JINA_API_KEY: " jina-key ",
+      REDDIT_CLIENT_CREDENTIALS: "app-id:app-secret",
     });
     const byId = new Map(entries.map((e) => [e.provider.id, e]));
     expect(byId.get("scrapingbee")?.apiKey).toBe("bee-key");
     expect(byId.get("brightdata")?.settings).toEqual({ zone: "my_zone" });
     expect(byId.get("jina")?.apiKey).toBe("jina-key");
+    expect(byId.get("reddit")?.apiKey).toBe("app-id:app-secret");
     expect(byId.has("firecrawl")).toBe(false);
     expect(byId.get("direct")?.apiKey).toBeUndefined();
   });

@@ -61,6 +61,7 @@ const fake = setUpFakeProviders({
 const operatorEnv = () => ({
   GITHUB_TOKEN: OPERATOR_TOKEN,
   GITHUB_API_BASE_URL: fake.baseUrlFor("route-github"),
+  REDDIT_CLIENT_CREDENTIALS: "reddit-client-id:reddit-client-secret",
   REDDIT_BASE_URL: fake.baseUrlFor("route-reddit"),
   ARXIV_BASE_URL: fake.baseUrlFor("route-arxiv"),
   SUPADATA_API_KEY: "supadata-operator-key",

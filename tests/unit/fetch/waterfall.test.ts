@@ -36,6 +36,12 @@ const QUERY_KEY_PROVIDERS: Array<[string, string]> = [
   ["scrapfly", "key"],
 ];
 
+/** The keyed routes' keys: Supadata's API key, Reddit's app ("<client id>:<client secret>"). */
+const ROUTE_KEYS: Record<string, string> = {
+  supadata: TEST_KEY,
+  reddit: "reddit-client-id:reddit-client-secret",
+};
+
 const fake = setUpFakeProviders(FETCH_WIRES);
 let site: Site;
 
@@ -343,7 +349,7 @@ describe("domain routes run before the waterfall", () => {
   ];
 
   it.each(routes)("%s handles %s", async (id, url, expected) => {
-    const entries = [...all(), fakeFetchEntry(fake, id, id === "supadata" ? TEST_KEY : null)];
+    const entries = [...all(), fakeFetchEntry(fake, id, ROUTE_KEYS[id] ?? null)];
     const result = await runFetch({ input: { url }, providers: entries, ssrf: LOOPBACK_ONLY });
     expect(result.provider).toBe(id);
     expect(result.providers_attempted).toEqual([id]);

@@ -118,6 +118,22 @@ describe("paper adapters — requests", () => {
     });
   });
 
+  it("openalex: the key as api_key, and no more than the 100 a page OpenAlex serves", async () => {
+    const entry = paperEntry(fake, "openalex", { apiKey: "openalex-key-123456" });
+    const response = await entry.provider.search({
+      query: "attention",
+      options: { maxResults: 150, sort: "relevance", openAccessOnly: false },
+      apiKey: entry.apiKey,
+      baseUrl: entry.baseUrl,
+      signal: AbortSignal.timeout(generous(5_000)),
+    });
+    expect(onlyRequest(PAPER_PREFIX.openalex).query).toMatchObject({
+      per_page: "100",
+      api_key: "openalex-key-123456",
+    });
+    expect(response.papers.map((paper) => paper.title)).toEqual(["Attention Is All You Need"]);
+  });
+
   it("work keyless: no key headers or parameters, and esummary only for the ids found", async () => {
     setPubmedScenario(fake, { payload: [CRISPR, OLD_CLOSED] });
     const result = await runPaperSearch({ input: { query: "crispr" }, providers: allPaperEntries(fake) });

@@ -107,8 +107,8 @@ describe("registry", () => {
     expect(provider.defaultBaseUrl === null).toBe(provider.id === "searxng");
     expect(provider.docsUrl).toMatch(/^https:\/\//);
     expect(provider.apiVersion.length).toBeGreaterThan(0);
-    expect(provider.costPerRequestUsd).toBeGreaterThanOrEqual(0);
-    expect(provider.costPerRequestUsd > 0).toBe(keyed);
+    expect(provider.price.usd_per_request).toBeGreaterThanOrEqual(0);
+    expect(provider.price.usd_per_request > 0).toBe(keyed);
     expect(provider.defaultTimeoutMs).toBeGreaterThanOrEqual(5_000);
   });
 });

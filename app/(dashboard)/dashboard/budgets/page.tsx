@@ -6,6 +6,7 @@ import {
 } from "@/components/dashboard/budgets/budget-form";
 import { BudgetTable } from "@/components/dashboard/budgets/budget-table";
 import { OperatorQuotas } from "@/components/dashboard/budgets/operator-quotas";
+import { PriceTable } from "@/components/dashboard/budgets/price-table";
 import { SearchContributions } from "@/components/dashboard/budgets/search-contributions";
 import { Chart } from "@/components/dashboard/charts/chart";
 import { SpendChart } from "@/components/dashboard/charts/spend-chart";
@@ -16,11 +17,13 @@ import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { budgetLabel, spendCaption } from "@/lib/dashboard/budgets";
 import { formatDateTime } from "@/lib/dashboard/format";
+import { freeTierDraft } from "@/lib/dashboard/free-tier";
 import { dashboardSession } from "@/lib/dashboard/session";
 import { requestsByProvider } from "@/lib/dashboard/usage-series";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { listBudgets } from "@/lib/services/budgets/list-budgets";
 import { searchContributions } from "@/lib/services/budgets/search-contributions";
+import { listPrices } from "@/lib/services/providers/list-prices";
 import { providerStatus } from "@/lib/services/providers/provider-status";
 import { usageHistory } from "@/lib/services/usage/usage-history";
 
@@ -44,15 +47,7 @@ function initialDraft(
     };
   }
   const tier = options.find((o) => o.value === params.provider)?.freeTier;
-  if (params.provider && tier) {
-    return {
-      provider: params.provider,
-      metric: "requests",
-      period: tier.period,
-      limit: String(tier.requests),
-      soft: String(Math.floor(tier.requests * 0.8)),
-    };
-  }
+  if (params.provider && tier) return freeTierDraft(params.provider, tier);
   return { provider: "*", metric: "usd", period: "month", limit: "", soft: "" };
 }
 
@@ -84,7 +79,7 @@ export default async function BudgetsPage({ searchParams }: { searchParams: Para
       .map((p) => ({
         value: p.provider,
         label: p.name,
-        freeTier: p.free_tier && { requests: p.free_tier.requests, period: p.free_tier.period },
+        freeTier: p.free_tier,
       }))
       .sort((a, b) => a.label.localeCompare(b.label)),
   ];
@@ -126,6 +121,8 @@ export default async function BudgetsPage({ searchParams }: { searchParams: Para
       <OperatorQuotas quotas={status.operator_quotas} now={now} />
 
       <SearchContributions contributions={contributions} />
+
+      <PriceTable prices={listPrices({ ctx })} />
 
       <div className="grid gap-4 lg:grid-cols-2">
         <SectionCard

@@ -8,7 +8,8 @@ import { cn } from "@/components/ui/cn";
 import { DataTable } from "@/components/ui/data-table";
 import { ExternalLink } from "@/components/ui/external-link";
 import { deleteKeyAction, setKeyAction, testKeyAction } from "@/lib/dashboard/actions/keys";
-import { formatCount, formatRelative } from "@/lib/dashboard/format";
+import { formatRelative } from "@/lib/dashboard/format";
+import { freeTierSize, inTierUnit } from "@/lib/dashboard/free-tier";
 import {
   describeEndpoint,
   type KeyState,
@@ -67,12 +68,11 @@ function Provider({ row }: { row: ProviderRow }) {
 
 function FreeTier({ row }: { row: ProviderRow }) {
   if (row.freeTier) {
-    const period = row.freeTier.period === "lifetime" ? "once" : `per ${row.freeTier.period}`;
     return (
       <span>
-        {formatCount(row.freeTier.requests)} {period}
+        {freeTierSize(row.freeTier)}
         <span className="block text-xs text-muted-foreground">
-          {formatCount(row.freeTier.remaining)} left
+          {inTierUnit(row.freeTier, row.freeTier.remaining)} left
         </span>
       </span>
     );
