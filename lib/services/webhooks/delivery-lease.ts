@@ -105,6 +105,13 @@ export async function recordAttempt(
       ? ({ status: "failed" } as const)
       : ({ status: "pending", nextAttemptAt: sql`now() + ${`${delay} seconds`}::interval` } as const);
   return db.withSystem(async (tx) => {
+    // The webhook's row first, then the delivery's: the order deleting a webhook takes them in (its row, then
+    // its deliveries by the cascade), so the two never deadlock.
+    await tx
+      .select({ id: webhooks.id })
+      .from(webhooks)
+      .where(eq(webhooks.id, delivery.webhookId))
+      .for("update");
     const rows = await tx
       .update(webhookDeliveries)
       .set({
