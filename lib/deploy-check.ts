@@ -8,13 +8,16 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { ZodError } from "zod";
 import {
+  allowedHosts,
   type Config,
   incompleteSet,
   kvStore,
+  LOOPBACK_HOSTS,
   loadConfig,
   mailSettings,
   secretKeyVersions,
   serverlessPlatform,
+  trustedProxies,
 } from "@/lib/config";
 import { embeddedServerScript } from "@/lib/db/embedded";
 
@@ -62,8 +65,35 @@ export const MEMORY_KV_WARNING =
   "KV_REST_API_TOKEN (or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN) for Upstash.";
 
 export const MAIL_WITHOUT_AUTH_URL_WARNING =
-  "Invitation emails are on (SMTP_URL) but AUTH_URL is not set: their links name the host the inviting admin " +
-  "reached this server at. Set AUTH_URL to the address people use.";
+  "Invitation emails are on (SMTP_URL) but AUTH_URL is not set: no invitation link is emailed (the inviting " +
+  "admin passes it on), since a link must not name whatever host a request came in on. Set AUTH_URL to the " +
+  "address people use.";
+
+export const LOCAL_SERVER_EXPOSED_WARNING =
+  "This server answers only for loopback names (AUTH_URL and SEARCHMUX_ALLOWED_HOSTS are unset or loopback) " +
+  "and trusts no proxy (SEARCHMUX_TRUSTED_PROXIES), so it tells no two callers apart: open client " +
+  "registration then shares one bucket, which any caller can empty. That is meant for one machine, but it " +
+  "listens on every interface. Start it on loopback alone (`npm start -- -H 127.0.0.1`; HOSTNAME=127.0.0.1 " +
+  "for the standalone server), or set AUTH_URL and SEARCHMUX_TRUSTED_PROXIES for a server others reach.";
+
+/**
+ * The address this server listens on: `next start`'s -H/--hostname (default 0.0.0.0), or the standalone
+ * server's HOSTNAME (default 0.0.0.0). A container's HOSTNAME is its own name: not loopback, which it is not.
+ */
+export function listenAddress(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  const flag = argv.findIndex((arg) => arg === "-H" || arg === "--hostname");
+  const given = flag >= 0 ? argv[flag + 1] : argv.find((arg) => arg.startsWith("--hostname="))?.slice(11);
+  return given?.trim() || env.HOSTNAME?.trim() || "0.0.0.0";
+}
+
+const isLoopbackAddress = (address: string) => /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i.test(address);
+
+/** Whether the server answers only for loopback names (no public name configured). */
+const isLocalOnly = (env: Readonly<Record<string, string | undefined>>) =>
+  allowedHosts(env).every((host) => LOOPBACK_HOSTS.some((loopback) => loopback.name === host.name));
 
 export interface DeployCheck {
   /** Each one stops the start. */
@@ -130,11 +160,16 @@ function embeddedDatabaseProblem(
  */
 export type StartCheck = (env: Readonly<Record<string, string | undefined>>) => string | undefined;
 
+/**
+ * `checks` are the layers above's own (StartCheck); `listening` is the server's listen address when known
+ * (listenAddress): a server for this machine alone that listens beyond it is warned about.
+ */
 export function checkDeployment(
   env: Readonly<Record<string, string | undefined>>,
   runner: Runner,
   root: string = process.cwd(),
   checks: readonly StartCheck[] = [],
+  listening?: string,
 ): DeployCheck {
   const errors: string[] = [];
   for (const check of checks) {
@@ -153,6 +188,11 @@ export function checkDeployment(
   const mail = attempt(() => mailSettings(env), errors);
   if (runner === "server" && mail && config?.production && !config.auth.url)
     warnings.push(MAIL_WITHOUT_AUTH_URL_WARNING);
+  if (runner === "server" && listening !== undefined && !isLoopbackAddress(listening)) {
+    const local = attempt(() => isLocalOnly(env), errors);
+    if (local && attempt(() => trustedProxies(env), errors)?.kind === "none")
+      warnings.push(LOCAL_SERVER_EXPOSED_WARNING);
+  }
   if (runner === "server" && config && !config.database.shared) {
     const problem = embeddedDatabaseProblem(env, root);
     if (problem) errors.push(problem);
@@ -168,7 +208,8 @@ export function checkDeployment(
 
 /** Checks this process's environment: prints each error on stderr and exits 1, else returns the warnings. */
 export function enforceDeployment(runner: Runner, checks: readonly StartCheck[] = []): string[] {
-  const { errors, warnings } = checkDeployment(process.env, runner, process.cwd(), checks);
+  const listening = runner === "server" ? listenAddress(process.argv, process.env) : undefined;
+  const { errors, warnings } = checkDeployment(process.env, runner, process.cwd(), checks, listening);
   if (errors.length === 0) return warnings;
   for (const error of errors) process.stderr.write(`searchmux: ${error}\n`);
   process.exit(1);

@@ -331,8 +331,8 @@ class _CrawlSiteResponseRequired(TypedDict):
     skipped: List[CrawlSiteResponseSkippedItem]
     errors: List[CrawlSiteResponseErrorsItem]
     counts: CrawlSiteResponseCounts
-    #: Why the crawl ended: nothing left, links beyond max_depth, max_pages, the result's size, timeout_ms
-    stopped: Literal["complete", "depth", "page_limit", "char_limit", "deadline"]
+    #: Why the crawl ended: nothing left, links beyond max_depth, max_pages, the result's size, timeout_ms, or (a job) the site answering too slowly to go on
+    stopped: Literal["complete", "depth", "page_limit", "char_limit", "deadline", "slow_progress"]
     cache_hit: bool
     #: Trace of this call (dashboard, GET /api/v1/traces/<id>)
     trace_id: Optional[str]
@@ -625,7 +625,7 @@ class _GetCrawlJobResponseRequired(TypedDict):
     errors: List[CrawlSiteResponseErrorsItem]
     counts: CrawlSiteResponseCounts
     #: Why the crawl ended; null while it runs
-    stopped: Optional[Literal["complete", "depth", "page_limit", "char_limit", "deadline"]]
+    stopped: Optional[Literal["complete", "depth", "page_limit", "char_limit", "deadline", "slow_progress"]]
     cache_hit: bool
     #: Trace of this call (dashboard, GET /api/v1/traces/<id>)
     trace_id: Optional[str]
@@ -651,6 +651,13 @@ class ListWebhooksResponseWebhooksItem(TypedDict):
     events: List[str]
     #: ISO 8601 date-time (UTC)
     created_at: str
+    #: When it was paused after its receiver kept failing: only test events are sent, and a test's success resumes it
+    paused_at: Optional[str]
+    #: Failed delivery attempts in a row
+    consecutive_failures: float
+    #: Events not queued for it: paused, or over a limit of the outbox (docs/api.md, Webhooks)
+    dropped_events: float
+    last_dropped_at: Optional[str]
 
 
 class ListWebhooksResponse(TypedDict):
@@ -664,6 +671,13 @@ class CreateWebhookResponse(TypedDict):
     events: List[str]
     #: ISO 8601 date-time (UTC)
     created_at: str
+    #: When it was paused after its receiver kept failing: only test events are sent, and a test's success resumes it
+    paused_at: Optional[str]
+    #: Failed delivery attempts in a row
+    consecutive_failures: float
+    #: Events not queued for it: paused, or over a limit of the outbox (docs/api.md, Webhooks)
+    dropped_events: float
+    last_dropped_at: Optional[str]
     #: The signing secret (whsec_…), shown this once: verify each delivery's webhook-signature with it
     secret: str
 

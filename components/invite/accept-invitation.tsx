@@ -7,7 +7,7 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { useFormAction } from "@/components/ui/use-form-action";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
-type Joined = { role: string; tenantId: string };
+type Joined = { role: string; tenantId: string; alreadyMember: boolean };
 
 /**
  * Points the session at another workspace the user belongs to: next-auth's session update (the jwt
@@ -30,7 +30,11 @@ export function AcceptInvitation({ accept }: { accept: () => Promise<ActionState
     const { tenantId } = state.data;
     return (
       <div className="space-y-3" role="status">
-        <p className="text-success">You joined the workspace as {state.data.role}.</p>
+        <p className="text-success">
+          {state.data.alreadyMember
+            ? `You were already in this workspace; your role is ${state.data.role}.`
+            : `You joined the workspace as ${state.data.role}.`}
+        </p>
         <Button onClick={() => void switchWorkspace(tenantId)}>Open this workspace</Button>
         <Button asChild variant="outline">
           <Link href="/dashboard">Stay in my current workspace</Link>

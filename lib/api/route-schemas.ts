@@ -288,6 +288,16 @@ const webhook = {
   url: z.string(),
   events: z.array(z.string()).describe("The events it receives"),
   created_at: instant,
+  paused_at: instant
+    .nullable()
+    .describe(
+      "When it was paused after its receiver kept failing: only test events are sent, and a test's success resumes it",
+    ),
+  consecutive_failures: z.number().describe("Failed delivery attempts in a row"),
+  dropped_events: z
+    .number()
+    .describe("Events not queued for it: paused, or over a limit of the outbox (docs/api.md, Webhooks)"),
+  last_dropped_at: instant.nullable(),
 };
 
 export const webhookListResponse = z.object({ webhooks: z.array(z.object(webhook)) });

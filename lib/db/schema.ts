@@ -233,6 +233,16 @@ export const providerKeys = pgTable(
      * meanwhile); null when it never did, or since the key was replaced.
      */
     quotaUntil: timestamp("quota_until", { withTimezone: true }),
+    /**
+     * Which key this is, without it: HMAC-SHA256 under the key-encryption key (lib/pipeline/keys/key-fingerprint.ts);
+     * null for a key stored before fingerprints.
+     */
+    fingerprint: text("fingerprint"),
+    /**
+     * The fingerprint of the key last reported invalid (the key.invalid event, drizzle/0021): the same key
+     * stored again and refused again is not reported again. Cleared when a key is found working (ok).
+     */
+    invalidReported: text("invalid_reported"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -652,6 +662,17 @@ export const webhooks = pgTable(
     keyVersion: smallint("key_version").notNull(),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
+    /** Failed attempts in a row (a success resets it), and when the first of them was made. */
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    failingSince: timestamp("failing_since", { withTimezone: true }),
+    /**
+     * Set when its receiver kept failing (lib/services/webhooks/webhook-health.ts): no event is queued for it
+     * and none is sent but test events, whose success resumes it.
+     */
+    pausedAt: timestamp("paused_at", { withTimezone: true }),
+    /** Events not queued for it (paused, or over a limit: drizzle/0021), and the last time one was. */
+    droppedEvents: integer("dropped_events").notNull().default(0),
+    lastDroppedAt: timestamp("last_dropped_at", { withTimezone: true }),
   },
   (t) => [index("webhooks_tenant_idx").on(t.tenantId, t.createdAt), ...tenantPolicies(t.tenantId)],
 );
@@ -692,6 +713,10 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_webhook_idx").on(t.tenantId, t.webhookId, t.createdAt),
     // The claim query: pending deliveries due, and ones whose lease lapsed.
     index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    // The caps on deliveries not yet done, per webhook and per workspace (enqueue_webhook_event).
+    index("webhook_deliveries_undone_idx")
+      .on(t.tenantId, t.webhookId)
+      .where(sql`${t.status} in ('pending', 'delivering')`),
     ...tenantPolicies(t.tenantId),
   ],
 );

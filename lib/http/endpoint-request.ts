@@ -3,11 +3,15 @@
  * provider client: the URL is user input. Every request goes through the SSRF guard (safe-fetch.ts: each DNS
  * answer checked and the connection pinned to the checked address, a bounded body, one total deadline), and
  * on top of it:
- * - https only, unless the guard allows http (outside production) or the operator allowlisted the host;
+ * - https only (checkEndpointScheme, the one rule for every endpoint a workspace names: its model server and
+ *   its webhooks), unless the guard allows http (outside production) or the host is an allowlisted loopback
+ *   address (a model server on this machine: the key never crosses a network);
  * - no redirect is followed: one is a failure, so the key never goes anywhere the workspace did not name;
  * - failures say what happened (the status, the rule that refused) and never carry the endpoint's body: a
  *   host the operator allowlisted may be an internal service, whose answer must not reach a caller.
  */
+
+import ipaddr from "ipaddr.js";
 import type { ProviderJsonResponse } from "./provider-client";
 import { parseRetryAfter, statusMeaning } from "./provider-client";
 import { ProviderError } from "./provider-error";
@@ -24,7 +28,7 @@ import {
 
 /** The network rules of a workspace's endpoint. */
 export interface EndpointGuard {
-  /** SEARCHMUX_FETCH_ALLOWLIST: hosts exempt from the address rules, and from the https rule. */
+  /** SEARCHMUX_FETCH_ALLOWLIST: hosts exempt from the address rules (and loopback ones from the https rule). */
   allowlist: Allowlist;
   /** Whether plain http is allowed for every host (outside production). */
   allowHttp: boolean;
@@ -38,17 +42,28 @@ export const STRICT_GUARD: EndpointGuard = { allowlist: EMPTY_ALLOWLIST, allowHt
 /** Answers of a model API are small; a larger one is refused (`too_large`). */
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
-function checkScheme(url: URL, guard: EndpointGuard): void {
-  if (url.protocol === "http:" && !guard.allowHttp && !isAllowlistedHost(url.hostname, guard.allowlist))
-    throw new SsrfBlocked(`${url.hostname}: only https is allowed`);
+/** A literal loopback address (127.0.0.0/8, ::1): a host name is not trusted to stay one. */
+function isLoopbackLiteral(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "");
+  return ipaddr.isValid(host) && ipaddr.process(host).range() === "loopback";
+}
+
+/**
+ * https, or plain http where the guard allows it (outside production) or to an allowlisted loopback address.
+ * An allowlisted intranet name gets no exemption: a key or a signed event would cross its network in clear.
+ */
+function checkEndpointScheme(url: URL, guard: EndpointGuard): void {
+  if (url.protocol !== "http:" || guard.allowHttp) return;
+  if (isLoopbackLiteral(url.hostname) && isAllowlistedHost(url.hostname, guard.allowlist)) return;
+  throw new SsrfBlocked(`${url.hostname}: only https is allowed`);
 }
 
 /**
  * Resolves when `url` may be called under `guard` (scheme, port, host name and every DNS answer), else throws
- * SsrfBlocked naming the rule: what a workspace's base URL is checked against when it is saved.
+ * SsrfBlocked naming the rule: what a workspace's base URL and its webhooks are checked against when saved.
  */
 export async function checkEndpoint(url: URL, guard: EndpointGuard): Promise<void> {
-  checkScheme(url, guard);
+  checkEndpointScheme(url, guard);
   await checkTarget(url, { allowlist: guard.allowlist }, guard.resolver ?? systemResolver);
 }
 
@@ -65,7 +80,7 @@ export interface EndpointRequest {
 
 export async function endpointJson(url: string, request: EndpointRequest): Promise<ProviderJsonResponse> {
   const target = new URL(url);
-  checkScheme(target, request.guard);
+  checkEndpointScheme(target, request.guard);
   const response = await safeFetch(url, {
     policy: { allowlist: request.guard.allowlist },
     resolver: request.guard.resolver,

@@ -10,9 +10,13 @@
  * embed such an IPv4 address (IPv4-mapped/compatible, NAT64, 6to4), plus Teredo and cloud metadata
  * addresses. The allowlist (SEARCHMUX_FETCH_ALLOWLIST semantics: host names or CIDRs) exempts targets,
  * including from the port rule; it is empty unless the operator configures it.
+ *
+ * A refusal says the class of a name's address, never the address: whoever may register a webhook, a
+ * workspace model or a crawl must not learn what the server's DNS answers for internal names (the log has it).
  */
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
+import { log } from "@/lib/observability/logger";
 import { ProviderError } from "./provider-error";
 
 /** A refused target. A ProviderError ("blocked") so engines report it like any provider failure. */
@@ -150,8 +154,12 @@ function checkAddress(address: string, policy: SsrfPolicy, hostname: string): vo
   if (isAllowlisted(parsed, policy.allowlist)) return;
   const why = reasonFor(parsed);
   if (why === undefined) return;
-  const subject = hostname === address ? address : `${hostname} resolves to ${address}, which`;
-  throw new SsrfBlocked(`${subject} is a ${why} address`);
+  if (hostname === address) throw new SsrfBlocked(`${address} is a ${why} address`);
+  log().info(
+    { hostname, address, class: why },
+    "refused a target: its name resolves to a non-public address",
+  );
+  throw new SsrfBlocked(`${hostname} resolves to a ${why} address`);
 }
 
 function reasonFor(address: Address): string | undefined {

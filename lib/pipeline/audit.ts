@@ -8,9 +8,14 @@ export interface OAuthClientActor {
   clientId: string;
 }
 
+/** Searchmux itself, in a background job (a webhook paused after its receiver kept failing). */
+interface SystemActor {
+  kind: "system";
+}
+
 export interface AuditEntry {
   tenantId: string;
-  actor: Actor | OAuthClientActor;
+  actor: Actor | OAuthClientActor | SystemActor;
   /** `<area>.<verb>`, e.g. `token.create`. */
   action: string;
   targetType: string;

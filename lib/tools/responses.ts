@@ -533,9 +533,9 @@ export const crawlResponse = z.object({
     off_site: z.number().describe("Distinct links to other sites, not followed"),
   }),
   stopped: z
-    .enum(["complete", "depth", "page_limit", "char_limit", "deadline"])
+    .enum(["complete", "depth", "page_limit", "char_limit", "deadline", "slow_progress"])
     .describe(
-      "Why the crawl ended: nothing left, links beyond max_depth, max_pages, the result's size, timeout_ms",
+      "Why the crawl ended: nothing left, links beyond max_depth, max_pages, the result's size, timeout_ms, or (a job) the site answering too slowly to go on",
     ),
   note: z.string().optional(),
   cache_hit: z.boolean(),

@@ -29,7 +29,7 @@ let sending = false;
 setInterval(() => {
   if (sending) return;
   sending = true;
-  void deliverWebhooks(platform, { batch: 5, leaseMs: 1_500, owner }).finally(() => {
+  void deliverWebhooks(platform, { batch: 5, perWorkspace: 5, leaseMs: 1_500, owner }).finally(() => {
     sending = false;
   });
 }, 200);

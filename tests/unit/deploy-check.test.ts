@@ -4,7 +4,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { kvStore } from "@/lib/config";
-import { checkDeployment, MEMORY_KV_WARNING } from "@/lib/deploy-check";
+import {
+  checkDeployment,
+  LOCAL_SERVER_EXPOSED_WARNING,
+  listenAddress,
+  MEMORY_KV_WARNING,
+} from "@/lib/deploy-check";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "smx-deploy-check-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -14,6 +19,27 @@ const KEY = `1:${randomBytes(32).toString("base64")}`;
 const SECRETS = { SEARCHMUX_SECRET_KEY: KEY, AUTH_SECRET: "s3cret" };
 
 describe("checkDeployment", () => {
+  it("warns when a server for this machine alone (loopback names, no trusted proxy) listens beyond it", () => {
+    const local = { SEARCHMUX_DATA_DIR: dataDir };
+    const warned = (env: Record<string, string>, listening: string) =>
+      checkDeployment(env, "server", process.cwd(), [], listening).warnings.includes(
+        LOCAL_SERVER_EXPOSED_WARNING,
+      );
+    expect(warned(local, "0.0.0.0")).toBe(true);
+    expect(warned({ ...local, AUTH_URL: "http://localhost:3000" }, "::")).toBe(true);
+    expect(warned(local, "127.0.0.1")).toBe(false);
+    expect(warned(local, "::1")).toBe(false);
+    expect(warned({ ...local, SEARCHMUX_TRUSTED_PROXIES: "1" }, "0.0.0.0")).toBe(false);
+    expect(warned({ ...local, AUTH_URL: "https://search.example.com" }, "0.0.0.0")).toBe(false);
+  });
+
+  it("reads the listen address from next start's -H, else the standalone server's HOSTNAME, else every interface", () => {
+    expect(listenAddress(["node", "next", "start", "-H", "127.0.0.1"], {})).toBe("127.0.0.1");
+    expect(listenAddress(["node", "next", "start", "--hostname=::1"], {})).toBe("::1");
+    expect(listenAddress(["node", "server.js"], { HOSTNAME: "127.0.0.1" })).toBe("127.0.0.1");
+    expect(listenAddress(["node", "next", "start"], {})).toBe("0.0.0.0");
+  });
+
   it("accepts zero configuration: the embedded database generates its own secrets", () => {
     expect(checkDeployment({ SEARCHMUX_DATA_DIR: dataDir }, "server")).toEqual({ errors: [], warnings: [] });
   });

@@ -1315,10 +1315,10 @@ export interface operations {
                             off_site: number;
                         };
                         /**
-                         * @description Why the crawl ended: nothing left, links beyond max_depth, max_pages, the result's size, timeout_ms
+                         * @description Why the crawl ended: nothing left, links beyond max_depth, max_pages, the result's size, timeout_ms, or (a job) the site answering too slowly to go on
                          * @enum {string}
                          */
-                        stopped: "complete" | "depth" | "page_limit" | "char_limit" | "deadline";
+                        stopped: "complete" | "depth" | "page_limit" | "char_limit" | "deadline" | "slow_progress";
                         note?: string;
                         cache_hit: boolean;
                         /** @description Trace of this call (dashboard, GET /api/v1/traces/<id>) */
@@ -1374,7 +1374,7 @@ export interface operations {
                             off_site: number;
                         };
                         /** @description Why the crawl ended; null while it runs */
-                        stopped: ("complete" | "depth" | "page_limit" | "char_limit" | "deadline") | null;
+                        stopped: ("complete" | "depth" | "page_limit" | "char_limit" | "deadline" | "slow_progress") | null;
                         note?: string;
                         cache_hit: boolean;
                         /** @description Trace of this call (dashboard, GET /api/v1/traces/<id>) */
@@ -2888,7 +2888,7 @@ export interface operations {
                             off_site: number;
                         };
                         /** @description Why the crawl ended; null while it runs */
-                        stopped: ("complete" | "depth" | "page_limit" | "char_limit" | "deadline") | null;
+                        stopped: ("complete" | "depth" | "page_limit" | "char_limit" | "deadline" | "slow_progress") | null;
                         note?: string;
                         cache_hit: boolean;
                         /** @description Trace of this call (dashboard, GET /api/v1/traces/<id>) */
@@ -3064,7 +3064,7 @@ export interface operations {
                             off_site: number;
                         };
                         /** @description Why the crawl ended; null while it runs */
-                        stopped: ("complete" | "depth" | "page_limit" | "char_limit" | "deadline") | null;
+                        stopped: ("complete" | "depth" | "page_limit" | "char_limit" | "deadline" | "slow_progress") | null;
                         note?: string;
                         cache_hit: boolean;
                         /** @description Trace of this call (dashboard, GET /api/v1/traces/<id>) */
@@ -3216,6 +3216,13 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             created_at: string;
+                            /** @description When it was paused after its receiver kept failing: only test events are sent, and a test's success resumes it */
+                            paused_at: string | null;
+                            /** @description Failed delivery attempts in a row */
+                            consecutive_failures: number;
+                            /** @description Events not queued for it: paused, or over a limit of the outbox (docs/api.md, Webhooks) */
+                            dropped_events: number;
+                            last_dropped_at: string | null;
                         }[];
                     };
                 };
@@ -3356,6 +3363,13 @@ export interface operations {
                          * @description ISO 8601 date-time (UTC)
                          */
                         created_at: string;
+                        /** @description When it was paused after its receiver kept failing: only test events are sent, and a test's success resumes it */
+                        paused_at: string | null;
+                        /** @description Failed delivery attempts in a row */
+                        consecutive_failures: number;
+                        /** @description Events not queued for it: paused, or over a limit of the outbox (docs/api.md, Webhooks) */
+                        dropped_events: number;
+                        last_dropped_at: string | null;
                         /** @description The signing secret (whsec_…), shown this once: verify each delivery's webhook-signature with it */
                         secret: string;
                     };
@@ -3762,6 +3776,13 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             created_at: string;
+                            /** @description When it was paused after its receiver kept failing: only test events are sent, and a test's success resumes it */
+                            paused_at: string | null;
+                            /** @description Failed delivery attempts in a row */
+                            consecutive_failures: number;
+                            /** @description Events not queued for it: paused, or over a limit of the outbox (docs/api.md, Webhooks) */
+                            dropped_events: number;
+                            last_dropped_at: string | null;
                         };
                         deliveries: {
                             /** Format: uuid */

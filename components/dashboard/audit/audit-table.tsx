@@ -11,6 +11,7 @@ const VIA: Readonly<Record<string, string>> = {
   connected_app: "connected app",
   oauth_client: "OAuth client",
   operator: "operator CLI",
+  system: "background job",
 };
 
 /** Who acted and through what: the member, then the token or connected app they used. */
@@ -20,7 +21,8 @@ function Actor({ entry }: { entry: Entry }) {
   return (
     <div className="flex flex-col gap-0.5">
       <span className="font-medium">
-        {actor.user_name ?? (actor.via === "operator" ? "Operator" : "Unknown")}
+        {actor.user_name ??
+          (actor.via === "operator" ? "Operator" : actor.via === "system" ? "Searchmux" : "Unknown")}
       </span>
       <span className="text-xs text-muted-foreground">
         {VIA[actor.via] ?? actor.via}

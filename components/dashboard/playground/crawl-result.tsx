@@ -14,6 +14,7 @@ const STOPPED: Record<CrawlResponse["stopped"], string> = {
   page_limit: "It stopped at the page limit: the site has more pages than were asked for.",
   char_limit: "It stopped when the result reached its size limit (100,000 characters).",
   deadline: "It ran out of time and returns the pages it had read by then.",
+  slow_progress: "It stopped early: the site answered too slowly for the crawl to go on.",
 };
 
 const MAP_COLUMNS: readonly Column<CrawledPage>[] = [

@@ -39,7 +39,7 @@ export async function inviteMemberAction(
     const base = await baseUrl();
     const sent = await emailInvitation({
       ctx,
-      input: { id: invitation.id, secret: invitation.secret, baseUrl: base },
+      input: { id: invitation.id, secret: invitation.secret },
     }).catch((error: unknown): InvitationEmailOutcome => {
       // The invitation exists whatever went wrong here: the admin gets its link, and the log the error.
       log().error({ err: error }, "invitation email not attempted");
@@ -89,14 +89,17 @@ export async function revokeInvitationAction(id: string): Promise<ActionState> {
 
 export async function acceptInvitationAction(
   secret: string,
-): Promise<ActionState<{ role: string; tenantId: string }>> {
+): Promise<ActionState<{ role: string; tenantId: string; alreadyMember: boolean }>> {
   const { session } = await dashboardSession();
   try {
     const joined = await acceptInvitation({
       ctx: await userSystemContext(),
       input: { secret, userId: session.user.id },
     });
-    return { status: "success", data: { role: joined.role, tenantId: joined.tenantId } };
+    return {
+      status: "success",
+      data: { role: joined.role, tenantId: joined.tenantId, alreadyMember: joined.alreadyMember },
+    };
   } catch (error) {
     if (error instanceof ServiceError && error.code === "not_found") {
       return {

@@ -81,7 +81,22 @@ export const CRAWL_JOB_LIMITS = {
   map: 2_000,
   totalChars: 2_000_000,
   deadlineMs: 30 * 60_000,
+  /**
+   * A job that lists fewer than `minPages` pages in a minute, once its first minutes are past, ends early
+   * (`slow_progress`): a site answering that slowly would hold a job slot for the whole deadline for a few
+   * pages. Four pages at once, so this floor is a page taking about 48 s.
+   */
+  progressFloor: { graceMs: 2 * 60_000, windowMs: 60_000, minPages: 5 },
 } as const;
+
+/** The least progress a crawl job must make to go on (CRAWL_JOB_LIMITS.progressFloor). */
+export interface ProgressFloor {
+  /** No check before this: a crawl's start (robots.txt, the sitemaps, the first pages) may be slow. */
+  graceMs: number;
+  /** The pages listed within each window of this length are counted. */
+  windowMs: number;
+  minPages: number;
+}
 
 /** Whether a crawl runs as a job: asked to, or asking more pages than a synchronous crawl reads. */
 export function runsAsJob(input: { async?: unknown; mode?: unknown; max_pages?: unknown }): boolean {

@@ -12,8 +12,8 @@
  * counts against the crawl's request budget (request-budget.ts). `max_pages` counts the pages returned: a
  * page that fails (an error, a redirect off the site) frees its place for the next, up to ATTEMPTS_PER_PAGE
  * visits per page of the limit, so a site of broken links still ends. The crawl stops at the page limit, at
- * the attempts, at the request budget, at the character budget (pages mode), or at its deadline, returning
- * what it has and why it stopped.
+ * the attempts, at the request budget, at the character budget (pages mode), at its deadline, or (a job) when
+ * it lists too few pages a minute (CRAWL_JOB_LIMITS.progressFloor), returning what it has and why it stopped.
  *
  * Throws: ZodError for invalid input, SsrfBlocked when the start URL (or its robots.txt, or a redirect
  * of the start page) is a refused target.
@@ -32,6 +32,7 @@ import {
   type CrawlInput,
   type CrawlInputRaw,
   crawlInputSchema,
+  type ProgressFloor,
   pageLimit,
 } from "./input";
 import { RequestBudget, requestLimit } from "./request-budget";
@@ -68,9 +69,11 @@ export interface RunCrawlArgs {
   job?: boolean;
   /** Told of each page listed, with the pages still queued (a job's progress and partial result). */
   onPage?(page: CrawledPage, queued: number): void;
+  /** A job's floor on progress; CRAWL_JOB_LIMITS.progressFloor unless given (tests shorten it). */
+  progressFloor?: ProgressFloor;
 }
 
-type CrawlStop = "complete" | "depth" | "page_limit" | "char_limit" | "deadline";
+type CrawlStop = "complete" | "depth" | "page_limit" | "char_limit" | "deadline" | "slow_progress";
 
 export interface CrawledPage {
   url: string;
@@ -127,6 +130,11 @@ interface Crawl {
   maxPages: number;
   /** Aborted by the first unexpected error, which stops the other tasks. */
   halt: AbortController;
+  /** A job's progress floor, and the pages it listed in the window that stopped it (set when it did). */
+  floor?: ProgressFloor;
+  slow?: { pages: number };
+  /** Aborted when the job made too little progress. */
+  tooSlow: AbortController;
   deadline: LinkedAbort;
   requests: RequestBudget;
   /** How robots.txt and sitemaps are fetched. */
@@ -152,12 +160,14 @@ interface Crawl {
 export async function runCrawl(args: RunCrawlArgs): Promise<CrawlResult> {
   const crawl = startCrawl(args);
   const tasks = new TaskPool(crawl.halt);
+  const stopWatching = watchProgress(crawl);
   try {
     await walkFrontier(crawl, tasks);
   } catch (error) {
     tasks.fail(error);
   }
   await tasks.drain();
+  stopWatching();
   const aborted = crawl.deadline.signal.aborted;
   crawl.deadline.dispose();
   tasks.throwIfFailed();
@@ -174,9 +184,10 @@ function startCrawl(args: RunCrawlArgs): Crawl {
 
   const maxPages = pageLimit(input, args.job);
   const halt = new AbortController();
+  const tooSlow = new AbortController();
   const deadlineMs = args.job ? CRAWL_JOB_LIMITS.deadlineMs : input.timeout_ms;
   const deadline = linkedAbort(
-    [args.signal, halt.signal],
+    [args.signal, halt.signal, tooSlow.signal],
     deadlineMs,
     `crawl stopped at the ${deadlineMs} ms deadline`,
   );
@@ -195,6 +206,8 @@ function startCrawl(args: RunCrawlArgs): Crawl {
     origin,
     maxPages,
     halt,
+    ...(args.job && { floor: args.progressFloor ?? CRAWL_JOB_LIMITS.progressFloor }),
+    tooSlow,
     deadline,
     requests,
     texts: {
@@ -216,6 +229,28 @@ function startCrawl(args: RunCrawlArgs): Crawl {
     attempts: 0,
   };
   return crawl;
+}
+
+/**
+ * A job's progress check: at the end of each window past the grace period, fewer pages listed in that window
+ * than the floor stop the crawl (`slow_progress`), as the deadline does. Returns what stops the checks.
+ */
+function watchProgress(crawl: Crawl): () => void {
+  const { floor } = crawl;
+  if (floor === undefined) return () => {};
+  let listedBefore = 0;
+  let elapsed = 0;
+  const timer = setInterval(() => {
+    elapsed += floor.windowMs;
+    const listed = crawl.pages.length - listedBefore;
+    listedBefore = crawl.pages.length;
+    if (elapsed < floor.graceMs || listed >= floor.minPages) return;
+    clearInterval(timer);
+    crawl.slow = { pages: listed };
+    crawl.tooSlow.abort(new Error("the crawl made too little progress"));
+  }, floor.windowMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
 }
 
 function recordSpan(crawl: Crawl, span: FetchSpan): void {
@@ -409,6 +444,7 @@ async function readSitemap(
  * without their content.
  */
 function stopReason(crawl: Crawl, aborted: boolean): CrawlStop {
+  if (crawl.slow) return "slow_progress";
   if (aborted) return "deadline";
   if (charsSpent(crawl)) return "char_limit";
   if (crawl.frontier.queue.length > 0) return "page_limit";
@@ -442,6 +478,7 @@ function crawlResult(crawl: Crawl, stopped: CrawlStop): CrawlResult {
     unvisited: frontier.queue.length,
     requestLimit: crawl.requests.spent ? crawl.requests.limit : undefined,
     attempts: attemptsSpent(crawl) && pages.length < crawl.maxPages ? crawl.attempts : undefined,
+    slow: crawl.floor && crawl.slow && { floor: crawl.floor, pages: crawl.slow.pages },
   });
   if (note !== undefined) result.note = note;
   // Only a crawl that read nothing ends with it (a sitemap may still have listed pages).
@@ -463,9 +500,11 @@ function stopNote(
     requestLimit: number | undefined;
     /** The page visits started, when their limit stopped the crawl short of max_pages. */
     attempts: number | undefined;
+    /** The progress floor and the pages listed in the window that fell below it, when one did. */
+    slow: { floor: ProgressFloor; pages: number } | undefined;
   },
 ): string | undefined {
-  const { input, deadlineMs, totalChars, maxPages, unvisited, requestLimit, attempts } = facts;
+  const { input, deadlineMs, totalChars, maxPages, unvisited, requestLimit, attempts, slow } = facts;
   switch (stopped) {
     case "complete":
       return undefined;
@@ -479,6 +518,10 @@ function stopNote(
       return `max_pages ${maxPages} reached; queued pages not visited: ${unvisited}`;
     case "char_limit":
       return `the result's ${totalChars}-character budget is spent; queued pages not visited: ${unvisited} (lower max_chars or narrow with include_paths)`;
+    case "slow_progress": {
+      const window = slow ? `${slow.floor.windowMs / 1000} s` : "a minute";
+      return `the site answers too slowly for a crawl job: ${slow?.pages ?? 0} pages read in the last ${window}, fewer than the ${slow?.floor.minPages ?? ""} a job must read to go on; queued pages not visited: ${unvisited} (crawl fewer pages synchronously, or narrow with include_paths)`;
+    }
     case "deadline":
       return `${deadlineMs === input.timeout_ms ? `timeout_ms ${deadlineMs}` : `the job's ${deadlineMs / 60_000}-minute deadline`} reached; queued pages not visited: ${unvisited}`;
   }

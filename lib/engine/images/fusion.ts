@@ -31,6 +31,9 @@ function checkedUrl(raw: string | null | undefined): { key: string; link: string
   return { key: parsed.key, link: parsed.link };
 }
 
+/** Whether an image may be shown by its own URL: what an adapter checks before it cuts its list to size. */
+export const isShownImageUrl = (raw: string): boolean => checkedUrl(raw) !== null;
+
 const pixels = (value: number | null | undefined): number | null =>
   typeof value === "number" && Number.isInteger(value) && value > 0 && value <= MAX_PIXELS ? value : null;
 

@@ -67,8 +67,10 @@ export function storedEndpoint(settings: unknown): StoredEndpoint | undefined {
 }
 
 /**
- * The network rules of a workspace's endpoint: the fetch allowlist (SEARCHMUX_FETCH_ALLOWLIST) exempts hosts,
- * and plain http is allowed outside production only (NODE_ENV), as for webhooks.
+ * The network rules of an endpoint a workspace names (its model server, its webhooks: one rule,
+ * lib/http/endpoint-request.ts): the fetch allowlist (SEARCHMUX_FETCH_ALLOWLIST) exempts hosts from the
+ * address rules, and plain http is allowed outside production only (NODE_ENV), or to an allowlisted
+ * loopback address.
  */
 export const endpointGuard = (env: Env): EndpointGuard => ({
   allowlist: fetchAllowlistFromEnv(env),

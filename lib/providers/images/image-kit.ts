@@ -5,6 +5,7 @@
  * lives once here, on the provider client every search adapter uses.
  */
 import type { z } from "zod";
+import { isShownImageUrl } from "@/lib/engine/images/fusion";
 import type { ImageCall, ImageProvider, RawImage } from "@/lib/engine/images/types";
 import {
   buildUrl,
@@ -37,7 +38,10 @@ export interface ImageAdapter<S extends z.ZodType> extends Omit<ImageProvider, "
   explain?(error: unknown): unknown;
 }
 
-/** An image provider from its declaration: the request sent, the answer checked, titles cleaned, capped. */
+/**
+ * An image provider from its declaration: the request sent, the answer checked, images whose URL may not be
+ * shown dropped (fusion.ts's rule), then capped, titles cleaned.
+ */
 export function imageProvider<S extends z.ZodType>({
   schema,
   request,
@@ -55,8 +59,9 @@ export function imageProvider<S extends z.ZodType>({
           ...options,
           signal: call.signal,
         });
+        // Checked before the cut: hostile entries a provider lists first must not push good images out.
         const listed = images(parseResponse(schema, response.json))
-          .filter((image) => image.imageUrl.trim() !== "")
+          .filter((image) => isShownImageUrl(image.imageUrl))
           .slice(0, call.options.maxResults)
           .map((image) => ({ ...image, title: cleanText(image.title) }));
         return {

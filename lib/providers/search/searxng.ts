@@ -17,6 +17,13 @@ import { requestResults, supports } from "./adapter-kit";
 import { primaryLanguage } from "./locale";
 import { buildQueryText } from "./query-text";
 
+/**
+ * The level asked of the instance when the call names none: moderate, the level Brave's API applies by
+ * default, rather than the instance's own default (0, none; docs.searxng.org settings `search.safe_search`,
+ * checked 2026-12-01).
+ */
+const DEFAULT_SAFESEARCH: SafeSearch = "moderate";
+
 export const SAFESEARCH_LEVEL: Readonly<Record<SafeSearch, string>> = {
   off: "0",
   moderate: "1",
@@ -62,7 +69,8 @@ async function searxngSearch(call: ProviderCall) {
     pageno: 1,
     categories: options.topic === "news" ? "news" : undefined,
     time_range: options.timeRange,
-    safesearch: options.safesearch ? SAFESEARCH_LEVEL[options.safesearch] : undefined,
+    // Always sent: an instance's own default (settings.yml `search.safe_search`) is 0, no filtering at all.
+    safesearch: SAFESEARCH_LEVEL[options.safesearch ?? DEFAULT_SAFESEARCH],
     language: searxngLanguage(options.language, options.region),
   });
   return requestResults(call, url, {

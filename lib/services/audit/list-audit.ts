@@ -103,7 +103,10 @@ function toEntry(row: Row) {
     target_id: row.target_id,
     created_at: row.created_at,
     actor: {
-      /** session (a signed-in member), token, connected_app (an OAuth access token), oauth_client, operator. */
+      /**
+       * session (a signed-in member), token, connected_app (an OAuth access token), oauth_client, operator,
+       * system (Searchmux's own background work).
+       */
       via: actorVia(kind, row),
       user_id: row.user_id,
       user_name: row.user_name,

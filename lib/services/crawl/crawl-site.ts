@@ -135,7 +135,7 @@ async function crawlThrough(
       providers_failed: unread
         ? result.errors.map((e) => ({ provider: fetcher.provider.id, reason: e.code }))
         : [],
-      partial: result.errors.length > 0 || result.stopped === "deadline",
+      partial: result.errors.length > 0 || ["deadline", "slow_progress"].includes(result.stopped),
     };
   } catch (error) {
     if (error instanceof SsrfBlocked) throw new ServiceError("invalid_input", error.message);

@@ -9,6 +9,7 @@ import type { Env } from "@/lib/pipeline/capabilities";
 import { assertScope, type TenantContext } from "@/lib/pipeline/context";
 import { ServiceError } from "@/lib/pipeline/errors";
 import { seal } from "@/lib/pipeline/keys/key-encryption";
+import { keyFingerprint } from "@/lib/pipeline/keys/key-fingerprint";
 import { keyedProvider, providerCatalog } from "@/lib/pipeline/providers/catalog";
 import { priceWithOverrides } from "@/lib/pipeline/providers/prices";
 import { forgetTenantKeys } from "@/lib/pipeline/providers/resolve-keys";
@@ -103,6 +104,11 @@ export async function setKey({ ctx, input }: { ctx: TenantContext; input: z.inpu
     });
     const values = {
       ...sealed,
+      fingerprint: keyFingerprint(
+        ctx.keyring,
+        { tenantId: ctx.tenantId, provider, ...(settings && { endpoint: settings.base_url }) },
+        key,
+      ),
       last4,
       settings,
       status: "unknown" as const,

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { invitations, memberships, users } from "@/lib/db/schema";
 import { writeAudit } from "@/lib/pipeline/audit";
@@ -15,6 +15,9 @@ export const acceptInvitationInput = z.strictObject({
 /**
  * Joins the signed-in user to the inviting tenant. The link is only valid for the invited email, once,
  * before it expires and unless it was revoked; any mismatch answers not_found so links cannot be probed.
+ * A member already in the workspace keeps the higher of the two roles: an admin invitation makes a member an
+ * admin (as its inviter could by inviting anyone as admin), and never lowers an owner or an admin. The answer
+ * says the role held afterwards and whether the user was in the workspace already.
  */
 export async function acceptInvitation({
   ctx,
@@ -38,10 +41,23 @@ export async function acceptInvitation({
     if (!invitation || !user?.email || user.email.toLowerCase() !== invitation.email) {
       throw new ServiceError("not_found", "invitation not found or expired");
     }
-    await tx
+    const [before] = await tx
+      .select({ role: memberships.role })
+      .from(memberships)
+      .where(and(eq(memberships.tenantId, invitation.tenantId), eq(memberships.userId, userId)))
+      .for("update");
+    const [held] = await tx
       .insert(memberships)
       .values({ tenantId: invitation.tenantId, userId, role: invitation.role })
-      .onConflictDoNothing();
+      .onConflictDoUpdate({
+        target: [memberships.tenantId, memberships.userId],
+        // Raised from member to admin only: never lowered, and owners are made by owners alone.
+        set: {
+          role: sql`case when ${memberships.role} = 'member' then excluded.role else ${memberships.role} end`,
+        },
+      })
+      .returning({ role: memberships.role });
+    const role = held?.role ?? invitation.role;
     await tx.update(invitations).set({ acceptedAt: ctx.now() }).where(eq(invitations.id, invitation.id));
     await writeAudit(tx, {
       tenantId: invitation.tenantId,
@@ -49,8 +65,12 @@ export async function acceptInvitation({
       action: "member.join",
       targetType: "membership",
       targetId: userId,
-      details: { email: invitation.email, role: invitation.role },
+      details: {
+        email: invitation.email,
+        role,
+        ...(before && { already_member: true, previous_role: before.role }),
+      },
     });
-    return { tenantId: invitation.tenantId, role: invitation.role };
+    return { tenantId: invitation.tenantId, role, alreadyMember: before !== undefined };
   });
 }

@@ -23,9 +23,14 @@ export const emailInvitationInput = z.strictObject({
   id: z.uuid(),
   /** The invitation's secret, known only to whoever just created it: only that caller can mail its link. */
   secret: z.string().min(16).max(200),
-  /** The deployment's public base URL, which the link starts with. */
-  baseUrl: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/$/, "")),
 });
+
+/**
+ * Where an emailed link points: the deployment's configured public URL (AUTH_URL), never the host a request
+ * named. Without it no link is mailed: a Host header a proxy passes on unchecked would otherwise send the
+ * invited person, trusting this deployment's email, to any site.
+ */
+const NO_PUBLIC_URL = "the deployment's public URL (AUTH_URL) is not set, so no link is emailed";
 
 export type InvitationEmailOutcome =
   | { status: "sent"; to: string }
@@ -34,7 +39,11 @@ export type InvitationEmailOutcome =
   | {
       status: "failed";
       to: string;
-      reason: MailFailure | "too many invitation emails; try again later" | "the email could not be sent";
+      reason:
+        | MailFailure
+        | "too many invitation emails; try again later"
+        | "the email could not be sent"
+        | typeof NO_PUBLIC_URL;
     };
 
 /**
@@ -48,9 +57,10 @@ export async function emailInvitation({
   input,
 }: VerbArgs<TenantContext, typeof emailInvitationInput>): Promise<InvitationEmailOutcome> {
   assertScope(ctx, "admin");
-  const { id, secret, baseUrl } = parseInput(emailInvitationInput, input);
+  const { id, secret } = parseInput(emailInvitationInput, input);
   const settings = mailSettings(ctx.env);
   if (!settings) return { status: "not_configured" };
+  const baseUrl = ctx.env.AUTH_URL?.trim().replace(/\/$/, "");
   const [invitation] = await ctx.db.withTenant(ctx.tenantId, (tx) =>
     tx
       .select({ email: invitations.email, role: invitations.role, expiresAt: invitations.expiresAt })
@@ -61,12 +71,9 @@ export async function emailInvitation({
   );
   if (!invitation) throw new ServiceError("not_found", "invitation not found or expired");
   const to = invitation.email;
-  const link = `${baseUrl}/invite/${secret}`;
-  const allowance = await withinAllowance(ctx, to);
-  const outcome: InvitationEmailOutcome =
-    allowance === "ok"
-      ? await send(ctx, settings, { ...invitation, to, link })
-      : { status: "failed", to, reason: ALLOWANCE_REASONS[allowance] };
+  const outcome: InvitationEmailOutcome = baseUrl
+    ? await sendWithinAllowance(ctx, settings, { ...invitation, to, link: `${baseUrl}/invite/${secret}` })
+    : { status: "failed", to, reason: NO_PUBLIC_URL };
   await ctx.db.withTenant(ctx.tenantId, (tx) =>
     writeAudit(tx, {
       tenantId: ctx.tenantId,
@@ -82,6 +89,16 @@ export async function emailInvitation({
     }),
   );
   return outcome;
+}
+
+async function sendWithinAllowance(
+  ctx: TenantContext,
+  settings: MailSettings,
+  facts: Omit<InvitationEmailFacts, "inviter">,
+): Promise<InvitationEmailOutcome> {
+  const allowance = await withinAllowance(ctx, facts.to);
+  if (allowance !== "ok") return { status: "failed", to: facts.to, reason: ALLOWANCE_REASONS[allowance] };
+  return send(ctx, settings, facts);
 }
 
 const ALLOWANCE_REASONS = {

@@ -20,6 +20,12 @@ export interface BackgroundJob {
   /** How often a long-running server runs it. */
   everyMs: number;
   /**
+   * Runs of it a long-running server keeps going at once (1 unless set): a tick while that many still run is
+   * skipped. More than one for work whose run may wait long on others (webhook receivers) while new work
+   * comes due; safe only for work claimed under leases.
+   */
+  overlap?: number;
+  /**
    * Vercel Cron's schedule: within minutes for what a user waits on (a refund, a research job), daily for the
    * pruning. A schedule more often than daily needs the Pro plan (a Hobby project edits it to daily: README,
    * "Background jobs"); the work is idempotent, and a later run catches up.
@@ -50,10 +56,12 @@ export const BACKGROUND_JOBS = [
   },
   {
     // Webhook deliveries due (a new event, a retry's time) and those a dead instance was sending
-    // (deliver-webhooks.ts); leases make it safe to run anywhere at once.
+    // (deliver-webhooks.ts); leases make it safe to run anywhere at once. A run waits for its slowest
+    // receiver (up to 10 s): up to three run at once, so slow receivers delay others' events by a tick.
     name: "deliver-webhooks",
     counts: "webhook deliveries sent",
     everyMs: 5_000,
+    overlap: 3,
     vercelSchedule: "* * * * *",
     run: deliverWebhooks,
   },

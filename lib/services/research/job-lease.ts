@@ -5,7 +5,7 @@
  * name, so a worker that lost its lease (paused past expiry, then resumed) changes nothing. Times are the
  * database's clock, the one clock every instance shares.
  */
-import { and, asc, count, eq, gte, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, lt, ne, notInArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "@/lib/db";
 import { researchJobs } from "@/lib/db/schema";
@@ -16,13 +16,27 @@ const leaseUntil = (leaseMs: number) => sql`now() + ${`${leaseMs} milliseconds`}
 
 const sibling = alias(researchJobs, "sibling");
 
+/** Jobs a claim leaves for others: of these workspaces, and crawl jobs when `crawls`. */
+export interface ClaimSkip {
+  tenants: readonly string[];
+  crawls: boolean;
+}
+
+const NOTHING_SKIPPED: ClaimSkip = { tenants: [], crawls: false };
+
 /**
  * Claims a job for `owner`, or nothing when there is none: the oldest claimable job of the workspaces
  * with the fewest jobs running (under a live lease) at the moment. A workspace's burst thus never holds
  * every worker slot while another workspace waits: each free slot goes to the least-served workspace
- * first, and within a workspace jobs run oldest first.
+ * first, and within a workspace jobs run oldest first. `skip` leaves out what the claiming instance holds its
+ * share of already (worker.ts): the workspaces named, and crawl jobs.
  */
-export async function claimJob(db: Database, owner: string, leaseMs: number): Promise<JobRow | undefined> {
+export async function claimJob(
+  db: Database,
+  owner: string,
+  leaseMs: number,
+  skip: ClaimSkip = NOTHING_SKIPPED,
+): Promise<JobRow | undefined> {
   return db.withSystem(async (tx) => {
     const runningInWorkspace = tx
       .select({ n: count() })
@@ -38,9 +52,13 @@ export async function claimJob(db: Database, owner: string, leaseMs: number): Pr
       .select({ id: researchJobs.id })
       .from(researchJobs)
       .where(
-        or(
-          eq(researchJobs.status, "queued"),
-          and(eq(researchJobs.status, "running"), lt(researchJobs.leaseExpiresAt, sql`now()`)),
+        and(
+          or(
+            eq(researchJobs.status, "queued"),
+            and(eq(researchJobs.status, "running"), lt(researchJobs.leaseExpiresAt, sql`now()`)),
+          ),
+          skip.tenants.length > 0 ? notInArray(researchJobs.tenantId, [...skip.tenants]) : undefined,
+          skip.crawls ? ne(researchJobs.kind, "crawl") : undefined,
         ),
       )
       .orderBy(sql`(${runningInWorkspace})`, asc(researchJobs.createdAt))

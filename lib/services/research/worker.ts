@@ -1,7 +1,10 @@
 /**
  * The job worker of this instance: claims jobs (job-lease.ts) and runs them (run-research-job.ts, and
  * crawl/run-crawl-job.ts for crawl jobs),
- * at most `concurrency` at once, renewing each lease on a heartbeat that also notices cancellation. It
+ * at most `concurrency` at once, renewing each lease on a heartbeat that also notices cancellation. One slot is
+ * kept from any one workspace and from crawl jobs (`fairShare`): a workspace's jobs, or long crawls, never
+ * hold every slot of an instance while another workspace's job or a research job waits; claims are made one
+ * at a time, so the shares hold under concurrent wakes. It
  * wakes when this instance queues a job, when a status read finds a job nobody runs (get-research.ts), and
  * for the `resume-research` background job (resume-research.ts): every few seconds on a long-running server,
  * from Vercel Cron through `/api/cron/resume-research` on serverless hosts, where the requests that wake it
@@ -11,7 +14,7 @@ import { randomUUID } from "node:crypto";
 import { log } from "@/lib/observability/logger";
 import type { Platform } from "@/lib/pipeline/context";
 import { runCrawlJob } from "@/lib/services/crawl/run-crawl-job";
-import { claimJob, type JobRow, renewLease, writeJob } from "./job-lease";
+import { type ClaimSkip, claimJob, type JobRow, renewLease, writeJob } from "./job-lease";
 import { CANCELLED, runResearchJob } from "./run-research-job";
 
 /** Each kind of job's run (the rows share the lease machinery: job-lease.ts). */
@@ -29,7 +32,8 @@ export interface WorkerSettings {
 }
 
 export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
-  concurrency: 2,
+  // Three, one of them kept from any one workspace and from crawls: a lone workspace still runs two at once.
+  concurrency: 3,
   leaseMs: 30_000,
   heartbeatMs: 5_000,
   maxAttempts: 3,
@@ -49,6 +53,12 @@ export interface ResearchWorker {
   readonly owner: string;
 }
 
+/**
+ * The slots one workspace may hold of an instance's `concurrency`, and crawl jobs together: all but one, so a
+ * job of another workspace, or a research job, always finds a slot (with one slot, that one).
+ */
+export const fairShare = (concurrency: number) => Math.max(1, concurrency - 1);
+
 function platformOf(ctx: Platform): Platform {
   const { db, kv, records, admissions, keyring, env, traces, usage, pending, breakers, learner, now } = ctx;
   return { db, kv, records, admissions, keyring, env, traces, usage, pending, breakers, learner, now };
@@ -59,6 +69,36 @@ export function createResearchWorker(settings: WorkerSettings = DEFAULT_WORKER_S
   /** Slots of the concurrency in use: a job running, or a claim on its way. */
   let busy = 0;
   const waiters: Array<() => void> = [];
+  /** The jobs this instance runs, by id: the shares the next claim keeps to. */
+  const held = new Map<string, Pick<JobRow, "tenantId" | "kind">>();
+  /** Claims one at a time: each sees what the one before it took. */
+  let claiming: Promise<unknown> = Promise.resolve();
+
+  /** What this instance holds its fair share of already. */
+  function skipped(): ClaimSkip {
+    const share = fairShare(settings.concurrency);
+    const perTenant = new Map<string, number>();
+    let crawls = 0;
+    for (const job of held.values()) {
+      perTenant.set(job.tenantId, (perTenant.get(job.tenantId) ?? 0) + 1);
+      if (job.kind === "crawl") crawls += 1;
+    }
+    return {
+      tenants: [...perTenant].filter(([, n]) => n >= share).map(([tenantId]) => tenantId),
+      crawls: crawls >= share,
+    };
+  }
+
+  /** Claims a job within the shares and counts it held until `runClaimed` lets it go. */
+  function claimNext(platform: Platform): Promise<JobRow | undefined> {
+    const claim = claiming.then(async () => {
+      const row = await claimJob(platform.db, owner, settings.leaseMs, skipped());
+      if (row) held.set(row.id, { tenantId: row.tenantId, kind: row.kind });
+      return row;
+    });
+    claiming = claim.catch(() => {});
+    return claim;
+  }
 
   /** Takes a slot; the function returned gives it back. */
   function takeSlot(): () => void {
@@ -71,13 +111,21 @@ export function createResearchWorker(settings: WorkerSettings = DEFAULT_WORKER_S
 
   async function loop(platform: Platform): Promise<void> {
     for (;;) {
-      const row = await claimJob(platform.db, owner, settings.leaseMs);
+      const row = await claimNext(platform);
       if (!row) return;
       await runClaimed(platform, row);
     }
   }
 
   async function runClaimed(platform: Platform, row: JobRow): Promise<void> {
+    try {
+      await runHeld(platform, row);
+    } finally {
+      held.delete(row.id);
+    }
+  }
+
+  async function runHeld(platform: Platform, row: JobRow): Promise<void> {
     const job = { id: row.id, owner };
     if (row.attempts > settings.maxAttempts) {
       await writeJob(platform.db, job, {
@@ -122,7 +170,7 @@ export function createResearchWorker(settings: WorkerSettings = DEFAULT_WORKER_S
       let claimed = 0;
       while (busy < settings.concurrency) {
         const release = takeSlot();
-        const row = await claimJob(platform.db, owner, settings.leaseMs).catch((error: unknown) => {
+        const row = await claimNext(platform).catch((error: unknown) => {
           release();
           throw error;
         });

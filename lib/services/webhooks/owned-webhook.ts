@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/lib/db";
 import { webhooks } from "@/lib/db/schema";
@@ -11,7 +11,9 @@ type WebhookRow = typeof webhooks.$inferSelect;
 
 /**
  * Runs `fn` on the tenant's webhook `id`, locked for update, in the tenant's transaction; another workspace's
- * webhook, or none, is not found (404) alike.
+ * webhook, or none, is not found (404) alike. The workspace's outbox lock is taken first, as events take it
+ * before any webhook row (drizzle/0021_webhook_fairness.sql): the two orders never cross, and what `fn`
+ * counts of the outbox holds until it commits.
  */
 export async function withOwnWebhook<T>(
   ctx: TenantContext,
@@ -19,6 +21,7 @@ export async function withOwnWebhook<T>(
   fn: (tx: Tx, webhook: WebhookRow) => Promise<T>,
 ): Promise<T> {
   const result = await ctx.db.withTenant(ctx.tenantId, async (tx) => {
+    await tx.execute(sql`select lock_webhook_outbox(${ctx.tenantId})`);
     const [webhook] = await tx
       .select()
       .from(webhooks)

@@ -1,11 +1,13 @@
 /**
  * One attempt of one delivery: the endpoint checked again (endpoint-policy.ts), then a signed POST through
  * the SSRF-safe fetcher (pinned to the address it checked), redirects not followed, a bounded time. A 2xx is
- * a success; anything else, a refusal or no answer is a failure, with a short excerpt of the answer kept.
+ * a success; anything else, a refusal or no answer is a failure, with a short excerpt of the answer kept —
+ * except from a host the operator allowlisted (not a loopback address): an intranet service's answer is for
+ * the operator's eyes, not every workspace admin's, so its log keeps the status only.
  */
 
 import { safeFetch } from "@/lib/http/safe-fetch";
-import type { Resolver } from "@/lib/http/ssrf";
+import { isAllowlistedHost, type Resolver } from "@/lib/http/ssrf";
 import type { Env, Keyring } from "@/lib/pipeline/capabilities";
 import { openWebhookSecret } from "@/lib/pipeline/keys/key-encryption";
 import type { AttemptOutcome, ClaimedDelivery } from "./delivery-lease";
@@ -21,6 +23,12 @@ const RESPONSE_MAX_BYTES = 64 * 1024;
 const EXCERPT_CHARS = 200;
 
 const excerpt = (text: string) => text.replace(/\s+/g, " ").trim().slice(0, EXCERPT_CHARS);
+
+const LOOPBACK_LITERALS = /^(127\.\d+\.\d+\.\d+|\[::1\])$/;
+
+/** Whether the delivery log may show what `url`'s host answered: not an allowlisted intranet host's. */
+const mayShowAnswer = (url: URL, env: Env) =>
+  LOOPBACK_LITERALS.test(url.hostname) || !isAllowlistedHost(url.hostname, webhookPolicy(env).allowlist);
 
 export async function sendDelivery(
   delivery: ClaimedDelivery,
@@ -57,7 +65,7 @@ export async function sendDelivery(
       timeoutMs: DELIVERY_TIMEOUT_MS,
       maxBytes: RESPONSE_MAX_BYTES,
     });
-    const answer = excerpt(response.body.toString("utf8"));
+    const answer = mayShowAnswer(url, platform.env) ? excerpt(response.body.toString("utf8")) : "";
     const ok = response.status >= 200 && response.status < 300;
     return {
       ok,

@@ -5,6 +5,7 @@ import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/c
 import { ServiceError } from "@/lib/pipeline/errors";
 import { parseInput } from "@/lib/pipeline/validate";
 import { TEST_EVENT } from "./events";
+import { OUTBOX_REFUSAL_MESSAGES } from "./outbox-limits";
 import { webhookIdInput, withOwnWebhook } from "./owned-webhook";
 import { type DeliveryView, toDeliveryView } from "./webhook-view";
 
@@ -12,8 +13,10 @@ import { type DeliveryView, toDeliveryView } from "./webhook-view";
 export const TEST_EVENTS_PER_MINUTE = 5;
 
 /**
- * Queues a `webhook.test` event for one webhook (admin), delivered like any event (signed, retried). At most
- * TEST_EVENTS_PER_MINUTE a minute per webhook, counted under the webhook row's lock (race-free).
+ * Queues a `webhook.test` event for one webhook (admin), delivered like any event (signed, retried), and to a
+ * paused webhook too (its success resumes it: webhook-health.ts). At most TEST_EVENTS_PER_MINUTE a minute
+ * per webhook, and within the limits every event is held to (webhook_event_refusal: real events count
+ * against the same per-webhook limit), counted under the workspace's outbox lock (race-free).
  */
 export async function testWebhook({
   ctx,
@@ -40,6 +43,13 @@ export async function testWebhook({
         { limit: TEST_EVENTS_PER_MINUTE },
         60,
       );
+    }
+    const refusal = await tx.execute(sql`select webhook_event_refusal(${id}, true) as reason`);
+    const reason = (refusal as unknown as { rows: Array<{ reason: string | null }> }).rows[0]?.reason;
+    if (reason) {
+      // Deliveries end within a minute or are retried later: a minute is when a retry may pass.
+      const message = OUTBOX_REFUSAL_MESSAGES[reason as keyof typeof OUTBOX_REFUSAL_MESSAGES];
+      throw new ServiceError("rate_limited", message, { reason }, 60);
     }
     const [delivery] = await tx
       .insert(webhookDeliveries)

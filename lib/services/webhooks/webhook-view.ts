@@ -9,6 +9,13 @@ export interface WebhookView {
   url: string;
   events: string[];
   created_at: string;
+  /** When its receiver's failures paused it (nothing but test events is sent; a test's success resumes it). */
+  paused_at: string | null;
+  /** Failed attempts in a row now. */
+  consecutive_failures: number;
+  /** Events not queued for it (paused, or over a limit of the outbox), and the last time one was. */
+  dropped_events: number;
+  last_dropped_at: string | null;
 }
 
 export interface DeliveryView {
@@ -33,6 +40,10 @@ export const toWebhookView = (row: WebhookRow): WebhookView => ({
   url: row.url,
   events: row.events,
   created_at: row.createdAt.toISOString(),
+  paused_at: row.pausedAt?.toISOString() ?? null,
+  consecutive_failures: row.consecutiveFailures,
+  dropped_events: row.droppedEvents,
+  last_dropped_at: row.lastDroppedAt?.toISOString() ?? null,
 });
 
 /** The message id of a delivery: `msg_` and its row id, the same on every attempt (idempotency for receivers). */

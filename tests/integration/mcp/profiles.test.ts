@@ -342,4 +342,37 @@ describe("REST", () => {
     expect(fetched.status).toBe(403);
     expect((await fetched.json()).error.message).toContain("profile does not include the 'fetch' tool");
   });
+
+  it("binds the compatibility endpoints too: a profile without web_search is refused on /api/researcher and /api/search", async () => {
+    const { token } = await createToken({
+      name: "fetch only",
+      scopes: ["search", "fetch"],
+      profile: { tools: ["fetch"] },
+    });
+    const researcher = await serveRequest(
+      new Request(`${ORIGIN}/api/researcher?query=otters&api_key=${token}`, { method: "GET" }),
+    );
+    expect(researcher.status).toBe(403);
+    expect((await researcher.json()).error.message).toContain(
+      "profile does not include the 'web_search' tool",
+    );
+    const openWebUi = await rest("/api/search", {
+      method: "POST",
+      token,
+      body: { query: "otters", count: 2 },
+    });
+    expect(openWebUi.status).toBe(403);
+    const allowed = await createToken({
+      name: "search only",
+      scopes: ["search"],
+      profile: { tools: ["web_search"] },
+    });
+    const answered = await rest("/api/search", {
+      method: "POST",
+      token: allowed.token,
+      body: { query: "otters", count: "2" },
+    });
+    expect(answered.status).toBe(200);
+    expect(await answered.json()).toHaveLength(2);
+  });
 });

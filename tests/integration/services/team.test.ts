@@ -242,7 +242,41 @@ describe.each(databaseTargets())("a team's traces, tokens and invitations on $na
       await changeMember({ ctx: as("owner"), input: { userId: ids.admin, role: "member" } });
       expect(await emailsPending()).not.toContain("demoted-admin@team.test");
       // The owner's invitation still works.
-      expect(await accept("still-welcome@team.test", byOwner.secret)).toEqual({ tenantId, role: "member" });
+      expect(await accept("still-welcome@team.test", byOwner.secret)).toEqual({
+        tenantId,
+        role: "member",
+        alreadyMember: false,
+      });
+    });
+
+    it("say the role a member holds after accepting: a member invited as admin becomes one, an owner stays owner", async () => {
+      const acceptAs = (name: Name, secret: string) =>
+        acceptInvitation({ ctx: systemCtx(platform), input: { secret, userId: ids[name] } });
+      const promotion = await inviteMember({
+        ctx: as("admin"),
+        input: { email: "mia@team.test", role: "admin" },
+      });
+      expect(await acceptAs("mia", promotion.secret)).toEqual({
+        tenantId,
+        role: "admin",
+        alreadyMember: true,
+      });
+      const [mia] = await t.db.withSystem((tx) =>
+        tx
+          .select({ role: memberships.role })
+          .from(memberships)
+          .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, ids.mia))),
+      );
+      expect(mia?.role).toBe("admin");
+      const demotion = await inviteMember({
+        ctx: as("admin"),
+        input: { email: "owner@team.test", role: "member" },
+      });
+      expect(await acceptAs("owner", demotion.secret)).toEqual({
+        tenantId,
+        role: "owner",
+        alreadyMember: true,
+      });
     });
   });
 });

@@ -265,7 +265,7 @@ describe.each(databaseTargets())("the workspace model ($name)", (target) => {
       storeOwnModel(strict, { base_url: "https://models.intranet-corp.example/v1" }),
     );
     expect(resolved.details[0]?.message).toBe(
-      "refused: models.intranet-corp.example resolves to 10.20.30.40, which is a private address",
+      "refused: models.intranet-corp.example resolves to a private address",
     );
 
     dnsAnswers.set("api.public-models.example", "93.184.215.14");
@@ -274,9 +274,18 @@ describe.each(databaseTargets())("the workspace model ($name)", (target) => {
       storeOwnModel(production, { base_url: "http://api.public-models.example/v1" }),
     );
     expect(http.details[0]?.message).toBe("refused: api.public-models.example: only https is allowed");
-    // The operator's allowlist exempts a host from both rules (an intranet model server it trusts).
-    const allowlisted = withEnv(production, { SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1" });
+    // The operator's allowlist exempts a host from the address rules; from the https rule only a loopback
+    // address (a model server on this machine), never an intranet name whose network the key would cross.
+    const allowlisted = withEnv(production, {
+      SEARCHMUX_FETCH_ALLOWLIST: "127.0.0.1,models.intranet-corp.example",
+    });
     await expect(storeOwnModel(allowlisted)).resolves.toMatchObject({ provider: "workspace_llm" });
+    const clearText = await refusal(
+      storeOwnModel(allowlisted, { base_url: "http://models.intranet-corp.example/v1" }),
+    );
+    expect(clearText.details[0]?.message).toBe(
+      "refused: models.intranet-corp.example: only https is allowed",
+    );
   });
 
   it("checks the base URL again at every call: a name rebound to the metadata address is refused, nothing is sent", async () => {
@@ -289,8 +298,7 @@ describe.each(databaseTargets())("the workspace model ($name)", (target) => {
     expect(rebound.results[0]).toMatchObject({
       error: {
         code: "blocked",
-        message:
-          "workspace_llm: rebinding-models.example resolves to 169.254.169.254, which is a cloud metadata address",
+        message: "workspace_llm: rebinding-models.example resolves to a cloud metadata address",
       },
     });
     const tested = await testKey({ ctx: a, input: { provider: "workspace_llm" } });

@@ -77,7 +77,16 @@ describe.each(databaseTargets())("webhooks on $name", (target) => {
     expect(Buffer.from(created.secret.slice(6), "base64")).toHaveLength(32);
     const listed = await listWebhooks({ ctx });
     expect(listed.webhooks).toEqual([
-      { id: created.id, url: receiver.url, events: ["crawl.completed"], created_at: expect.any(String) },
+      {
+        id: created.id,
+        url: receiver.url,
+        events: ["crawl.completed"],
+        created_at: expect.any(String),
+        paused_at: null,
+        consecutive_failures: 0,
+        dropped_events: 0,
+        last_dropped_at: null,
+      },
     ]);
     const stored = await t.db.withSystem((tx) =>
       tx.select().from(webhooks).where(eq(webhooks.id, created.id)),
@@ -100,7 +109,9 @@ describe.each(databaseTargets())("webhooks on $name", (target) => {
       expect(error).toMatchObject({ code: "invalid_input" });
       return (error as Error).message;
     };
-    expect(await refused(production, receiver.url)).toMatch(/must use https/);
+    expect(await refused(production, "http://hooks.example.com/in")).toBe(
+      "webhook URL refused: hooks.example.com: only https is allowed",
+    );
     const strict = { ...ctx, env: {} };
     expect(await refused(strict, "https://10.1.2.3/hook")).toMatch(/refused/);
     expect(await refused(strict, "https://169.254.169.254/latest")).toMatch(/refused/);

@@ -166,6 +166,26 @@ describe("crawl engine", () => {
     expect(result.errors).toEqual([expect.objectContaining({ url: `${site.origin}/slow`, code: "timeout" })]);
   });
 
+  it("ends a job that reads too few pages a minute, past its grace period, with slow_progress and why", async () => {
+    // The floor shortened to windows of 50 ms; /slow answers after SLOW_PAGE_MS, a hundred windows later, so
+    // the window it is pending in lists nothing: the floor ends the crawl, not the site's answer.
+    const result = await runCrawl({
+      input: { url: `${site.origin}/slow-start`, include_paths: ["/slow*"] },
+      fetcher: directEntry(),
+      ssrf: LOOPBACK_ONLY,
+      maxRequests,
+      job: true,
+      progressFloor: { graceMs: 50, windowMs: 50, minPages: 1 },
+    });
+    expect(site.answered()).not.toContain("/slow");
+    expect(result.stopped).toBe("slow_progress");
+    // The start page may or may not be listed by the first window's end (a busy machine): /slow never is.
+    expect(result.note).toMatch(
+      /the site answers too slowly for a crawl job: [01] pages read in the last 0\.05 s/,
+    );
+    expect(paths(result)).not.toContain("/slow");
+  });
+
   it("refuses a private start URL before any request, and a start page that redirects to one", async () => {
     await expect(
       runCrawl({

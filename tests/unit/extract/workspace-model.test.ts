@@ -118,6 +118,10 @@ describe("requests to a workspace's endpoint", () => {
   let server: LoopbackServer;
   const seen: string[] = [];
   const local: EndpointGuard = { allowlist: parseAllowlist(["127.0.0.1"]), allowHttp: false };
+  const intranet: EndpointGuard = {
+    allowlist: parseAllowlist(["models.intranet.example"]),
+    allowHttp: false,
+  };
   const call = (path: string, guard = local) =>
     endpointJson(`${server.origin}${path}`, {
       method: "POST",
@@ -149,8 +153,23 @@ describe("requests to a workspace's endpoint", () => {
   });
   afterAll(() => server?.close());
 
-  it("answers JSON from an allowlisted host, over http even where https is required", async () => {
+  it("answers JSON from an allowlisted loopback address, over http even where https is required", async () => {
     await expect(call("/ok")).resolves.toMatchObject({ status: 200, json: { ok: true } });
+  });
+
+  it("refuses plain http to an allowlisted intranet name where https is required: the key would cross its network in clear", async () => {
+    const before = seen.length;
+    await expect(
+      endpointJson("http://models.intranet.example/v1/chat/completions", {
+        method: "POST",
+        headers: { authorization: "Bearer sk-endpoint-secret-1234" },
+        json: { model: "m" },
+        signal: AbortSignal.timeout(10_000),
+        guard: intranet,
+        timeoutMs: 10_000,
+      }),
+    ).rejects.toMatchObject({ reason: "blocked", message: "models.intranet.example: only https is allowed" });
+    expect(seen.length).toBe(before);
   });
 
   it("refuses loopback and plain http before connecting when the host is not allowlisted", async () => {

@@ -165,11 +165,14 @@ describe("safeFetch refuses hostile targets (S1)", () => {
     expect(site.connections()).toBe(before);
   });
 
-  it("names the reason in the message", async () => {
+  it("names the reason in the message: the class of a name's address, never the address DNS answered", async () => {
     const { resolver } = countingResolver();
-    await expect(
-      safeFetch("http://mixed.test/", { policy: { allowlist: EMPTY_ALLOWLIST }, resolver }),
-    ).rejects.toThrow(/mixed\.test resolves to 192\.168\.1\.10, which is a private address/);
+    const refusal = await safeFetch("http://mixed.test/", {
+      policy: { allowlist: EMPTY_ALLOWLIST },
+      resolver,
+    }).catch((error: Error) => error);
+    expect((refusal as Error).message).toBe("mixed.test resolves to a private address");
+    expect((refusal as Error).message).not.toContain("192.168");
     await expect(
       safeFetch("http://[::ffff:10.0.0.1]/", { policy: { allowlist: EMPTY_ALLOWLIST } }),
     ).rejects.toThrow(/private \(as IPv4-mapped IPv6\)/);

@@ -231,6 +231,25 @@ describe("runImageSearch", () => {
     ]);
   });
 
+  it("checks image URLs before cutting to max_results: hostile entries listed first push no good image out", async () => {
+    const good = (n: number): FakeImage => ({
+      title: `Aurora ${n}`,
+      imageUrl: `https://images.example.com/aurora-${n}.png`,
+    });
+    fake.setScenario(imageWireId("serpapi"), {
+      payload: [
+        { title: "loopback", imageUrl: "http://127.0.0.1/secret.png" },
+        { title: "metadata", imageUrl: "http://169.254.169.254/latest/meta-data" },
+        { title: "script", imageUrl: "javascript:alert(1)" },
+        good(1),
+        good(2),
+        good(3),
+      ],
+    });
+    const result = await search(["serpapi"], { max_results: 3 });
+    expect(result.results.map((image) => image.image_url)).toEqual([1, 2, 3].map((n) => good(n).imageUrl));
+  });
+
   it("keeps one provider's failure to itself and cuts the list to max_results", async () => {
     fake.setScenario(imageWireId("serpapi"), { status: 503 });
     const result = await search(["brave", "serpapi"], { max_results: 2 });

@@ -62,6 +62,33 @@ describe("scheduleBackgroundJobs", () => {
     expect(mostAtOnce).toBe(1);
   });
 
+  it("overlaps a job's runs up to its bound (webhook deliveries waiting on slow receivers), never beyond", async () => {
+    // Counted by events: while three deliveries runs hang, five sweeps tick, and no fourth delivery run starts.
+    let deliveryRuns = 0;
+    let sweeps = 0;
+    const fiveSweeps = signal();
+    const hung = signal();
+    timers = scheduleBackgroundJobs({
+      env: {},
+      jobs: [
+        { name: "deliver-webhooks", everyMs: 10, overlap: 3 },
+        { name: "sweep-reservations", everyMs: 20 },
+      ],
+      async run(name) {
+        if (name === "sweep-reservations") {
+          sweeps += 1;
+          if (sweeps === 5) fiveSweeps.resolve();
+          return;
+        }
+        deliveryRuns += 1;
+        await hung.promise;
+      },
+    });
+    await fiveSweeps.promise;
+    expect(deliveryRuns).toBe(3);
+    hung.resolve();
+  });
+
   it("keeps running after a failed run", async () => {
     const thirdCall = signal();
     let calls = 0;

@@ -8,7 +8,7 @@ import { parseKeyring, sealWebhookSecret } from "@/lib/pipeline/keys/key-encrypt
 import type { ClaimedDelivery } from "@/lib/services/webhooks/delivery-lease";
 import { sendDelivery } from "@/lib/services/webhooks/send-delivery";
 import { newWebhookSecret, signedHeaders, webhookSignature } from "@/lib/services/webhooks/signature";
-import { verifies } from "@/tests/support/webhook-receiver";
+import { startWebhookReceiver, verifies } from "@/tests/support/webhook-receiver";
 
 describe("Standard Webhooks signatures", () => {
   it("reproduces the specification's example exactly", () => {
@@ -43,6 +43,11 @@ describe("a delivery's endpoint at send time", () => {
       events: ["key.invalid"],
       createdBy: null,
       createdAt: new Date(),
+      consecutiveFailures: 0,
+      failingSince: null,
+      pausedAt: null,
+      droppedEvents: 0,
+      lastDroppedAt: null,
     };
     return {
       id: "00000000-0000-4000-8000-000000000003",
@@ -76,7 +81,7 @@ describe("a delivery's endpoint at send time", () => {
       return [{ address: "10.0.0.7", family: 4 }];
     });
     expect(outcome).toMatchObject({ ok: false });
-    expect(outcome.error).toMatch(/^refused: .*hooks\.example\.com/);
+    expect(outcome.error).toBe("refused: hooks.example.com resolves to a private address");
     expect(lookups).toEqual(["hooks.example.com"]);
   });
 
@@ -90,5 +95,28 @@ describe("a delivery's endpoint at send time", () => {
     expect(outcome.ok).toBe(false);
     expect(outcome.status).toBeUndefined();
     expect(outcome.error).toMatch(/127\.0\.0\.1|loopback|not allowed/);
+  });
+
+  it("keeps only the status of an allowlisted intranet host's answer, the answer of a loopback receiver too", async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const port = new URL(receiver.url).port;
+      const intranet = {
+        ...platform,
+        env: { SEARCHMUX_FETCH_ALLOWLIST: "hooks.intranet.example,127.0.0.1" },
+      };
+      const toLoopback = async () => [{ address: "127.0.0.1", family: 4 as const }];
+      const hidden = await sendDelivery(
+        delivery(`http://hooks.intranet.example:${port}/in`),
+        intranet,
+        toLoopback,
+      );
+      expect(hidden).toMatchObject({ ok: true, status: 200 });
+      expect(hidden.response).toBeUndefined();
+      const shown = await sendDelivery(delivery(receiver.url), intranet, toLoopback);
+      expect(shown).toMatchObject({ ok: true, status: 200, response: "ok" });
+    } finally {
+      await receiver.close();
+    }
   });
 });

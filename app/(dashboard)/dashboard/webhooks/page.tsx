@@ -13,7 +13,7 @@ import { dashboardSession } from "@/lib/dashboard/session";
 import { WEBHOOK_EVENTS } from "@/lib/services/webhooks/events";
 import { listDeliveries } from "@/lib/services/webhooks/list-deliveries";
 import { listWebhooks } from "@/lib/services/webhooks/list-webhooks";
-import type { DeliveryView } from "@/lib/services/webhooks/webhook-view";
+import type { DeliveryView, WebhookView } from "@/lib/services/webhooks/webhook-view";
 
 const TONE = { succeeded: "success", failed: "danger", pending: "warning", delivering: "neutral" } as const;
 
@@ -42,6 +42,27 @@ const DELIVERY_COLUMNS: Column<DeliveryView>[] = [
     cell: (delivery) => formatDateTime(new Date(delivery.created_at)),
   },
 ];
+
+/** Why a webhook is not getting its events: paused after its receiver kept failing, or events dropped. */
+function WebhookState({ webhook }: { webhook: WebhookView }) {
+  if (webhook.paused_at === null && webhook.dropped_events === 0) return null;
+  return (
+    <div className="space-y-1 text-sm" data-testid="webhook-state">
+      {webhook.paused_at !== null && (
+        <p>
+          <Badge tone="danger">paused</Badge> since {formatDateTime(new Date(webhook.paused_at))}: its last{" "}
+          {webhook.consecutive_failures} attempts failed. No event is sent until a test event succeeds.
+        </p>
+      )}
+      {webhook.dropped_events > 0 && webhook.last_dropped_at !== null && (
+        <p className="text-muted-foreground">
+          {webhook.dropped_events} events not sent (paused, or over this webhook&apos;s limits), the last{" "}
+          {formatDateTime(new Date(webhook.last_dropped_at))}.
+        </p>
+      )}
+    </div>
+  );
+}
 
 function Deliveries({ deliveries }: { deliveries: readonly DeliveryView[] }) {
   if (deliveries.length === 0) return <p className="text-sm text-muted-foreground">No deliveries yet.</p>;
@@ -102,6 +123,7 @@ export default async function WebhooksPage() {
               test={testWebhookAction.bind(null, webhook.id)}
               remove={deleteWebhookAction.bind(null, webhook.id)}
             />
+            <WebhookState webhook={webhook} />
             <Deliveries deliveries={deliveries} />
           </SectionCard>
         ))
