@@ -84,6 +84,11 @@ async function withBuildLock<T>(fn: () => Promise<T>): Promise<T> {
 
 function runNextBuild(): { ok: true } | { ok: false; busy: boolean; output: string } {
   try {
+    // What `npm run build` runs first: the worker bundles the build's tracing copies (next.config.ts).
+    execFileSync(process.execPath, [path.join(REPO_ROOT, "scripts/build-workers.mjs")], {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     execFileSync(process.execPath, [path.join(REPO_ROOT, "node_modules/next/dist/bin/next"), "build"], {
       cwd: REPO_ROOT,
       env: {
