@@ -23,7 +23,7 @@ export const INLINE_HTML_CHARS = 256 * 1024;
  * A DOM takes some forty times its source: 2 MiB of HTML (MAX_HTML_CHARS) peaked near 100 MiB. The time cap
  * is a backstop for callers without a signal; the signal ends the conversion at the caller's deadline.
  */
-export const HTML_WORKER_LIMITS: WorkerLimits = { heapMb: 192, timeMs: 30_000 };
+const HTML_WORKER_LIMITS: WorkerLimits = { heapMb: 192, timeMs: 30_000 };
 
 /** Large pages converted at once per process: each may take HTML_WORKER_LIMITS.heapMb. */
 const htmlSlots = workerSlots(2);
