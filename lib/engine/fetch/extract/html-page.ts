@@ -20,10 +20,12 @@ import type { HtmlWorkerData } from "./html-worker";
 export const INLINE_HTML_CHARS = 256 * 1024;
 
 /**
- * A DOM takes some forty times its source: 2 MiB of HTML (MAX_HTML_CHARS) peaked near 100 MiB. The time cap
- * is a backstop for callers without a signal; the signal ends the conversion at the caller's deadline.
+ * A DOM takes some forty times its source on a real page (2 MiB of a forum thread, MAX_HTML_CHARS, peaked near
+ * 100 MiB) and more on a dense one: 2 MiB of 175,000 elements (paragraphs of links) fits in 256 MiB, 2 MiB of
+ * 260,000 bare elements needs 384 and fails as too_large. The time cap is a backstop for callers without a
+ * signal; the signal ends the conversion at the caller's deadline.
  */
-const HTML_WORKER_LIMITS: WorkerLimits = { heapMb: 192, timeMs: 30_000 };
+const HTML_WORKER_LIMITS: WorkerLimits = { heapMb: 256, timeMs: 30_000 };
 
 /** Large pages converted at once per process: each may take HTML_WORKER_LIMITS.heapMb. */
 const htmlSlots = workerSlots(2);
