@@ -21,7 +21,8 @@ const nextConfig: NextConfig = {
   // Native drivers and the embedded database stay outside the server bundle.
   serverExternalPackages: ["@electric-sql/pglite", "pg", "ioredis", "ws"],
   // Files read at run time by path, which the build cannot see imported, so that deployments have them:
-  // the worker scripts of caller-controlled input and what they load (pdf.js; Ajv and its dependencies),
+  // the worker scripts of caller-controlled input and what they load (pdf.js; Ajv and its dependencies; the
+  // HTML converter, bundled with its dependencies into .workers/ by `npm run build`, scripts/build-workers.mjs),
   // for every route that may fetch or compile a schema. And for
   // the standalone output, which holds every route's files (so one route names them): the SQL migrations
   // (the embedded database applies them at start; dist/db-migrate.mjs reads them) and, unless left out, the
@@ -31,6 +32,7 @@ const nextConfig: NextConfig = {
     "/**": [
       "./lib/engine/fetch/extract/*.mjs",
       "./lib/engine/extract/*.mjs",
+      "./.workers/*.mjs",
       "./node_modules/unpdf/**/*",
       ...["ajv", "fast-deep-equal", "fast-uri", "json-schema-traverse", "require-from-string"].map(
         (name) => `./node_modules/${name}/**/*`,

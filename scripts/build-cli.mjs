@@ -8,6 +8,7 @@
  *   dist/db-migrate.mjs  `npm run db:migrate`'s migrations, for images without the sources
  *   dist/pdf-worker.mjs  the PDF parser's worker thread, found beside the bundle at run time
  *   dist/schema-worker.mjs  the JSON Schema compiler's worker thread, likewise
+ *   dist/html-worker.mjs    the HTML converter's worker thread (scripts/build-workers.mjs's entries), likewise
  * Every dependency is bundled but the optional native add-ons the drivers try to load. (The embedded
  * database runs in its own process from lib/db/embedded-server.mjs, which a checkout or image has.)
  * dist/ is also the npm package (`npm pack ./dist`): its own package.json names the bridge as `bin` and
@@ -17,6 +18,7 @@ import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { WORKER_ENTRIES } from "./build-workers.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 /** dist/, or the directory given (tests build their own copy: `node scripts/build-cli.mjs <dir>`). */
@@ -31,6 +33,7 @@ await build({
     "db-migrate": "scripts/db-migrate.ts",
     "pdf-worker": "lib/engine/fetch/extract/pdf-worker.mjs",
     "schema-worker": "lib/engine/extract/schema-worker.mjs",
+    ...WORKER_ENTRIES,
   },
   outdir,
   outExtension: { ".js": ".mjs" },
@@ -70,5 +73,5 @@ const manifest = {
 writeFileSync(path.join(outdir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 for (const doc of ["README.md", "LICENSE"]) copyFileSync(path.join(root, doc), path.join(outdir, doc));
 console.log(
-  `built ${path.relative(process.cwd(), outdir) || "."}/{searchmux,smx,db-migrate,pdf-worker,schema-worker}.mjs and its package.json`,
+  `built ${path.relative(process.cwd(), outdir) || "."}/{searchmux,smx,db-migrate,pdf-worker,schema-worker,html-worker}.mjs and its package.json`,
 );

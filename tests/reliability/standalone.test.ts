@@ -112,6 +112,7 @@ describe(`the standalone server (node server.js) on ${adminUrl ? "PostgreSQL" : 
       "lib/engine/fetch/extract/pdf-worker.mjs",
       "node_modules/unpdf/package.json",
       "lib/engine/extract/schema-worker.mjs",
+      ".workers/html-worker.mjs",
       "node_modules/ajv/dist/2020.js",
       "drizzle/0000_roles.sql",
       "drizzle/meta/_journal.json",

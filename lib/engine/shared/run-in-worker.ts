@@ -129,13 +129,18 @@ async function runWorker<T>({
   });
 }
 
-/** Beside the starting bundle (dist/), under the repository root (from source), under the working directory. */
 function scriptPath(script: string): string {
+  return findWorkerScript(script) ?? path.join(process.cwd(), script);
+}
+
+/** Beside the starting bundle (dist/), under the repository root (from source), under the working directory. */
+export function findWorkerScript(script: string): string | undefined {
   const here = import.meta.dirname;
   const candidates = here
     ? [path.join(here, path.basename(script)), path.join(here, "../../..", script)]
     : [];
-  return candidates.find((candidate) => existsSync(candidate)) ?? path.join(process.cwd(), script);
+  candidates.push(path.join(process.cwd(), script));
+  return candidates.find((candidate) => existsSync(candidate));
 }
 
 /** `capacity` tasks of one kind at once; waiters leave the queue when their signal aborts. */

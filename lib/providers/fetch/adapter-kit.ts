@@ -1,5 +1,5 @@
 /** Small pieces every fetch adapter needs, kept in one place so adapters stay declarative. */
-import { documentFromHtml } from "@/lib/engine/fetch/extract/html";
+import { documentFromHtmlPage } from "@/lib/engine/fetch/extract/html-page";
 import { htmlToMarkdown } from "@/lib/engine/fetch/extract/markdown";
 import type { FetchCall, FetchedDocument, FetchProvider, PageMetadata } from "@/lib/engine/fetch/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
@@ -48,10 +48,18 @@ export interface Transport {
   bytes: number;
 }
 
-/** A provider that answers with the page's HTML: our own extraction makes the Markdown. */
-export function htmlDocument(html: string, pageUrl: string, http: Transport): FetchedDocument {
+/**
+ * A provider that answers with the page's HTML: our own extraction makes the Markdown (a large page in a
+ * worker thread, abandoned when `signal` aborts).
+ */
+export async function htmlDocument(
+  html: string,
+  pageUrl: string,
+  http: Transport,
+  signal?: AbortSignal,
+): Promise<FetchedDocument> {
   return {
-    ...documentFromHtml(html, pageUrl),
+    ...(await documentFromHtmlPage(html, pageUrl, signal)),
     finalUrl: pageUrl,
     httpStatus: http.status,
     bytes: http.bytes,

@@ -33,6 +33,6 @@ export const brightdata: FetchProvider = {
       json: { zone: call.settings.zone ?? DEFAULT_ZONE, url: call.url.toString(), format: "raw" },
       signal: call.signal,
     });
-    return htmlDocument(response.body, call.url.toString(), response);
+    return htmlDocument(response.body, call.url.toString(), response, call.signal);
   },
 };

@@ -58,7 +58,7 @@ export const jina: FetchProvider = {
     assertTargetOk(targetStatus === undefined ? undefined : Number(targetStatus), jina.displayName);
     const pageUrl = data.url || call.url.toString();
     // The HTML answer is the whole document: our own extraction finds its main content.
-    if (call.format === "html") return htmlDocument(data.html ?? "", pageUrl, response);
+    if (call.format === "html") return htmlDocument(data.html ?? "", pageUrl, response, call.signal);
     return markdownDocument(
       {
         markdown: data.content,

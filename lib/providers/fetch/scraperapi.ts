@@ -32,6 +32,6 @@ export const scraperapi: FetchProvider = {
         signal: call.signal,
       },
     );
-    return htmlDocument(response.body, call.url.toString(), response);
+    return htmlDocument(response.body, call.url.toString(), response, call.signal);
   },
 };

@@ -28,6 +28,6 @@ export const scrapingbee: FetchProvider = {
       buildUrl(call.baseUrl, "/api/v1/", { api_key: apiKey, url: call.url.toString(), render_js: false }),
       { headers: { accept: "text/html,*/*" }, signal: call.signal },
     );
-    return htmlDocument(response.body, call.url.toString(), response);
+    return htmlDocument(response.body, call.url.toString(), response, call.signal);
   },
 };

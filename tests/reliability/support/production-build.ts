@@ -20,6 +20,8 @@ const BUILD_ID = path.join(REPO_ROOT, ".next", "BUILD_ID");
 const STANDALONE_BUILD_ID = path.join(REPO_ROOT, ".next", "standalone", ".next", "BUILD_ID");
 /** A build made with SEARCHMUX_EMBEDDED_DATABASE=0 lacks it; the tests run the embedded database too. */
 const STANDALONE_EMBEDDED = path.join(REPO_ROOT, ".next", "standalone", "lib", "db", "embedded-server.mjs");
+/** What scripts/build-workers.mjs makes before `next build`, which `next start` reads from the checkout. */
+const WORKER_BUNDLE = path.join(REPO_ROOT, ".workers", "html-worker.mjs");
 /** What `next build` compiles; drizzle/ is read at run time and needs no build. */
 const SOURCES = [
   "app",
@@ -48,9 +50,17 @@ function newestMtime(entry: string): number {
   );
 }
 
-/** True when `.next` holds a standalone build with the embedded database, at least as new as every source file. */
+/**
+ * True when `.next` holds a standalone build with the embedded database, at least as new as every source file,
+ * and the worker bundles are there.
+ */
 function buildIsFresh(): boolean {
-  if (!existsSync(BUILD_ID) || !existsSync(STANDALONE_BUILD_ID) || !existsSync(STANDALONE_EMBEDDED))
+  if (
+    !existsSync(BUILD_ID) ||
+    !existsSync(STANDALONE_BUILD_ID) ||
+    !existsSync(STANDALONE_EMBEDDED) ||
+    !existsSync(WORKER_BUNDLE)
+  )
     return false;
   if (readFileSync(BUILD_ID, "utf8") !== readFileSync(STANDALONE_BUILD_ID, "utf8")) return false;
   const built = statSync(BUILD_ID).mtimeMs;
@@ -84,6 +94,11 @@ async function withBuildLock<T>(fn: () => Promise<T>): Promise<T> {
 
 function runNextBuild(): { ok: true } | { ok: false; busy: boolean; output: string } {
   try {
+    // What `npm run build` runs first: the worker bundles the build's tracing copies (next.config.ts).
+    execFileSync(process.execPath, [path.join(REPO_ROOT, "scripts/build-workers.mjs")], {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     execFileSync(process.execPath, [path.join(REPO_ROOT, "node_modules/next/dist/bin/next"), "build"], {
       cwd: REPO_ROOT,
       env: {

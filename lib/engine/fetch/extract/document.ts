@@ -10,7 +10,7 @@ import { UnsupportedContent } from "@/lib/engine/fetch/errors";
 import type { FetchedDocument } from "@/lib/engine/fetch/types";
 import { DEFAULT_MAX_BODY_BYTES } from "@/lib/http/safe-fetch";
 import { decodeText } from "./charset";
-import { documentFromHtml } from "./html";
+import { documentFromHtmlPage } from "./html-page";
 import { documentFromPdf } from "./pdf";
 
 type Kind = "html" | "pdf" | "office" | "text";
@@ -40,8 +40,8 @@ export interface FetchedBody {
   /** The decoded-size cap, also the cap on the parts a document's archive may inflate. */
   maxBytes?: number;
   /**
-   * The step's signal: a PDF still parsing when it aborts is abandoned (its worker terminated), an HTML page
-   * stops at its next step.
+   * The step's signal: a PDF or a large HTML page still converting when it aborts is abandoned (its worker
+   * terminated), a small HTML page stops at its next step.
    */
   signal?: AbortSignal;
 }
@@ -63,7 +63,7 @@ export async function documentFromBody({
   }
   const { text } = decodeText(body, contentType);
   if (kind === "html") {
-    const document = documentFromHtml(text, url, signal);
+    const document = await documentFromHtmlPage(text, url, signal);
     document.metadata.content_type = mime || "text/html";
     return document;
   }

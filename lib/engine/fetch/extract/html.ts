@@ -26,9 +26,22 @@ export const MAX_HTML_CHARS = 2 * 1024 * 1024;
 /** Elements Readability is run on: a real page of MAX_HTML_CHARS has about 55,000. */
 const MAX_ARTICLE_ELEMENTS = 60_000;
 
+/** What extraction reads of a page: its first MAX_HTML_CHARS, and how much was left out. */
+export interface ReadablePart {
+  html: string;
+  cut?: { kept_chars: number; total_chars: number };
+}
+
 /** `url` is where the HTML came from: relative links resolve against it (or the page's <base>). */
 export function documentFromHtml(page: string, url: string, signal?: AbortSignal): FetchedDocument {
-  const { html, cut } = readablePart(page);
+  return documentFromReadablePart(readablePart(page), url, signal);
+}
+
+export function documentFromReadablePart(
+  { html, cut }: ReadablePart,
+  url: string,
+  signal?: AbortSignal,
+): FetchedDocument {
   const { document, elements } = parseCounted(html);
   signal?.throwIfAborted();
   const { base, metadata, signals } = pageFacts(document, url);
@@ -101,7 +114,7 @@ function bodyWithoutChrome(document: Document): Element {
  * The first MAX_HTML_CHARS of `html`, ending before the tag the cap falls in (the parser closes what is
  * open), and how much was left out.
  */
-function readablePart(html: string): { html: string; cut?: { kept_chars: number; total_chars: number } } {
+export function readablePart(html: string): ReadablePart {
   if (html.length <= MAX_HTML_CHARS) return { html };
   const tagStart = html.lastIndexOf("<", MAX_HTML_CHARS);
   const end = tagStart > 0 ? tagStart : MAX_HTML_CHARS;
