@@ -8,7 +8,7 @@ import { cn } from "@/components/ui/cn";
 import { DataTable } from "@/components/ui/data-table";
 import { ExternalLink } from "@/components/ui/external-link";
 import { deleteKeyAction, setKeyAction, testKeyAction } from "@/lib/dashboard/actions/keys";
-import { formatCount, formatDateTime, formatRelative } from "@/lib/dashboard/format";
+import { formatDateTime, formatRelative } from "@/lib/dashboard/format";
 import { freeTierSize, inTierUnit } from "@/lib/dashboard/free-tier";
 import {
   describeEndpoint,
