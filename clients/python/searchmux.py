@@ -169,6 +169,11 @@ class WebSearchResponseProvidersSkippedItem(TypedDict):
     reason: Literal["low_contribution", "rate_limited", "quota_exhausted", "budget", "breaker_open", "safesearch", "no_news_search"]
 
 
+class WebSearchResponseAdjustmentsItem(TypedDict):
+    provider: str
+    note: str
+
+
 class _WebSearchResponseRequired(TypedDict):
     #: Fused results (with queries: merged across them, else empty). snippet_source: aggregated (merged from the providers' snippets), grounded (written by the model from the page) or fallback (grounding found no usable page); published_at: ISO 8601 where readable; source: the publisher (news); content: the page as Markdown, or content_error (include_content)
     results: List[WebSearchResponseResultsItem]
@@ -176,6 +181,8 @@ class _WebSearchResponseRequired(TypedDict):
     providers_failed: List[WebSearchResponseProvidersFailedItem]
     #: Providers not asked, and why: nothing was sent or charged (refusals are in providers_failed too)
     providers_skipped: List[WebSearchResponseProvidersSkippedItem]
+    #: What was changed in a provider's request so that it would take it (a region it does not know sent as none, a query cut to its length limit, fewer results than asked): that provider's results answer the changed request
+    adjustments: List[WebSearchResponseAdjustmentsItem]
     cache_hit: bool
     #: Trace of this call (dashboard, GET /api/v1/traces/<id>)
     trace_id: Optional[str]
@@ -469,6 +476,8 @@ class ImageSearchResponse(TypedDict):
     providers_failed: List[WebSearchResponseProvidersFailedItem]
     #: Providers not asked, and why: nothing was sent or charged (refusals are in providers_failed too)
     providers_skipped: List[WebSearchResponseProvidersSkippedItem]
+    #: What was changed in a provider's request so that it would take it (a region it does not know sent as none, a query cut to its length limit, fewer results than asked): that provider's results answer the changed request
+    adjustments: List[WebSearchResponseAdjustmentsItem]
     cache_hit: bool
     #: Trace of this call (dashboard, GET /api/v1/traces/<id>)
     trace_id: Optional[str]
@@ -487,6 +496,8 @@ class SimilarPagesResponse(TypedDict):
     providers_failed: List[WebSearchResponseProvidersFailedItem]
     #: Providers not asked, and why: nothing was sent or charged (refusals are in providers_failed too)
     providers_skipped: List[WebSearchResponseProvidersSkippedItem]
+    #: What was changed in a provider's request so that it would take it (a region it does not know sent as none, a query cut to its length limit, fewer results than asked): that provider's results answer the changed request
+    adjustments: List[WebSearchResponseAdjustmentsItem]
     cache_hit: bool
     #: Trace of this call (dashboard, GET /api/v1/traces/<id>)
     trace_id: Optional[str]
@@ -1219,7 +1230,7 @@ class _Operations(_Transport):
         POST /api/v1/extract (Token scope: fetch)
 
         Args:
-            schema: JSON Schema, object root, ≤16 KB, ≤12 levels, no pattern
+            schema: JSON Schema, object root, ≤16 KB, ≤12 levels, ≤100 $ref, no pattern
             prompt: What to look for
             include_passages: Quote the words each value came from
             providers: firecrawl, workspace_llm, llm

@@ -863,6 +863,11 @@ export interface operations {
                              */
                             reason: "low_contribution" | "rate_limited" | "quota_exhausted" | "budget" | "breaker_open" | "safesearch" | "no_news_search";
                         }[];
+                        /** @description What was changed in a provider's request so that it would take it (a region it does not know sent as none, a query cut to its length limit, fewer results than asked): that provider's results answer the changed request */
+                        adjustments: {
+                            provider: string;
+                            note: string;
+                        }[];
                         cache_hit: boolean;
                         /** @description Trace of this call (dashboard, GET /api/v1/traces/<id>) */
                         trace_id: string | null;
@@ -1510,7 +1515,7 @@ export interface operations {
             content: {
                 "application/json": {
                     urls: string[];
-                    /** @description JSON Schema, object root, ≤16 KB, ≤12 levels, no pattern */
+                    /** @description JSON Schema, object root, ≤16 KB, ≤12 levels, ≤100 $ref, no pattern */
                     schema: {
                         [key: string]: unknown;
                     };
@@ -2115,6 +2120,11 @@ export interface operations {
                              */
                             reason: "low_contribution" | "rate_limited" | "quota_exhausted" | "budget" | "breaker_open" | "safesearch" | "no_news_search";
                         }[];
+                        /** @description What was changed in a provider's request so that it would take it (a region it does not know sent as none, a query cut to its length limit, fewer results than asked): that provider's results answer the changed request */
+                        adjustments: {
+                            provider: string;
+                            note: string;
+                        }[];
                         cache_hit: boolean;
                         /** @description Trace of this call (dashboard, GET /api/v1/traces/<id>) */
                         trace_id: string | null;
@@ -2306,6 +2316,11 @@ export interface operations {
                              * @enum {string}
                              */
                             reason: "low_contribution" | "rate_limited" | "quota_exhausted" | "budget" | "breaker_open" | "safesearch" | "no_news_search";
+                        }[];
+                        /** @description What was changed in a provider's request so that it would take it (a region it does not know sent as none, a query cut to its length limit, fewer results than asked): that provider's results answer the changed request */
+                        adjustments: {
+                            provider: string;
+                            note: string;
                         }[];
                         cache_hit: boolean;
                         /** @description Trace of this call (dashboard, GET /api/v1/traces/<id>) */

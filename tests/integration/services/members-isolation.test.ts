@@ -59,7 +59,7 @@ describe.each(databaseTargets())("members and cross-tenant isolation on $name", 
       ctx: systemCtx(platform),
       input: { secret: invitation.secret, userId: guest.id },
     });
-    expect(joined).toEqual({ tenantId: a.tenantId, role: "admin" });
+    expect(joined).toEqual({ tenantId: a.tenantId, role: "admin", alreadyMember: false });
     await expect(
       acceptInvitation({ ctx: systemCtx(platform), input: { secret: invitation.secret, userId: guest.id } }),
     ).rejects.toMatchObject({ code: "not_found" });
