@@ -130,7 +130,7 @@ async function runWorker<T>({
 }
 
 function scriptPath(script: string): string {
-  return findWorkerScript(script) ?? path.join(process.cwd(), script);
+  return findWorkerScript(script) ?? path.join(/*turbopackIgnore: true*/ process.cwd(), script);
 }
 
 /** Beside the starting bundle (dist/), under the repository root (from source), under the working directory. */
@@ -139,7 +139,9 @@ export function findWorkerScript(script: string): string | undefined {
   const candidates = here
     ? [path.join(here, path.basename(script)), path.join(here, "../../..", script)]
     : [];
-  candidates.push(path.join(process.cwd(), script));
+  // Not traced: the scripts are in next.config.ts's outputFileTracingIncludes, and a path built from the
+  // working directory would otherwise make the build trace the whole project (tests and sources included).
+  candidates.push(path.join(/*turbopackIgnore: true*/ process.cwd(), script));
   return candidates.find((candidate) => existsSync(candidate));
 }
 
