@@ -96,6 +96,24 @@ function chatCompletion(
   });
 }
 
+/** Perplexity's usage (SDK src/generated/api.ts UsageInfoOutput, CostOutput): Sonar's $1 / $1 per million. */
+function perplexityUsage(usage: FakeUsage) {
+  const input = usage.input / 1e6;
+  const output = usage.output / 1e6;
+  return {
+    prompt_tokens: usage.input,
+    completion_tokens: usage.output,
+    total_tokens: usage.input + usage.output,
+    search_context_size: "low",
+    cost: {
+      input_tokens_cost: input,
+      output_tokens_cost: output,
+      request_cost: 0.005,
+      total_cost: input + output + 0.005,
+    },
+  };
+}
+
 /** Brave's <usage> tag as brave/brave-search-skills skills/answers/SKILL.md "Usage Tag Format" shows it. */
 function braveUsageTag(usage: FakeUsage | null): string[] {
   if (usage === null) return [];
@@ -188,6 +206,7 @@ export const ANSWER_WIRES: Readonly<Record<string, FakeWire>> = {
       return chatCompletion(payload.model, content, payload.usage, {
         citations: payload.sources.map((s) => s.url),
         search_results: payload.sources.map((s) => ({ title: s.title, url: s.url, date: null })),
+        ...(payload.usage && { usage: perplexityUsage(payload.usage) }),
       });
     },
   },

@@ -63,7 +63,10 @@ export const brave: AnswerProvider = {
   requestsPerSecond: 2,
   defaultModel: "brave",
   grounded: false,
-  tokenCeiling: (query) => ({ input: query.length + SEARCH_CONTEXT_TOKENS, output: ANSWER_MAX_OUTPUT_TOKENS }),
+  tokenCeiling: (query) => ({
+    input: query.length + SEARCH_CONTEXT_TOKENS,
+    output: ANSWER_MAX_OUTPUT_TOKENS,
+  }),
 
   async answer(call) {
     const apiKey = requireApiKey(call, brave.displayName);

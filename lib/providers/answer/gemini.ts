@@ -57,7 +57,9 @@ const responseSchema = z.object({
 });
 
 /** The tokens billed: the prompt and url_context's pages in, the answer and its thinking out. */
-function billedTokens(usage: z.output<typeof usageMetadataSchema> | null | undefined): TokenUsage | undefined {
+function billedTokens(
+  usage: z.output<typeof usageMetadataSchema> | null | undefined,
+): TokenUsage | undefined {
   if (!usage || (usage.promptTokenCount == null && usage.candidatesTokenCount == null)) return undefined;
   return {
     input: (usage.promptTokenCount ?? 0) + (usage.toolUsePromptTokenCount ?? 0),

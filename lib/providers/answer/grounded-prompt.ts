@@ -57,7 +57,10 @@ export function groundedPromptCeilingChars(query: string): number {
     url: "x".repeat(MAX_URL_CHARS),
     snippet: "x".repeat(MAX_SNIPPET_CHARS),
   };
-  const prompt = groundedPrompt(query, Array.from({ length: MAX_GROUNDING_SOURCES }, () => longest));
+  const prompt = groundedPrompt(
+    query,
+    Array.from({ length: MAX_GROUNDING_SOURCES }, () => longest),
+  );
   return Math.max(prompt.system.length, UNGROUNDED_INSTRUCTIONS.length) + prompt.user.length;
 }
 

@@ -41,7 +41,12 @@ async function charged(entry: AnswerEntry, usage: FakeUsage | null): Promise<Boo
   const booked: Booked = {};
   const admit: AdmitHook = async (_id, reserveMicros) => {
     booked.reserved = reserveMicros;
-    return { ok: true, settled: (report) => void (booked.report = report) };
+    return {
+      ok: true,
+      settled: (report) => {
+        booked.report = report;
+      },
+    };
   };
   const result = await runAnswer({ input: { query: QUERY }, providers: [entry], admit });
   expect(result.answers).toHaveLength(1);
@@ -101,15 +106,12 @@ describe("answers priced by their tokens", () => {
     await charged(answerEntry(fake, "perplexity"), null);
     await charged(answerEntry(fake, "brave_answer"), null);
     await charged(answerEntry(fake, "gemini"), null);
-    const [perplexity] = fake.requests(ANSWER_PREFIX.perplexity);
-    const [brave] = fake.requests(ANSWER_PREFIX.brave_answer);
-    const [gemini] = fake.requests(ANSWER_PREFIX.gemini);
+    const body = (id: AnswerProviderId) =>
+      fake.requests(ANSWER_PREFIX[id])[0]?.body as Record<string, unknown>;
     const ceiling = answerEntry(fake, "perplexity").provider.tokenCeiling?.(QUERY).output;
     expect(ceiling).toBeGreaterThan(0);
-    expect((perplexity?.body as { max_tokens?: number }).max_tokens).toBe(ceiling);
-    expect((brave?.body as { max_completion_tokens?: number }).max_completion_tokens).toBe(ceiling);
-    expect(
-      (gemini?.body as { generationConfig?: { maxOutputTokens?: number } }).generationConfig?.maxOutputTokens,
-    ).toBe(ceiling);
+    expect(body("perplexity")).toMatchObject({ max_tokens: ceiling });
+    expect(body("brave_answer")).toMatchObject({ max_completion_tokens: ceiling });
+    expect(body("gemini")).toMatchObject({ generationConfig: { maxOutputTokens: ceiling } });
   });
 });
