@@ -6,7 +6,7 @@
  * counted as asked and billed (a fan-out mode that stops early, a fetch waterfall's first step that
  * succeeds, a cached result, or a budget that refuses all cost less).
  */
-import { priceOf, requestCostMicros } from "@/lib/engine/shared/price";
+import { priceOf, requestCostMicros, resultsBilledAtMost } from "@/lib/engine/shared/price";
 import type { ProviderRegistration, ResolvedProvider } from "@/lib/engine/shared/types";
 import { microsToUsd } from "./budgets/units";
 import type { TenantContext } from "./context";
@@ -37,7 +37,12 @@ export function estimateOf(
 ): CallEstimate {
   return {
     providers: entries.map((e) => e.provider.id),
-    maxCostMicros: times * entries.reduce((sum, e) => sum + requestCostMicros(priceOf(e), results), 0),
+    maxCostMicros:
+      times *
+      entries.reduce((sum, e) => {
+        const billed = results === undefined ? undefined : resultsBilledAtMost(e.provider, results);
+        return sum + requestCostMicros(priceOf(e), billed);
+      }, 0),
   };
 }
 

@@ -38,7 +38,7 @@ const ENTRIES = {
     usd_per_million_tokens: [5, 5],
     free_tier: { usd: 5, period: "month" },
     source: "https://api-dashboard.search.brave.com/app/plans",
-    note: "Answers plan (a key of its own): $4 per 1,000 queries plus $5 per million input and output tokens, $5 in free credits every month; the adapter reads no token usage, so only the query fee is charged",
+    note: "Answers plan (a key of its own): $4 per 1,000 queries plus $5 per million input and output tokens, $5 in free credits every month. The tokens charged are those of the stream's <usage> tag (X-Request-Tokens-In/Out, brave/brave-search-skills skills/answers/SKILL.md); the reservation's ceiling is the query, 8,192 tokens of search context and the 4,096 output tokens the adapter asks for at most",
   },
   duckduckgo: free(
     "https://duckduckgo.com/duckduckgo-help-pages/results/syntax/",
@@ -117,7 +117,7 @@ const ENTRIES = {
     usd_per_request: 0.005,
     usd_per_million_tokens: [1, 1],
     source: "https://docs.perplexity.ai/guides/pricing",
-    note: "Sonar: $1 per million input and output tokens plus a request fee by search context size; the low-context fee ($5 per 1,000) is not on the page's text, it is from Perplexity's request-pricing tab as third parties transcribe it. The adapter reads no token usage, so only the request fee is charged",
+    note: "Sonar: $1 per million input and output tokens plus a request fee by search context size; the low-context fee ($5 per 1,000) is not on the page's text, it is from Perplexity's request-pricing tab as third parties transcribe it. The tokens charged are the answer's usage (prompt_tokens, completion_tokens); the reservation's ceiling is the prompt, a token per character, and the 4,096 output tokens the adapter asks for at most",
   },
   searxng: free("https://docs.searxng.org/dev/search_api.html", "the operator's own instance: no charge"),
   serpapi: {
@@ -209,14 +209,15 @@ const ENTRIES = {
 
   // Answer-only providers and models.
   gemini: {
-    usd_per_request: 0.003,
+    usd_per_request: 0,
+    usd_per_million_tokens: [0.75, 3.75],
     free_tier: { requests: 250, period: "day" },
     source: "https://ai.google.dev/gemini-api/docs/pricing",
-    note: "billed by tokens per model (gemini-2.5-flash was $0.30 / $2.50 per million input / output tokens as read before); the adapter reads no token usage, so the per-request figure kept from before is charged. Free tier: the per-day limit of the free plan",
+    note: 'billed by tokens only, per model: gemini-3.8-flash (the default) $0.75 / $3.75 per million input / output tokens "through December 31, 2026", output including thinking tokens, as a transcription of the pricing page reads (api-evangelist/gemini plans/gemini-plans-pricing.yml, 2026-09-20); another model needs its own price in SEARCHMUX_PRICES. Charged by usageMetadata: input promptTokenCount + toolUsePromptTokenCount (url_context\'s pages), output candidatesTokenCount + thoughtsTokenCount. Free tier: the per-day limit of the free plan',
   },
   llm: free(
     "https://platform.openai.com/docs/api-reference/chat/create",
-    "the operator's own model: priced by tokens at SEARCHMUX_LLM_PRICE_PER_MTOK when set",
+    "the operator's own model: priced by the tokens its answers report, at SEARCHMUX_LLM_PRICE_PER_MTOK when set (answers and extraction alike)",
   ),
   workspace_llm: free(
     "https://platform.openai.com/docs/guides/structured-outputs",

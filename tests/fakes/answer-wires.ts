@@ -23,6 +23,20 @@ export interface FakeAnswer {
   model?: string;
   /** Perplexity: the message content as a list of text chunks, the other form its API reference allows. */
   contentAsChunks?: boolean;
+  /**
+   * The tokens the answer reports (Perplexity, OpenAI-compatible: `usage`; Brave: the `<usage>` tag; Gemini:
+   * `usageMetadata`, the output split as answer and thinking); null answers without any.
+   */
+  usage?: FakeUsage | null;
+}
+
+export interface FakeUsage {
+  input: number;
+  output: number;
+  /** Gemini: of `output`, the thinking tokens (thoughtsTokenCount). */
+  thoughts?: number;
+  /** Gemini: tokens of the pages url_context read (toolUsePromptTokenCount), on top of `input`. */
+  toolUse?: number;
 }
 
 export const DEFAULT_ANSWER: FakeAnswer = {
@@ -48,7 +62,13 @@ export const GEMINI_MODEL = "gemini-3.8-flash";
 
 function payloadOf(scenario: FakeScenario): Required<FakeAnswer> {
   const payload = (scenario.payload as FakeAnswer | undefined) ?? DEFAULT_ANSWER;
-  return { model: "fake-model", sources: [], contentAsChunks: false, ...payload };
+  return {
+    model: "fake-model",
+    sources: [],
+    contentAsChunks: false,
+    usage: { input: 10, output: 20 },
+    ...payload,
+  };
 }
 
 type ChatContent = string | ReadonlyArray<{ type: "text"; text: string }>;
@@ -56,6 +76,7 @@ type ChatContent = string | ReadonlyArray<{ type: "text"; text: string }>;
 function chatCompletion(
   model: string,
   content: ChatContent,
+  usage: FakeUsage | null,
   extra: Record<string, unknown> = {},
 ): FakeResponse {
   return json({
@@ -64,9 +85,68 @@ function chatCompletion(
     created: 1_700_000_000,
     model,
     choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }],
-    usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 },
+    ...(usage && {
+      usage: {
+        prompt_tokens: usage.input,
+        completion_tokens: usage.output,
+        total_tokens: usage.input + usage.output,
+      },
+    }),
     ...extra,
   });
+}
+
+/** Perplexity's usage (SDK src/generated/api.ts UsageInfoOutput, CostOutput): Sonar's $1 / $1 per million. */
+function perplexityUsage(usage: FakeUsage) {
+  const input = usage.input / 1e6;
+  const output = usage.output / 1e6;
+  return {
+    prompt_tokens: usage.input,
+    completion_tokens: usage.output,
+    total_tokens: usage.input + usage.output,
+    search_context_size: "low",
+    cost: {
+      input_tokens_cost: input,
+      output_tokens_cost: output,
+      request_cost: 0.005,
+      total_cost: input + output + 0.005,
+    },
+  };
+}
+
+/** Brave's <usage> tag as brave/brave-search-skills skills/answers/SKILL.md "Usage Tag Format" shows it. */
+function braveUsageTag(usage: FakeUsage | null): string[] {
+  if (usage === null) return [];
+  const costs = { requests: 0.004, tokensIn: (usage.input * 5) / 1e6, tokensOut: (usage.output * 5) / 1e6 };
+  return [
+    `<usage>${JSON.stringify({
+      "X-Request-Requests": 1,
+      "X-Request-Queries": 1,
+      "X-Request-Tokens-In": usage.input,
+      "X-Request-Tokens-Out": usage.output,
+      "X-Request-Requests-Cost": costs.requests,
+      "X-Request-Queries-Cost": 0,
+      "X-Request-Tokens-In-Cost": costs.tokensIn,
+      "X-Request-Tokens-Out-Cost": costs.tokensOut,
+      "X-Request-Total-Cost": costs.requests + costs.tokensIn + costs.tokensOut,
+    })}</usage>`,
+  ];
+}
+
+/** Gemini's usageMetadata (googleapis/js-genai src/types.ts GenerateContentResponseUsageMetadata). */
+function geminiUsage(usage: FakeUsage | null) {
+  if (usage === null) return {};
+  const thoughts = usage.thoughts ?? 0;
+  const toolUse = usage.toolUse ?? 0;
+  return {
+    usageMetadata: {
+      promptTokenCount: usage.input,
+      candidatesTokenCount: usage.output - thoughts,
+      ...(thoughts > 0 && { thoughtsTokenCount: thoughts }),
+      ...(toolUse > 0 && { toolUsePromptTokenCount: toolUse }),
+      totalTokenCount: usage.input + toolUse + usage.output,
+    },
+  };
 }
 
 /** Brave's stream: citation tags in place of [n] markers, content cut into small deltas, then [DONE]. */
@@ -78,7 +158,7 @@ function braveStream(payload: Required<FakeAnswer>): FakeResponse {
     return `<citation>${JSON.stringify(citation)}</citation>`;
   });
   const deltas = content.match(/[\s\S]{1,17}/g) ?? [];
-  const events = [...deltas, '<usage>{"X-Request-Requests":1}</usage>'].map(
+  const events = [...deltas, ...braveUsageTag(payload.usage)].map(
     (delta) =>
       `data: ${JSON.stringify({
         id: "fake",
@@ -123,9 +203,10 @@ export const ANSWER_WIRES: Readonly<Record<string, FakeWire>> = {
       const content = payload.contentAsChunks
         ? (payload.answer.match(/[\s\S]{1,24}/g) ?? []).map((text) => ({ type: "text" as const, text }))
         : payload.answer;
-      return chatCompletion(payload.model, content, {
+      return chatCompletion(payload.model, content, payload.usage, {
         citations: payload.sources.map((s) => s.url),
         search_results: payload.sources.map((s) => ({ title: s.title, url: s.url, date: null })),
+        ...(payload.usage && { usage: perplexityUsage(payload.usage) }),
       });
     },
   },
@@ -197,7 +278,7 @@ export const ANSWER_WIRES: Readonly<Record<string, FakeWire>> = {
             },
           },
         ],
-        usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 50, totalTokenCount: 150 },
+        ...geminiUsage(payload.usage),
         modelVersion: GEMINI_MODEL,
       });
     },
@@ -208,7 +289,7 @@ export const ANSWER_WIRES: Readonly<Record<string, FakeWire>> = {
     credential: bearer,
     render: (scenario) => {
       const payload = payloadOf(scenario);
-      return chatCompletion(payload.model, payload.answer);
+      return chatCompletion(payload.model, payload.answer, payload.usage);
     },
   },
 };

@@ -10,6 +10,7 @@ import { callIsolated, type IsolatedOutcome } from "@/lib/engine/shared/isolated
 import { selectEntries } from "@/lib/engine/shared/select-entries";
 import type { AdmitHook, ProviderFailure } from "@/lib/engine/shared/types";
 import { computeAgreement } from "./agreement";
+import { answerPricing } from "./answer-pricing";
 import { type AnswerInputRaw, answerInputSchema } from "./input";
 import type {
   Agreement,
@@ -66,6 +67,7 @@ export async function runAnswer(args: RunAnswerArgs): Promise<AnswerResult> {
   try {
     outcomes = await Promise.all(
       entries.map(async (entry): Promise<Outcome> => {
+        const pricing = answerPricing(entry, input.query);
         const outcome = await callIsolated(
           {
             entry,
@@ -80,6 +82,7 @@ export async function runAnswer(args: RunAnswerArgs): Promise<AnswerResult> {
               }),
             isResponse: isProviderAnswer,
             count: () => 1,
+            ...(pricing && { pricing }),
           },
           context,
         );

@@ -8,6 +8,7 @@ import type {
   ProviderRegistration,
   ProviderSpan,
   ResolvedProvider,
+  TokenUsage,
   TransportFacts,
 } from "@/lib/engine/shared/types";
 
@@ -47,6 +48,8 @@ export interface ProviderAnswer extends TransportFacts {
   model: string;
   answer: string;
   citations: Citation[];
+  /** The tokens the provider's answer says it billed, where it says so (a price with a token part charges them). */
+  usage?: TokenUsage;
 }
 
 export interface AnswerProvider extends ProviderRegistration {
@@ -54,6 +57,12 @@ export interface AnswerProvider extends ProviderRegistration {
   defaultModel: string;
   /** True when the adapter feeds call.grounding() into its prompt (plain LLMs without web access). */
   grounded: boolean;
+  /**
+   * For a provider billed by tokens: the most a call for `query` can be billed for, input (the longest prompt
+   * it sends, a token per character, plus what the provider adds itself) and output (the max tokens it asks
+   * for). The reservation and the estimate are priced at it (lib/engine/answer/answer-pricing.ts).
+   */
+  tokenCeiling?(query: string): TokenUsage;
   answer(call: AnswerCall): Promise<ProviderAnswer>;
 }
 

@@ -6,6 +6,7 @@
  * what its answer says it used. The URL's result is its data, or an error naming every attempt's reason.
  */
 import { callIsolated } from "@/lib/engine/shared/isolated-call";
+import { tokenCostMicros } from "@/lib/engine/shared/price";
 import type { AdmitHook, ProviderSpan } from "@/lib/engine/shared/types";
 import { type Passage, verifiedPassages } from "./passages";
 import { extractionMessages, parseReply, passagesEnvelope, repairMessages } from "./prompt";
@@ -198,18 +199,17 @@ async function checkReply(
  * full reply; charged by the tokens the answer reports, or the reservation when it reports none.
  */
 export function modelCallPricing(price: ModelPrice, messages: readonly ChatMessage[]) {
+  const perMillion = [price.inputPerMillion, price.outputPerMillion] as const;
   const promptChars = messages.reduce((sum, message) => sum + message.content.length, 0);
-  const reserveMicros = Math.ceil(
-    promptChars * price.inputPerMillion + MAX_OUTPUT_TOKENS * price.outputPerMillion,
-  );
+  const reserveMicros = tokenCostMicros(perMillion, { input: promptChars, output: MAX_OUTPUT_TOKENS });
   return {
     reserveMicros,
     costMicros: (reply: ExtractReply) =>
       reply.usage
-        ? Math.ceil(
-            reply.usage.prompt_tokens * price.inputPerMillion +
-              reply.usage.completion_tokens * price.outputPerMillion,
-          )
+        ? tokenCostMicros(perMillion, {
+            input: reply.usage.prompt_tokens,
+            output: reply.usage.completion_tokens,
+          })
         : reserveMicros,
   };
 }
@@ -224,7 +224,10 @@ const PROMPT_OVERHEAD_CHARS = 4_000;
 export function modelCallCeilingMicros(price: ModelPrice, schemaChars: number, promptChars: number): number {
   const chars =
     MAX_PAGE_CHARS + 2 * schemaChars + promptChars + PROMPT_OVERHEAD_CHARS + 4 * MAX_OUTPUT_TOKENS;
-  return Math.ceil(chars * price.inputPerMillion + MAX_OUTPUT_TOKENS * price.outputPerMillion);
+  return tokenCostMicros([price.inputPerMillion, price.outputPerMillion], {
+    input: chars,
+    output: MAX_OUTPUT_TOKENS,
+  });
 }
 
 /** Guards against an adapter that resolves with something malformed. */

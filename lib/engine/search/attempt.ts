@@ -4,7 +4,7 @@
  */
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { callIsolated, type IsolatedOutcome } from "@/lib/engine/shared/isolated-call";
-import { priceOf, resultCountPricing } from "@/lib/engine/shared/price";
+import { priceOf, resultCountPricing, resultsBilledAtMost } from "@/lib/engine/shared/price";
 import type { AdmitHook, ResolvedProvider } from "@/lib/engine/shared/types";
 import type { ParsedQuery, ProviderResponse, SearchProvider, SearchRequestOptions } from "./types";
 
@@ -28,7 +28,8 @@ export interface CallContext {
 export function callProvider(entry: ProviderEntry, context: CallContext): Promise<CallOutcome> {
   const { query, options, deadline, admit, origin } = context;
   const { provider } = entry;
-  const pricing = resultCountPricing<ProviderResponse>(priceOf(entry), options.maxResults);
+  const asked = resultsBilledAtMost(provider, options.maxResults);
+  const pricing = resultCountPricing<ProviderResponse>(priceOf(entry), asked);
   return callIsolated(
     {
       entry,

@@ -2,7 +2,7 @@
  * What a provider call costs from its price (types.ts `Price`): the one function the admission's reservation,
  * the charge kept and the estimate all use, so an estimate is what a call reserves. Pure: no env, no I/O.
  */
-import type { Price, ProviderRegistration, ResolvedProvider } from "./types";
+import type { Price, ProviderRegistration, ResolvedProvider, TokenUsage } from "./types";
 
 const MICROS_PER_USD = 1_000_000;
 
@@ -31,6 +31,10 @@ export function requestCostMicros(price: Price, results?: number): number {
   return base + billedExtra * usdToMicros(price.usd_per_extra_result ?? 0);
 }
 
+/** The results a call asking for `requested` can be billed for: no more than its adapter asks the provider for. */
+export const resultsBilledAtMost = (provider: ProviderRegistration, requested: number): number =>
+  Math.min(requested, provider.maxResults ?? requested);
+
 /**
  * A call priced by its result count, for the attempt's `pricing` (isolated-call.ts): reserved at the count
  * asked for, charged at the count the provider returned (at most the reservation). Undefined when the price
@@ -44,5 +48,35 @@ export function resultCountPricing<R extends { results: readonly unknown[] }>(
   return {
     reserveMicros: requestCostMicros(price, requested),
     costMicros: (response) => requestCostMicros(price, response.results.length),
+  };
+}
+
+/**
+ * Tokens at a price per million [input, output], in micro-dollars: a token at $N per million is N
+ * micro-dollars, rounded up so that a fraction of a micro-dollar is never given away.
+ */
+export const tokenCostMicros = (perMillion: readonly [number, number], tokens: TokenUsage): number =>
+  Math.ceil(tokens.input * perMillion[0] + tokens.output * perMillion[1]);
+
+/**
+ * A call priced by its tokens on top of its request price, for the attempt's `pricing`: reserved at the
+ * request price plus the `ceiling` of tokens, charged at the request price plus the tokens the answer
+ * reports (the reservation when it reports none). Undefined when the price has no token part.
+ */
+export function tokenPricing<R>(
+  price: Price,
+  ceiling: TokenUsage,
+  usageOf: (response: R) => TokenUsage | undefined,
+): { reserveMicros: number; costMicros(response: R): number } | undefined {
+  const perMillion = price.usd_per_million_tokens;
+  if (perMillion === undefined) return undefined;
+  const request = requestCostMicros(price);
+  const reserveMicros = request + tokenCostMicros(perMillion, ceiling);
+  return {
+    reserveMicros,
+    costMicros: (response) => {
+      const used = usageOf(response);
+      return used ? request + tokenCostMicros(perMillion, used) : reserveMicros;
+    },
   };
 }

@@ -169,6 +169,17 @@ export interface ProviderRegistration {
    * name the key's limit (lib/pipeline/rate-limit/pacing.ts).
    */
   requestsPerSecond?: number;
+  /**
+   * The most results the adapter asks for in one request, where a call may want more (Exa: 25): a price by the
+   * result count is reserved and estimated for at most these (resultsBilledAtMost).
+   */
+  maxResults?: number;
+}
+
+/** Tokens a model call read and wrote, as the provider's answer reports them (or a ceiling of them). */
+export interface TokenUsage {
+  input: number;
+  output: number;
 }
 
 /** A model's price per million tokens, in USD: what a call is charged from the tokens it reports. */

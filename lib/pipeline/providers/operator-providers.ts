@@ -88,7 +88,10 @@ export function fetchAllowlistFromEnv(env: Env) {
   return parseAllowlist((env.SEARCHMUX_FETCH_ALLOWLIST ?? "").split(","));
 }
 
-/** Entries ready to call: the operator's `llm` gets SEARCHMUX_LLM_MODEL, or is left out without one. */
+/**
+ * Entries ready to call: the operator's `llm` gets SEARCHMUX_LLM_MODEL and its price per token, or is left
+ * out without a model.
+ */
 export function withOperatorModel<E extends AnswerEntry | ExtractEntry>(
   entries: readonly E[],
   env: Env,
@@ -96,8 +99,14 @@ export function withOperatorModel<E extends AnswerEntry | ExtractEntry>(
   const model = value(env, OPERATOR_LLM_MODEL_ENV);
   return entries.flatMap((entry) => {
     if (entry.provider.defaultModel !== "") return [entry];
-    // The operator model is the only provider without a default model: offered only once it is named.
-    return model ? [{ ...entry, model }] : [];
+    // The operator model is the only provider without a default model: offered only once it is named, and
+    // priced by its tokens at SEARCHMUX_LLM_PRICE_PER_MTOK when the operator names a price.
+    if (!model) return [];
+    const tokens = operatorModelPrice(env);
+    if (tokens === undefined) return [{ ...entry, model }];
+    const price = entry.effectivePrice ?? entry.provider.price;
+    const perMillion = [tokens.inputPerMillion, tokens.outputPerMillion] as const;
+    return [{ ...entry, model, effectivePrice: { ...price, usd_per_million_tokens: perMillion } }];
   });
 }
 

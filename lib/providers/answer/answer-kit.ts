@@ -1,7 +1,14 @@
 /** The last step every numbered-source adapter shares: empty check, citation normalisation, transport facts. */
 import type { ProviderAnswer } from "@/lib/engine/answer/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
+import type { TokenUsage } from "@/lib/engine/shared/types";
 import { citeNumbered, numberFromOne, type SourceRef } from "./citations";
+
+/**
+ * The longest answer a model billed by tokens is asked to write (its max_tokens): concise answers fit well
+ * within it, and it bounds what a call can be charged for output.
+ */
+export const ANSWER_MAX_OUTPUT_TOKENS = 4_096;
 
 export interface RawAnswer {
   displayName: string;
@@ -10,6 +17,7 @@ export interface RawAnswer {
   /** The provider's source list, 1-based in the order its [n] markers use. */
   sources: readonly SourceRef[];
   http: { status: number; bytes: number };
+  usage?: TokenUsage;
 }
 
 export function toProviderAnswer(raw: RawAnswer): ProviderAnswer {
@@ -22,5 +30,6 @@ export function toProviderAnswer(raw: RawAnswer): ProviderAnswer {
     citations: cited.citations,
     httpStatus: raw.http.status,
     bytes: raw.http.bytes,
+    ...(raw.usage && { usage: raw.usage }),
   };
 }

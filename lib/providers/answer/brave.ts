@@ -2,21 +2,23 @@
  * Brave AI Grounding ("Answers" plan; its own subscription key, separate from the Search plan's).
  * Docs: https://api-dashboard.search.brave.com/app/documentation/ai-grounding/get-started (res/v1)
  * Wire: POST {base}/chat/completions, `x-subscription-token: <key>`, `accept: text/event-stream`,
- *   JSON body {model: "brave", stream: true, enable_citations: true, messages: [{role: "user", content}]}
+ *   JSON body {model: "brave", stream: true, enable_citations: true, max_completion_tokens, messages: [{role: "user", content}]}
  *   -> server-sent events `data: {model, choices: [{delta: {content}}]}` … `data: [DONE]`.
  * Citations need streaming: they arrive inside the content as
  *   `<citation>{"start_index", "end_index", "number", "url", "snippet"?}</citation>`
- * right after the text they support, and `<usage>{…}</usage>` may close the stream; both are tags to
- * strip, citations become [number] markers.
+ * right after the text they support, and `<usage>{"X-Request-Tokens-In", "X-Request-Tokens-Out", …}</usage>`
+ * closes the stream (brave/brave-search-skills skills/answers/SKILL.md "Usage Tag Format"); both are tags to
+ * strip, citations become [number] markers and the usage tag's token counts are what the call is charged.
  * Its price and free tier: lib/providers/prices.ts.
  */
 import { z } from "zod";
 import type { AnswerProvider } from "@/lib/engine/answer/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
+import type { TokenUsage } from "@/lib/engine/shared/types";
 import { buildUrl, request } from "@/lib/http/provider-client";
 import { listedPrice } from "@/lib/providers/prices";
 import { requireApiKey } from "@/lib/providers/search/adapter-kit";
-import { toProviderAnswer } from "./answer-kit";
+import { ANSWER_MAX_OUTPUT_TOKENS, toProviderAnswer } from "./answer-kit";
 import type { SourceRef } from "./citations";
 
 const chunkSchema = z.object({
@@ -32,8 +34,20 @@ const chunkSchema = z.object({
 });
 const citationSchema = z.object({ number: z.number().int().positive(), url: z.string() });
 
+const usageSchema = z.object({
+  "X-Request-Tokens-In": z.number().int().min(0),
+  "X-Request-Tokens-Out": z.number().int().min(0),
+});
+
 const CITATION_TAG = /<citation>([\s\S]*?)<\/citation>/g;
-const USAGE_TAG = /<usage>[\s\S]*?<\/usage>/g;
+const USAGE_TAG = /<usage>([\s\S]*?)<\/usage>/g;
+
+/**
+ * The search context Brave reads into its model for one query, in tokens: the material states no figure for
+ * a single search; research mode's documented default for a query's context (research_maximum_number_of_tokens_per_query,
+ * 8,192; SKILL.md "Research Parameters") is the ceiling reserved.
+ */
+const SEARCH_CONTEXT_TOKENS = 8_192;
 
 export const brave: AnswerProvider = {
   id: "brave_answer",
@@ -49,6 +63,10 @@ export const brave: AnswerProvider = {
   requestsPerSecond: 2,
   defaultModel: "brave",
   grounded: false,
+  tokenCeiling: (query) => ({
+    input: query.length + SEARCH_CONTEXT_TOKENS,
+    output: ANSWER_MAX_OUTPUT_TOKENS,
+  }),
 
   async answer(call) {
     const apiKey = requireApiKey(call, brave.displayName);
@@ -61,6 +79,7 @@ export const brave: AnswerProvider = {
         enable_citations: true,
         enable_entities: false,
         enable_research: false,
+        max_completion_tokens: ANSWER_MAX_OUTPUT_TOKENS,
         messages: [{ role: "user", content: call.query }],
       },
       signal: call.signal,
@@ -73,6 +92,7 @@ export const brave: AnswerProvider = {
       text,
       sources,
       http: response,
+      usage: usageOf(stream.content),
     });
   },
 };
@@ -101,6 +121,22 @@ function readStream(body: string): { content: string; model?: string } {
   }
   if (events === 0) throw new ProviderError("invalid_response", "Brave sent no stream events");
   return { content, model };
+}
+
+/** The token counts of the stream's usage tag; undefined without a readable one. */
+function usageOf(content: string): TokenUsage | undefined {
+  for (const [, body] of content.matchAll(USAGE_TAG)) {
+    let json: unknown;
+    try {
+      json = JSON.parse(body ?? "");
+    } catch {
+      continue;
+    }
+    const usage = usageSchema.safeParse(json);
+    if (usage.success)
+      return { input: usage.data["X-Request-Tokens-In"], output: usage.data["X-Request-Tokens-Out"] };
+  }
+  return undefined;
 }
 
 /** Citation tags become [number] markers over the sources they name; other tags are dropped. */

@@ -1,10 +1,13 @@
 /**
  * The OpenAI Chat Completions wire, which Perplexity Sonar and every OpenAI-compatible server speak:
- * POST {base}/chat/completions {model, messages} -> {model, choices: [{message: {content, annotations?}}]}.
+ * POST {base}/chat/completions {model, messages} -> {model, choices: [{message: {content, annotations?}}],
+ * usage?: {prompt_tokens, completion_tokens, total_tokens}}. Perplexity documents the same usage fields (required
+ * there; perplexityai/perplexity-node src/generated/api.ts UsageInfoOutput, checked 2026-12-01).
  * Spec: https://platform.openai.com/docs/api-reference/chat/create
  */
 import { z } from "zod";
 import { ProviderError } from "@/lib/engine/shared/errors";
+import type { TokenUsage } from "@/lib/engine/shared/types";
 import { buildUrl, type ProviderJsonResponse, requestJson } from "@/lib/http/provider-client";
 import { CHAT_COMPLETIONS_ERRORS } from "@/lib/providers/error-rules";
 import type { SourceRef } from "./citations";
@@ -27,6 +30,12 @@ const messageContent = z
       : content,
   );
 
+/** The tokens a completion was billed for: what a server priced by tokens charges (extract reads it too). */
+export const chatUsageSchema = z.object({
+  prompt_tokens: z.number().int().min(0),
+  completion_tokens: z.number().int().min(0),
+});
+
 export const chatCompletionSchema = z.object({
   model: z.string().nullish(),
   choices: z
@@ -40,6 +49,7 @@ export const chatCompletionSchema = z.object({
       }),
     )
     .min(1),
+  usage: chatUsageSchema.nullish(),
 });
 
 export interface ChatRequest {
@@ -82,3 +92,7 @@ export function firstChoice(data: ChatCompletion): { content: string; annotation
   );
   return { content, annotations };
 }
+
+/** The completion's usage as tokens read and written; undefined when the server reported none. */
+export const chatUsage = (data: ChatCompletion): TokenUsage | undefined =>
+  data.usage ? { input: data.usage.prompt_tokens, output: data.usage.completion_tokens } : undefined;

@@ -4,7 +4,9 @@
  * (SEARCHMUX_LLM_BASE_URL / _API_KEY / _MODEL); tenants may configure more with openAiCompatibleProvider().
  * Spec: https://platform.openai.com/docs/api-reference/chat/create (v1 Chat Completions)
  * Wire: POST {base}/chat/completions, `Authorization: Bearer <key>` when a key is set, JSON body
- *   {model, messages: [{role: "system"}, {role: "user"}]} -> {model, choices: [{message: {content, annotations?}}]}.
+ *   {model, messages: [{role: "system"}, {role: "user"}], max_completion_tokens}
+ *   -> {model, choices: [{message: {content, annotations?}}], usage?: {prompt_tokens, completion_tokens}}; the usage
+ *   is what a priced model (SEARCHMUX_LLM_PRICE_PER_MTOK) is charged by.
  * The base URL includes the version segment, as OpenAI clients expect (e.g. http://localhost:11434/v1).
  */
 import type { AnswerProvider } from "@/lib/engine/answer/types";
@@ -12,8 +14,9 @@ import { ProviderError } from "@/lib/engine/shared/errors";
 import type { ListedPrice } from "@/lib/engine/shared/types";
 import { parseResponse } from "@/lib/http/provider-client";
 import { listedPrice } from "@/lib/providers/prices";
-import { chatCompletionSchema, firstChoice, postChatCompletion } from "./chat-completions";
-import { citeGrounded, groundedPrompt } from "./grounded-prompt";
+import { ANSWER_MAX_OUTPUT_TOKENS } from "./answer-kit";
+import { chatCompletionSchema, chatUsage, firstChoice, postChatCompletion } from "./chat-completions";
+import { citeGrounded, groundedPrompt, groundedPromptCeilingChars } from "./grounded-prompt";
 
 const PROVIDER_ID = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
@@ -45,20 +48,26 @@ export function openAiCompatibleProvider(options: OpenAiCompatibleOptions): Answ
     defaultTimeoutMs: 120_000,
     defaultModel: options.defaultModel ?? "",
     grounded: true,
+    tokenCeiling: (query) => ({ input: groundedPromptCeilingChars(query), output: ANSWER_MAX_OUTPUT_TOKENS }),
 
     async answer(call) {
       if (call.model === "")
         throw new ProviderError("not_configured", `${provider.displayName} has no model`);
       const prompt = groundedPrompt(call.query, await call.grounding());
-      const { response, data } = await complete(call, prompt, call.signal);
+      // The answer's length is bounded so that its tokens, and so its charge, have a ceiling.
+      const { response, data } = await complete(call, prompt, call.signal, {
+        max_completion_tokens: ANSWER_MAX_OUTPUT_TOKENS,
+      });
       const { content, annotations } = firstChoice(data);
       const cited = citeGrounded(content, prompt, annotations);
+      const usage = chatUsage(data);
       return {
         model: data.model ?? call.model,
         answer: cited.answer,
         citations: cited.citations,
         httpStatus: response.status,
         bytes: response.bytes,
+        ...(usage && { usage }),
       };
     },
   };
@@ -72,13 +81,19 @@ interface ChatModel {
 }
 
 /** One completion: `Authorization: Bearer <key>` when a key is set, the response parsed. */
-async function complete(model: ChatModel, prompt: { system: string; user: string }, signal: AbortSignal) {
+async function complete(
+  model: ChatModel,
+  prompt: { system: string; user: string },
+  signal: AbortSignal,
+  extra?: Record<string, unknown>,
+) {
   const response = await postChatCompletion({
     baseUrl: model.baseUrl,
     headers: model.apiKey ? { authorization: `Bearer ${model.apiKey}` } : {},
     model: model.model,
     system: prompt.system,
     user: prompt.user,
+    ...(extra && { extra }),
     signal,
   });
   return { response, data: parseResponse(chatCompletionSchema, response.json) };

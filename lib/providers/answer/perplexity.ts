@@ -2,9 +2,10 @@
  * Perplexity Sonar (chat completions with web search).
  * Docs: https://docs.perplexity.ai/api-reference/chat-completions-post (REST, unversioned; OpenAI-compatible)
  * Wire: POST {base}/chat/completions, `Authorization: Bearer <key>`, JSON body
- *   {model: "sonar", messages: [{role, content}], web_search_options: {search_context_size}}
+ *   {model: "sonar", messages: [{role, content}], max_tokens, web_search_options: {search_context_size}}
  *   -> {model, choices: [{message: {content: string | [{type: "text", text}]}}], citations?: [url],
- *       search_results?: [{title, url, date?, snippet?}]} (perplexityai/perplexity-node src/generated/api.ts).
+ *       search_results?: [{title, url, date?, snippet?}], usage: {prompt_tokens, completion_tokens, …}}
+ *   (perplexityai/perplexity-node src/generated/api.ts). Sonar bills both token counts on top of its request fee.
  * The answer cites with [n] markers into search_results (titled; newer) or citations (bare URLs; older).
  * Its price and free tier: lib/providers/prices.ts.
  */
@@ -13,8 +14,8 @@ import type { AnswerProvider } from "@/lib/engine/answer/types";
 import { parseResponse } from "@/lib/http/provider-client";
 import { listedPrice } from "@/lib/providers/prices";
 import { requireApiKey } from "@/lib/providers/search/adapter-kit";
-import { toProviderAnswer } from "./answer-kit";
-import { chatCompletionSchema, firstChoice, postChatCompletion } from "./chat-completions";
+import { ANSWER_MAX_OUTPUT_TOKENS, toProviderAnswer } from "./answer-kit";
+import { chatCompletionSchema, chatUsage, firstChoice, postChatCompletion } from "./chat-completions";
 
 const SYSTEM = "Answer accurately and concisely in Markdown, citing your sources.";
 
@@ -35,6 +36,7 @@ export const perplexity: AnswerProvider = {
   defaultTimeoutMs: 90_000,
   defaultModel: "sonar",
   grounded: false,
+  tokenCeiling: (query) => ({ input: SYSTEM.length + query.length, output: ANSWER_MAX_OUTPUT_TOKENS }),
 
   async answer(call) {
     const apiKey = requireApiKey(call, perplexity.displayName);
@@ -44,7 +46,7 @@ export const perplexity: AnswerProvider = {
       model: call.model,
       system: SYSTEM,
       user: call.query,
-      extra: { web_search_options: { search_context_size: "low" } },
+      extra: { max_tokens: ANSWER_MAX_OUTPUT_TOKENS, web_search_options: { search_context_size: "low" } },
       signal: call.signal,
     });
     const data = parseResponse(responseSchema, response.json);
@@ -59,6 +61,7 @@ export const perplexity: AnswerProvider = {
       text: content,
       sources,
       http: response,
+      usage: chatUsage(data),
     });
   },
 };

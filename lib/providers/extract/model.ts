@@ -20,6 +20,7 @@ import type { ModelExtractor } from "@/lib/engine/extract/types";
 import { ProviderError } from "@/lib/engine/shared/errors";
 import { type EndpointGuard, endpointJson, STRICT_GUARD } from "@/lib/http/endpoint-request";
 import { buildUrl, type ProviderJsonResponse, parseResponse, requestJson } from "@/lib/http/provider-client";
+import { chatUsageSchema } from "@/lib/providers/answer/chat-completions";
 import { listedPrice } from "@/lib/providers/prices";
 
 /** The response_format's name: letters, digits, `_` and `-`, at most 64. */
@@ -30,9 +31,7 @@ const completionSchema = z.object({
   choices: z
     .array(z.object({ message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }) }))
     .min(1),
-  usage: z
-    .object({ prompt_tokens: z.number().int().min(0), completion_tokens: z.number().int().min(0) })
-    .nullish(),
+  usage: chatUsageSchema.nullish(),
 });
 
 const modelListSchema = z.object({ data: z.array(z.object({ id: z.string() })) });

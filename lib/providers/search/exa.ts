@@ -48,6 +48,7 @@ export const exa: SearchProvider = {
   }),
   price: listedPrice("exa"),
   defaultTimeoutMs: 15_000,
+  maxResults: MAX_RESULTS,
 
   // One endpoint: the call's topic picks web or news.
   search: exaSearch,

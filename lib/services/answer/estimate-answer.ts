@@ -1,10 +1,11 @@
 /**
  * answer's estimate (`estimate: true`): the answer providers the call would ask (its own selection, less keys
- * paused or behind an open breaker), each counted as billed, plus the web search that grounds the grounded
- * ones. Nothing is asked or charged.
+ * paused or behind an open breaker), each at what its admission reserves (a provider billed by tokens at its
+ * ceiling of them), plus the web search that grounds the grounded ones. Nothing is asked or charged.
  */
+import { answerReservationMicros } from "@/lib/engine/answer/answer-pricing";
 import { assertScope, type TenantContext, type VerbArgs } from "@/lib/pipeline/context";
-import { addEstimates, askable, type CallEstimate, estimateOf, NO_CALLS } from "@/lib/pipeline/estimate";
+import { addEstimates, askable, type CallEstimate, NO_CALLS } from "@/lib/pipeline/estimate";
 import { selectedProviders } from "@/lib/pipeline/providers/tenant-providers";
 import { parseInput } from "@/lib/pipeline/validate";
 import { answerProviders } from "@/lib/providers/answer";
@@ -26,5 +27,9 @@ export async function estimateAnswer({
   const grounding = asked.some((entry) => entry.provider.grounded)
     ? await estimateWebSearch({ ctx, input: groundingSearchInput(query) })
     : NO_CALLS;
-  return addEstimates(estimateOf(asked), grounding);
+  const answers: CallEstimate = {
+    providers: asked.map((entry) => entry.provider.id),
+    maxCostMicros: asked.reduce((sum, entry) => sum + answerReservationMicros(entry, query), 0),
+  };
+  return addEstimates(answers, grounding);
 }

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reservations } from "@/lib/db/schema";
 import { answer } from "@/lib/services/answer/answer";
+import { estimateAnswer } from "@/lib/services/answer/estimate-answer";
 import { budgetStatus } from "@/lib/services/budgets/budget-status";
 import { setKey } from "@/lib/services/keys/set-key";
 import { testKey } from "@/lib/services/keys/test-key";
 import { paperSearch } from "@/lib/services/papers/paper-search";
 import { createTenant } from "@/lib/services/tenants/create-tenant";
-import { ANSWER_PREFIX, ANSWER_WIRES } from "@/tests/fakes/answer-wires";
+import { ANSWER_PREFIX, ANSWER_WIRES, DEFAULT_ANSWER } from "@/tests/fakes/answer-wires";
 import { PAPER_PREFIX, PAPER_WIRES } from "@/tests/fakes/paper-wires";
 import { startFakeProviders } from "@/tests/fakes/provider-server";
 import { primaryTarget, type TestDatabase } from "@/tests/support/database";
@@ -54,6 +55,30 @@ describe.each(primaryTarget())("answer and paper_search for a tenant on $name", 
     expect(s.fake.requests(ANSWER_PREFIX.perplexity)).toHaveLength(1);
     const usage = await budgetStatus({ ctx: s.a });
     expect(usage.providers.find((p) => p.provider === "perplexity")?.requests.lifetime).toBe(1);
+  });
+
+  it("charges Perplexity its request fee plus the tokens its answer reports, the estimate the reservation", async () => {
+    const spentToday = async () =>
+      (await budgetStatus({ ctx: s.a })).providers.find((p) => p.provider === "perplexity")?.usd.today ?? 0;
+    const input = { query: "How does Tokio schedule tasks?", providers: ["perplexity"] };
+    try {
+      s.fake.setScenario(ANSWER_PREFIX.perplexity, {
+        payload: { ...DEFAULT_ANSWER, usage: { input: 1000, output: 500 } },
+      });
+      const before = await spentToday();
+      await answer({ ctx: s.a, input });
+      // $0.005 a request + 1,500 tokens at $1 per million.
+      expect((await spentToday()) - before).toBeCloseTo(0.005 + 0.0015, 9);
+
+      s.fake.setScenario(ANSWER_PREFIX.perplexity, { payload: { ...DEFAULT_ANSWER, usage: null } });
+      const estimated = await estimateAnswer({ ctx: s.a, input: { ...input, query: "Is Tokio fair?" } });
+      const unreported = await spentToday();
+      await answer({ ctx: s.a, input: { ...input, query: "Is Tokio fair?" } });
+      // Without usage the reservation is kept: the estimate's figure.
+      expect((await spentToday()) - unreported).toBeCloseTo(estimated.maxCostMicros / 1e6, 9);
+    } finally {
+      s.fake.resetScenarios();
+    }
   });
 
   it("refuses a provider the tenant has no key for, and a token without the answer scope", async () => {

@@ -26,8 +26,9 @@ describe("estimate: true", () => {
   if (!pglite) throw new Error("no database target");
   // Search: Brave ($0.005) and Perplexity ($0.005) with the operator's keys, Tavily ($0.008) with tenant A's,
   // DuckDuckGo and Wikipedia free. Fetch: the direct fetcher (free), Jina's reader ($0.0002) and, with tenant
-  // A's key, Tavily's extract ($0.0016). Perplexity answers ($0.005); the operator's model (free) plans and
-  // grounds.
+  // A's key, Tavily's extract ($0.0016). Perplexity answers ($0.005 a request plus its tokens: at most the
+  // 65-character system prompt and the query in, 4,096 out, at $1 per million); the operator's model (free)
+  // plans and grounds.
   const s = serviceSuite(pglite, {
     wires: ANSWER_WIRES,
     env: (fake) => ({
@@ -121,13 +122,13 @@ describe("estimate: true", () => {
 
   it("answer: each answer provider, and the search that grounds the operator's model", async () => {
     expect(await estimate(tools.answer, { query: "q", providers: ["perplexity"] })).toEqual({
-      estimate: { providers: ["perplexity"], max_cost_usd: 0.005 },
+      estimate: { providers: ["perplexity"], max_cost_usd: 0.009162 },
     });
     const grounded = await estimate(tools.answer, { query: "q", providers: ["perplexity", "llm"] });
     expect(grounded).toEqual({
       estimate: {
         providers: expect.arrayContaining(["perplexity", "llm", "brave", "tavily", "duckduckgo"]),
-        max_cost_usd: 0.023,
+        max_cost_usd: 0.027162,
       },
     });
     expect(s.fake.requests(ANSWER_PREFIX.perplexity)).toHaveLength(0);

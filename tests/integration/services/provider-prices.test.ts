@@ -89,6 +89,16 @@ describe.each(primaryTarget())("provider prices on $name", (target) => {
     expect(await spentUsd(ctx, "exa")).toBe(0.009);
   });
 
+  it("Exa: a call for 50 results is reserved for the 25 its adapter asks for ($0.022), not for 50 ($0.047)", async () => {
+    const ctx = await freshTenant();
+    // Exactly $0.022 left: enough for what the call can cost, not for 50 results.
+    await setBudget({ ctx, input: { provider: "exa", metric: "usd", period: "lifetime", limit: 0.022 } });
+    s.fake.setScenario("exa", { results: results(25) });
+    expect(await estimateUsd(ctx, "exa", 50)).toBe(0.022);
+    await search(ctx, "exa", 50);
+    expect(await spentUsd(ctx, "exa")).toBe(0.022);
+  });
+
   it("Firecrawl: 10 results cost 2 credits, 11 results 4 (billed per started 10)", async () => {
     const ctx = await freshTenant();
     const credit = 0.0053;
