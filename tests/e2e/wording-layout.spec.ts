@@ -63,6 +63,8 @@ test("a one-provider run states one duration, no merged snippet, and a used-up b
 
   await page.goto("/dashboard/budgets");
   await choose(page, "Provider", "Brave Search");
+  // Brave's free tier is a monthly credit in dollars, which the form starts from: this budget counts requests.
+  await choose(page, "Counts", "Requests");
   await choose(page, "Period", "Per UTC day");
   await page.getByLabel("Hard limit").fill("1");
   await page.getByLabel("Soft limit (optional)").fill("");
