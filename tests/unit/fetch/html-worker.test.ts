@@ -7,8 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FetchFailed } from "@/lib/engine/fetch/errors";
 import { documentFromBody } from "@/lib/engine/fetch/extract/document";
-import { INLINE_HTML_CHARS } from "@/lib/engine/fetch/extract/html-page";
+import { convertsInline, INLINE_HTML_CHARS, INLINE_HTML_TAGS } from "@/lib/engine/fetch/extract/html-page";
 import { runFetch } from "@/lib/engine/fetch/run-fetch";
+import { article } from "@/tests/reliability/support/article";
 import { ticksDuring } from "@/tests/support/event-loop-ticks";
 import { forumThread, hostilePage } from "@/tests/support/large-pages";
 import { directEntry, LOOPBACK_ONLY } from "./entries";
@@ -49,6 +50,18 @@ describe("HTML conversion in a worker thread", () => {
     expect(page.length).toBeLessThan(INLINE_HTML_CHARS);
     const document = await asHtml(page);
     expect(document.markdown).toContain("Post 1: upgraded the staging cluster");
+  });
+
+  it("converts a large page of few elements inline, and a page of many elements in the worker", () => {
+    // A 500 KB article (about 5,000 tags) is mostly text: inline it converts in tens of milliseconds, less
+    // than a worker takes to start. A forum thread of the same size has ten times the elements.
+    const text = article(500 * 1024);
+    expect(text.length).toBeGreaterThan(INLINE_HTML_CHARS);
+    expect(convertsInline(text)).toBe(true);
+    expect(convertsInline(forumThread(500 * 1024))).toBe(false);
+    expect(
+      convertsInline(`<p>${"<b>x</b>".repeat(INLINE_HTML_TAGS)}</p>`.padEnd(INLINE_HTML_CHARS + 1)),
+    ).toBe(false);
   });
 
   it("abandons a conversion as soon as the step's signal aborts", {
